@@ -1,1 +1,198 @@
-int main() { return 0; }
+// opscan: the command-line driver. Argument parsing and wiring only; the
+// work is done by the libraries in lib/.
+#include "diag/text.h"
+#include "emit/emit.h"
+#include "ident/ident.h"
+#include "ir/ir.h"
+#include "scan/scan.h"
+#include "support/files.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace {
+
+using namespace opscan;
+
+// Documented in the README ("Exit codes").
+enum Exit : int { kOk = 0, kErrors = 1, kUsage = 2, kFailure = 3 };
+
+constexpr const char* kVersion = "0.1.0";
+
+std::string generator_name() { return fmt::format("opscan {}", kVersion); }
+
+// Prints diagnostics to stderr; returns whether any is an error.
+bool report(const diag::Diagnostics& diags) {
+  diag::TextOptions options;
+  options.color = ::isatty(STDERR_FILENO) != 0;
+  std::fputs(diag::render_text(diags, options).c_str(), stderr);
+  return diag::has_errors(diags);
+}
+
+struct ScanArgs {
+  std::vector<std::string> files;
+  std::string build_dir;
+  unsigned jobs = 0;
+  std::vector<std::string> clang_args;
+};
+
+struct GenerateArgs {
+  std::string target = "executorch";
+  std::string registration;
+  std::optional<std::string> lib;
+  std::string templates_dir;
+  std::string out_dir;
+};
+
+void add_scan_options(CLI::App& cmd, ScanArgs& args) {
+  cmd.add_option("files", args.files, "Kernel source files")->required()->check(CLI::ExistingFile);
+  cmd.add_option("-p", args.build_dir, "Build directory holding compile_commands.json")
+      ->check(CLI::ExistingDirectory);
+  cmd.add_option("-j,--jobs", args.jobs, "Parallel parse jobs (default: one per core)");
+}
+
+void add_generate_options(CLI::App& cmd, GenerateArgs& args) {
+  cmd.add_option("--target", args.target, "Runtime to generate for")
+      ->check(CLI::IsMember({"executorch"}))
+      ->capture_default_str();
+  cmd.add_option("--registration", args.registration,
+                 "static: register at load time; manual: register_all_kernels(); named: "
+                 "register_<lib>_kernels()")
+      ->required()
+      ->check(CLI::IsMember({"static", "manual", "named"}));
+  cmd.add_option("--lib", args.lib, "Library name (output subdirectory and registration symbol)");
+  cmd.add_option("--templates", args.templates_dir, "Directory overriding the built-in templates")
+      ->check(CLI::ExistingDirectory);
+  cmd.add_option("-o,--output", args.out_dir, "Output directory")->required();
+}
+
+int scan_into(const ScanArgs& args, ir::Module& module) {
+  scan::Options options;
+  options.files = args.files;
+  if (!args.build_dir.empty()) options.build_dir = args.build_dir;
+  options.extra_args = args.clang_args;
+  options.jobs = args.jobs;
+  scan::Result result = scan::scan(options);
+  result.module.generator = generator_name();
+  module = std::move(result.module);
+  return report(result.diagnostics) ? kErrors : kOk;
+}
+
+int generate_from(const ir::Module& module, const GenerateArgs& args) {
+  emit::Options options;
+  options.target = *emit::parse_target(args.target);
+  options.registration = *emit::parse_registration(args.registration);
+  options.library = args.lib;
+  if (!args.templates_dir.empty()) options.templates_dir = args.templates_dir;
+  options.generator = generator_name();
+  emit::Output output = emit::generate(module, options);
+  if (report(output.diagnostics)) return kErrors;
+  emit::WriteReport written = emit::write_outputs(args.out_dir, output.files);
+  if (report(written.diagnostics)) return kFailure;
+
+  std::map<std::string, int> per_namespace;
+  for (const ir::Kernel& k : module.kernels) ++per_namespace[k.op.ns];
+  std::string namespaces;
+  for (const auto& [ns, count] : per_namespace) {
+    namespaces += fmt::format("{}{} {}", namespaces.empty() ? "" : ", ", count, ns);
+  }
+  fmt::print("opscan: library '{}': {} operator{} ({}), registration: {}\n", output.library_dir,
+             module.kernels.size(), module.kernels.size() == 1 ? "" : "s", namespaces,
+             output.registration_symbol.empty() ? "static initializer" : output.registration_symbol + "()");
+  fmt::print("opscan: {} file{} written, {} unchanged in {}\n", written.written.size(),
+             written.written.size() == 1 ? "" : "s", written.unchanged.size(),
+             support::display_path(std::filesystem::path(args.out_dir) / output.library_dir));
+  return kOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"opscan: operator registration code from annotated C++ kernels", "opscan"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version",
+                       [] { return fmt::format("opscan {}\nlibclang: {}", kVersion, scan::libclang_version()); });
+  app.footer("Exit codes: 0 success, 1 errors in the input, 2 usage error, 3 I/O or internal failure.");
+
+  ScanArgs scan_args;
+  std::string ir_out;
+  CLI::App* scan_cmd = app.add_subcommand("scan", "Scan kernel sources into an IR file");
+  add_scan_options(*scan_cmd, scan_args);
+  scan_cmd->add_option("-o,--output", ir_out, "IR file to write")->required();
+  scan_cmd->footer("Example:\n  opscan scan -o kernels.ir.json src/op_add.cpp src/op_mul.cpp -- -Iinclude -std=c++17");
+
+  std::vector<std::string> ir_files;
+  GenerateArgs gen_args;
+  CLI::App* gen_cmd = app.add_subcommand("generate", "Generate registration code from IR files");
+  gen_cmd->add_option("ir", ir_files, "IR files (merged)")->required()->check(CLI::ExistingFile);
+  add_generate_options(*gen_cmd, gen_args);
+  gen_cmd->footer("Example:\n  opscan generate kernels.ir.json --registration named --lib portable_ops -o gen");
+
+  ScanArgs run_scan;
+  GenerateArgs run_gen;
+  CLI::App* run_cmd = app.add_subcommand("run", "Scan kernel sources and generate in one step");
+  add_scan_options(*run_cmd, run_scan);
+  add_generate_options(*run_cmd, run_gen);
+  run_cmd->footer("Example:\n  opscan run src/*.cpp --registration named --lib portable_ops -o gen -- -Iinclude");
+
+  // Everything after the first "--" goes to the compiler untouched.
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::vector<std::string> clang_args;
+  if (auto dash = std::find(args.begin(), args.end(), "--"); dash != args.end()) {
+    clang_args.assign(dash + 1, args.end());
+    args.erase(dash, args.end());
+  }
+  scan_args.clang_args = run_scan.clang_args = clang_args;
+  std::reverse(args.begin(), args.end());  // CLI11 takes them last-first
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kOk : kUsage;
+  }
+
+  try {
+    if (*scan_cmd) {
+      ir::Module module;
+      int status = scan_into(scan_args, module);
+      if (status != kOk) return status;
+      std::string error;
+      if (support::write_if_changed(ir_out, ir::to_json(module), &error) == support::WriteOutcome::failed) {
+        std::fprintf(stderr, "opscan: error: cannot write %s: %s\n", ir_out.c_str(), error.c_str());
+        return kFailure;
+      }
+      return kOk;
+    }
+    if (*gen_cmd) {
+      std::vector<ir::Module> modules;
+      diag::Diagnostics diags;
+      for (const std::string& path : ir_files) {
+        std::string error;
+        auto text = support::read_file(path, &error);
+        if (!text) {
+          diags.push_back(diag::make_error("opscan-io", {path, 0, 0, 0}, "cannot read: " + error));
+          continue;
+        }
+        ir::ReadResult read = ir::from_json(*text, path);
+        diags.insert(diags.end(), read.diagnostics.begin(), read.diagnostics.end());
+        if (read.module) modules.push_back(std::move(*read.module));
+      }
+      if (report(diags)) return kErrors;
+      ir::MergeResult merged = ir::merge(std::move(modules));
+      if (report(merged.diagnostics)) return kErrors;
+      return generate_from(merged.module, gen_args);
+    }
+    ir::Module module;
+    int status = scan_into(run_scan, module);
+    if (status != kOk) return status;
+    return generate_from(module, run_gen);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "opscan: internal error: %s\n", e.what());
+    return kFailure;
+  }
+}

@@ -1,0 +1,190 @@
+#include "diag/text.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <string_view>
+
+namespace opscan::diag {
+namespace {
+
+// clang's colours (llvm::raw_ostream::changeColor with bold).
+constexpr std::string_view kReset = "\033[0m";
+constexpr std::string_view kBold = "\033[1m";
+constexpr std::string_view kGreen = "\033[0;1;32m"; // caret and fix-it text
+
+std::string_view severity_color(Severity severity) {
+  switch (severity) {
+  case Severity::note:
+    return "\033[0;1;30m";
+  case Severity::warning:
+    return "\033[0;1;35m";
+  case Severity::error:
+    return "\033[0;1;31m";
+  }
+  return kBold;
+}
+
+bool is_continuation(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+
+size_t code_points(std::string_view text) {
+  return static_cast<size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return !is_continuation(c); }));
+}
+
+// Code point index of byte `byte` of `line`; a byte inside a character maps
+// to that character, a byte past the end to just after the line.
+size_t column_of(std::string_view line, size_t byte) {
+  byte = std::min(byte, line.size());
+  while (byte > 0 && byte < line.size() && is_continuation(line[byte]))
+    --byte;
+  return code_points(line.substr(0, byte));
+}
+
+struct SourceFile {
+  std::string text;
+  std::vector<size_t> line_starts; // line N starts at line_starts[N - 1]
+
+  std::string_view line(size_t n) const {
+    size_t start = line_starts[n - 1];
+    size_t end = n < line_starts.size() ? line_starts[n] - 1 : text.size();
+    std::string_view line = std::string_view(text).substr(start, end - start);
+    if (!line.empty() && line.back() == '\r')
+      line.remove_suffix(1);
+    return line;
+  }
+};
+
+class Renderer {
+public:
+  explicit Renderer(const TextOptions& options) : options_(options) {}
+
+  void diagnostic(const Diagnostic& d) {
+    header(d.severity, d.location, d.message, d.code);
+    source(d.location, d.fixits);
+    for (const Note& note : d.notes) {
+      header(Severity::note, note.location, note.message, {});
+      source(note.location, {});
+    }
+  }
+  std::string take() { return std::move(out_); }
+
+private:
+  void styled(std::string_view color, std::string_view text) {
+    if (options_.color && !color.empty()) {
+      out_ += color;
+      out_ += text;
+      out_ += kReset;
+    } else {
+      out_ += text;
+    }
+  }
+
+  void header(Severity severity, const Location& loc, std::string_view message,
+              std::string_view code) {
+    std::string where = "opscan:";
+    if (loc.valid()) {
+      where = loc.file + ":" + std::to_string(loc.line) + ":";
+      if (loc.column != 0)
+        where += std::to_string(loc.column) + ":";
+    }
+    styled(kBold, where);
+    out_ += ' ';
+    styled(severity_color(severity), std::string(to_string(severity)) + ":");
+    out_ += ' ';
+    std::string text(message);
+    if (!code.empty())
+      text.append(" [").append(code).append("]");
+    // As in clang, the message is bold except on notes.
+    styled(severity == Severity::note ? "" : kBold, text);
+    out_ += '\n';
+  }
+
+  // Source line, caret, and the text of fix-its on that line. The padding
+  // copies the source's tabs, one character per code point, so the caret
+  // lines up whatever the terminal's tab width.
+  void source(const Location& loc, const std::vector<FixIt>& fixits) {
+    if (!options_.show_source || !loc.valid() || loc.column == 0)
+      return;
+    const SourceFile* file = load(loc.file);
+    if (file == nullptr || loc.line > file->line_starts.size())
+      return;
+    std::string_view line = file->line(loc.line);
+    std::string pad;
+    for (char c : line)
+      if (!is_continuation(c))
+        pad += c == '\t' ? '\t' : ' ';
+    auto pad_to = [&](std::string& out, size_t from, size_t to) {
+      for (size_t i = from; i < to; ++i)
+        out += i < pad.size() ? pad[i] : ' ';
+    };
+
+    out_ += line;
+    out_ += '\n';
+    pad_to(out_, 0, column_of(line, loc.column - 1));
+    styled(kGreen, "^");
+    out_ += '\n';
+
+    size_t start = file->line_starts[loc.line - 1];
+    std::vector<const FixIt*> here;
+    for (const FixIt& fix : fixits)
+      if (fix.file == loc.file && fix.offset >= start && fix.offset <= start + line.size() &&
+          !fix.replacement.empty() && fix.replacement.find('\n') == std::string::npos)
+        here.push_back(&fix);
+    if (here.empty())
+      return;
+    std::stable_sort(here.begin(), here.end(),
+                     [](const FixIt* a, const FixIt* b) { return a->offset < b->offset; });
+    size_t cursor = 0;
+    for (const FixIt* fix : here) {
+      size_t column = column_of(line, fix->offset - start);
+      // Like clang: a hint overlapping the previous one moves after it, past a space.
+      if (column < cursor)
+        column = cursor + 1;
+      pad_to(out_, cursor, column);
+      styled(kGreen, fix->replacement);
+      cursor = column + code_points(fix->replacement);
+    }
+    out_ += '\n';
+  }
+
+  // Files are read once per render_text call; an unreadable one is remembered as such.
+  const SourceFile* load(const std::string& path) {
+    auto [it, inserted] = files_.try_emplace(path);
+    if (inserted) {
+      std::error_code ec;
+      std::ifstream in(path, std::ios::binary);
+      if (std::filesystem::is_regular_file(path, ec) && in) {
+        SourceFile file;
+        file.text.assign(std::istreambuf_iterator<char>(in), {});
+        file.line_starts.push_back(0);
+        for (size_t i = 0; i < file.text.size(); ++i)
+          if (file.text[i] == '\n')
+            file.line_starts.push_back(i + 1);
+        if (!in.bad())
+          it->second = std::move(file);
+      }
+    }
+    return it->second ? &*it->second : nullptr;
+  }
+
+  const TextOptions& options_;
+  std::string out_;
+  std::map<std::string, std::optional<SourceFile>, std::less<>> files_;
+};
+
+} // namespace
+
+std::string render_text(const Diagnostics& diags, const TextOptions& options) {
+  Renderer renderer(options);
+  for (const Diagnostic& d : diags)
+    renderer.diagnostic(d);
+  return renderer.take();
+}
+
+} // namespace opscan::diag

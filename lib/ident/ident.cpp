@@ -1,0 +1,657 @@
+#include "ident/ident.h"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <unicode/normalizer2.h>
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
+#include <utility>
+
+namespace opscan::ident {
+namespace {
+
+constexpr std::string_view kCodeEmpty = "opscan-ident-empty";
+constexpr std::string_view kCodeUtf8 = "opscan-ident-invalid-utf8";
+constexpr std::string_view kCodeStart = "opscan-ident-invalid-start";
+constexpr std::string_view kCodeChar = "opscan-ident-invalid-char";
+constexpr std::string_view kCodeNfc = "opscan-ident-not-nfc";
+constexpr std::string_view kCodeKeyword = "opscan-ident-keyword";
+constexpr std::string_view kCodeAltToken = "opscan-ident-alternative-token";
+constexpr std::string_view kCodeReserved = "opscan-ident-reserved";
+constexpr std::string_view kCodeSpecial = "opscan-ident-special";
+constexpr std::string_view kCodeLibEmpty = "opscan-libname-empty";
+constexpr std::string_view kCodeLibAll = "opscan-libname-all";
+constexpr std::string_view kCodeLibInvalid = "opscan-libname-invalid";
+constexpr std::string_view kCodeLibSymbol = "opscan-libname-symbol";
+
+// C++23 [lex.key], table "Keywords". C++23 added none to C++20's 81.
+constexpr std::array<std::string_view, 81> kKeywords = {
+    "alignas",       "alignof",     "asm",       "auto",       "bool",         "break",
+    "case",          "catch",       "char",      "char8_t",    "char16_t",     "char32_t",
+    "class",         "co_await",    "co_return", "co_yield",   "concept",      "const",
+    "consteval",     "constexpr",   "constinit", "const_cast", "continue",     "decltype",
+    "default",       "delete",      "do",        "double",     "dynamic_cast", "else",
+    "enum",          "explicit",    "export",    "extern",     "false",        "float",
+    "for",           "friend",      "goto",      "if",         "inline",       "int",
+    "long",          "mutable",     "namespace", "new",        "noexcept",     "nullptr",
+    "operator",      "private",     "protected", "public",     "register",     "reinterpret_cast",
+    "requires",      "return",      "short",     "signed",     "sizeof",       "static",
+    "static_assert", "static_cast", "struct",    "switch",     "template",     "this",
+    "thread_local",  "throw",       "true",      "try",        "typedef",      "typeid",
+    "typename",      "union",       "unsigned",  "using",      "virtual",      "void",
+    "volatile",      "wchar_t",     "while",
+};
+
+// A std::array with too few initialisers pads with empty strings, so the
+// size alone would not prove the table complete.
+template <std::size_t N>
+constexpr bool distinct_and_non_empty(const std::array<std::string_view, N>& words) {
+  for (std::size_t i = 0; i < N; ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (words[i].empty() || words[i] == words[j]) {
+        return false;
+      }
+    }
+  }
+  return N == 0 || !words[0].empty();
+}
+static_assert(distinct_and_non_empty(kKeywords));
+
+// C++23 [lex.key], table "Alternative representations", with the token each
+// one spells, so the message can say what the name would mean.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kAlternativeTokens = {{
+    {"and", "&&"},
+    {"and_eq", "&="},
+    {"bitand", "&"},
+    {"bitor", "|"},
+    {"compl", "~"},
+    {"not", "!"},
+    {"not_eq", "!="},
+    {"or", "||"},
+    {"or_eq", "|="},
+    {"xor", "^"},
+    {"xor_eq", "^="},
+}};
+
+// C++23 [lex.name.special]: identifiers with special meaning in some contexts.
+constexpr std::array<std::string_view, 4> kSpecialIdentifiers = {"final", "import", "module",
+                                                                 "override"};
+
+Finding error(std::string_view code, std::string message) {
+  return {true, std::string(code), std::move(message)};
+}
+
+Finding warning(std::string_view code, std::string message) {
+  return {false, std::string(code), std::move(message)};
+}
+
+bool has_error(const std::vector<Finding>& findings) {
+  return std::ranges::any_of(findings, [](const Finding& f) { return f.is_error; });
+}
+
+std::string hex(std::uint32_t value, int min_digits) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  std::string out;
+  while (value != 0 || static_cast<int>(out.size()) < min_digits) {
+    out.insert(out.begin(), kDigits[value % 16]);
+    value /= 16;
+  }
+  return out;
+}
+
+std::string byte_hex(unsigned char byte) {
+  return "0x" + hex(byte, 2);
+}
+
+std::string code_point_label(UChar32 c) {
+  return "U+" + hex(static_cast<std::uint32_t>(c), 4);
+}
+
+void append_utf8(std::string& out, UChar32 c) {
+  auto u = static_cast<std::uint32_t>(c);
+  if (u < 0x80) {
+    out += static_cast<char>(u);
+  } else if (u < 0x800) {
+    out += static_cast<char>(0xC0 | (u >> 6));
+    out += static_cast<char>(0x80 | (u & 0x3F));
+  } else if (u < 0x10000) {
+    out += static_cast<char>(0xE0 | (u >> 12));
+    out += static_cast<char>(0x80 | ((u >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (u & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (u >> 18));
+    out += static_cast<char>(0x80 | ((u >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((u >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (u & 0x3F));
+  }
+}
+
+std::string to_utf8(const std::vector<UChar32>& cps) {
+  std::string out;
+  for (UChar32 c : cps) {
+    append_utf8(out, c);
+  }
+  return out;
+}
+
+// ---- UTF-8 decoding -------------------------------------------------------
+
+enum class Utf8Problem {
+  none,
+  stray_continuation, // 80..BF where a sequence should start
+  overlong_lead,      // C0, C1: can only encode ASCII, overlong
+  invalid_byte,       // F5..FF: never in UTF-8
+  overlong,           // E0 80..9F, F0 80..8F
+  surrogate,          // ED A0..BF
+  too_large,          // F4 90..BF: above U+10FFFF
+  truncated,          // the text ends inside a sequence
+  incomplete,         // a non-continuation byte inside a sequence
+};
+
+struct Unit {
+  UChar32 cp = 0;
+  std::size_t offset = 0;
+  std::size_t length = 1; // on a problem: the bytes to skip (the maximal subpart)
+  Utf8Problem problem = Utf8Problem::none;
+};
+
+// Decodes one sequence at `pos` following the table of well-formed byte
+// sequences (Unicode 15, table 3-7), which rules out overlongs, surrogates
+// and values above U+10FFFF by the range of the second byte.
+Unit decode_at(std::string_view s, std::size_t pos) {
+  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  Unit u;
+  u.offset = pos;
+  const unsigned char lead = byte(pos);
+  if (lead < 0x80) {
+    u.cp = lead;
+    return u;
+  }
+  if (lead < 0xC0) {
+    u.problem = Utf8Problem::stray_continuation;
+    return u;
+  }
+  if (lead < 0xC2) {
+    u.problem = Utf8Problem::overlong_lead;
+    return u;
+  }
+  if (lead > 0xF4) {
+    u.problem = Utf8Problem::invalid_byte;
+    return u;
+  }
+  const std::size_t trail = lead < 0xE0 ? 1 : lead < 0xF0 ? 2 : 3;
+  unsigned char lo = 0x80;
+  unsigned char hi = 0xBF;
+  Utf8Problem range_problem = Utf8Problem::none;
+  switch (lead) {
+  case 0xE0:
+    lo = 0xA0;
+    range_problem = Utf8Problem::overlong;
+    break;
+  case 0xED:
+    hi = 0x9F;
+    range_problem = Utf8Problem::surrogate;
+    break;
+  case 0xF0:
+    lo = 0x90;
+    range_problem = Utf8Problem::overlong;
+    break;
+  case 0xF4:
+    hi = 0x8F;
+    range_problem = Utf8Problem::too_large;
+    break;
+  default:
+    break;
+  }
+  UChar32 cp = lead & (trail == 1 ? 0x1F : trail == 2 ? 0x0F : 0x07);
+  for (std::size_t i = 1; i <= trail; ++i) {
+    if (pos + i >= s.size()) {
+      u.problem = Utf8Problem::truncated;
+      u.length = i;
+      return u;
+    }
+    const unsigned char c = byte(pos + i);
+    if ((c & 0xC0) != 0x80) {
+      u.problem = Utf8Problem::incomplete;
+      u.length = i;
+      return u;
+    }
+    if (i == 1 && (c < lo || c > hi)) {
+      u.problem = range_problem;
+      u.length = 1;
+      return u;
+    }
+    cp = (cp << 6) | (c & 0x3F);
+  }
+  u.cp = cp;
+  u.length = trail + 1;
+  return u;
+}
+
+std::string describe_utf8_problem(std::string_view s, const Unit& u) {
+  const std::string at = std::to_string(u.offset);
+  const auto byte = static_cast<unsigned char>(s[u.offset]);
+  switch (u.problem) {
+  case Utf8Problem::stray_continuation:
+    return "unexpected continuation byte " + byte_hex(byte) + " at byte " + at;
+  case Utf8Problem::overlong_lead:
+    return "byte " + byte_hex(byte) + " at byte " + at + " can only start an overlong encoding";
+  case Utf8Problem::invalid_byte:
+    return "byte " + byte_hex(byte) + " at byte " + at + " never occurs in UTF-8";
+  case Utf8Problem::overlong:
+    return "overlong encoding at byte " + at;
+  case Utf8Problem::surrogate:
+    return "encoded surrogate (U+D800..U+DFFF, not a character) at byte " + at;
+  case Utf8Problem::too_large:
+    return "code point above U+10FFFF at byte " + at;
+  case Utf8Problem::truncated:
+    return "the sequence starting at byte " + at + " is cut off by the end of the text";
+  case Utf8Problem::incomplete: {
+    const std::size_t next = u.offset + u.length;
+    return "the sequence starting at byte " + at + " is missing continuation bytes (found " +
+           byte_hex(static_cast<unsigned char>(s[next])) + " at byte " + std::to_string(next) + ")";
+  }
+  case Utf8Problem::none:
+    break;
+  }
+  return "malformed sequence at byte " + at;
+}
+
+// Decodes the whole text; ill-formed sequences become U+FFFD, which is not
+// an identifier character, so callers that only need a best effort can go on.
+std::vector<UChar32> decode_lenient(std::string_view s) {
+  std::vector<UChar32> out;
+  for (std::size_t pos = 0; pos < s.size();) {
+    const Unit u = decode_at(s, pos);
+    out.push_back(u.problem == Utf8Problem::none ? u.cp : 0xFFFD);
+    pos += u.length;
+  }
+  return out;
+}
+
+// ---- Display ---------------------------------------------------------------
+
+bool is_mark(UChar32 c) {
+  return (U_GET_GC_MASK(c) & U_GC_M_MASK) != 0;
+}
+
+// Shows a name inside quotes without letting bad bytes or invisible
+// characters garble the message: raw bytes become \xHH; invisible and
+// line-breaking characters, and a leading mark (which would combine with the
+// opening quote), become \u{HHHH}.
+std::string shown(std::string_view s) {
+  std::string out;
+  for (std::size_t pos = 0; pos < s.size();) {
+    const Unit u = decode_at(s, pos);
+    if (u.problem != Utf8Problem::none) {
+      for (std::size_t i = 0; i < u.length; ++i) {
+        out += "\\x" + hex(static_cast<unsigned char>(s[pos + i]), 2);
+      }
+    } else if (u.cp == ' ' ||
+               (u_isprint(u.cp) && !u_isUWhiteSpace(u.cp) && !(pos == 0 && is_mark(u.cp)))) {
+      out.append(s.substr(pos, u.length));
+    } else {
+      out += "\\u{" + hex(static_cast<std::uint32_t>(u.cp), 4) + "}";
+    }
+    pos += u.length;
+  }
+  return out;
+}
+
+std::string quoted(std::string_view s) {
+  return "'" + shown(s) + "'";
+}
+
+// "U+20AC '€'" for a visible character; the Unicode name instead for marks
+// and invisible characters, whose glyph alone would not show.
+std::string describe(UChar32 c) {
+  std::string out = code_point_label(c);
+  if (u_isgraph(c) && !is_mark(c)) {
+    out += " '";
+    append_utf8(out, c);
+    out += "'";
+    return out;
+  }
+  char name[128] = {};
+  UErrorCode status = U_ZERO_ERROR;
+  const int32_t length = u_charName(c, U_EXTENDED_CHAR_NAME, name, sizeof name, &status);
+  if (U_SUCCESS(status) && length > 0) {
+    out += " (" + std::string(name, static_cast<std::size_t>(length)) + ")";
+  }
+  return out;
+}
+
+// ---- Character classes and normalisation ----------------------------------
+
+bool is_ascii_letter(UChar32 c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool is_ascii_digit(UChar32 c) {
+  return c >= '0' && c <= '9';
+}
+
+// identifier-start: nondigit or XID_Start.
+bool is_start(UChar32 c) {
+  return c == '_' || is_ascii_letter(c) || u_hasBinaryProperty(c, UCHAR_XID_START);
+}
+
+// identifier-continue: digit, nondigit or XID_Continue.
+bool is_continue(UChar32 c) {
+  return c == '_' || is_ascii_letter(c) || is_ascii_digit(c) ||
+         u_hasBinaryProperty(c, UCHAR_XID_CONTINUE);
+}
+
+const icu::Normalizer2* nfc_normalizer() {
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(status);
+  return U_SUCCESS(status) ? nfc : nullptr;
+}
+
+icu::UnicodeString to_icu(const std::vector<UChar32>& cps) {
+  return icu::UnicodeString::fromUTF32(cps.data(), static_cast<int32_t>(cps.size()));
+}
+
+std::vector<UChar32> from_icu(const icu::UnicodeString& s) {
+  std::vector<UChar32> out;
+  for (int32_t i = 0; i < s.length(); i = s.moveIndex32(i, 1)) {
+    out.push_back(s.char32At(i));
+  }
+  return out;
+}
+
+// Leaves the text unchanged when ICU cannot normalise it; the result is then
+// checked again by the callers that need it to be NFC.
+std::vector<UChar32> to_nfc(const std::vector<UChar32>& cps) {
+  const icu::Normalizer2* nfc = nfc_normalizer();
+  if (nfc == nullptr) {
+    return cps;
+  }
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::UnicodeString normal = nfc->normalize(to_icu(cps), status);
+  return U_SUCCESS(status) ? from_icu(normal) : cps;
+}
+
+std::string code_point_list(std::vector<UChar32>::const_iterator first,
+                            std::vector<UChar32>::const_iterator last) {
+  std::string out;
+  for (auto it = first; it != last; ++it) {
+    out += (out.empty() ? "" : " ") + code_point_label(*it);
+  }
+  return out;
+}
+
+// Describes where `name` (decoded into `units`) differs from its NFC form,
+// since the two usually look identical on screen.
+std::optional<Finding> check_nfc(std::string_view name, const std::vector<Unit>& units) {
+  std::vector<UChar32> cps;
+  for (const Unit& u : units) {
+    cps.push_back(u.cp);
+  }
+  const icu::Normalizer2* nfc = nfc_normalizer();
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::UnicodeString text = to_icu(cps);
+  if (nfc == nullptr || !nfc->isNormalized(text, status) || U_FAILURE(status)) {
+    status = U_ZERO_ERROR;
+    const icu::UnicodeString normal =
+        nfc == nullptr ? icu::UnicodeString() : nfc->normalize(text, status);
+    if (nfc == nullptr || U_FAILURE(status)) {
+      // Without ICU's data the rule cannot be checked; refusing is the safe side.
+      return error(kCodeNfc, quoted(name) + " could not be checked for Unicode Normalization "
+                                            "Form C (NFC): ICU's normaliser is unavailable");
+    }
+    const std::vector<UChar32> want = from_icu(normal);
+    std::size_t prefix = 0;
+    while (prefix < cps.size() && prefix < want.size() && cps[prefix] == want[prefix]) {
+      ++prefix;
+    }
+    std::size_t suffix = 0;
+    while (suffix < cps.size() - prefix && suffix < want.size() - prefix &&
+           cps[cps.size() - 1 - suffix] == want[want.size() - 1 - suffix]) {
+      ++suffix;
+    }
+    const auto diff_end = static_cast<std::ptrdiff_t>(suffix);
+    const auto diff_begin = static_cast<std::ptrdiff_t>(prefix);
+    const std::size_t at = prefix < units.size() ? units[prefix].offset : name.size();
+    const std::string want_utf8 = to_utf8(want);
+    return error(kCodeNfc, quoted(name) +
+                               " is not in Unicode Normalization Form C (NFC), which C++ "
+                               "requires: " +
+                               code_point_list(cps.begin() + diff_begin, cps.end() - diff_end) +
+                               " at byte " + std::to_string(at) + " should be " +
+                               code_point_list(want.begin() + diff_begin, want.end() - diff_end) +
+                               " (NFC spelling: " + quoted(want_utf8) + ")");
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string_view> alternative_token_for(std::string_view name) {
+  for (const auto& [spelling, token] : kAlternativeTokens) {
+    if (spelling == name) {
+      return token;
+    }
+  }
+  return std::nullopt;
+}
+
+bool is_special(std::string_view name) {
+  return std::ranges::find(kSpecialIdentifiers, name) != kSpecialIdentifiers.end();
+}
+
+// The reason `name` is reserved ([lex.name]/3), or nothing. "Uppercase
+// letter" is read as A-Z, as compilers do (clang's -Wreserved-identifier).
+std::optional<std::string> reserved_reason(std::string_view name, Scope scope) {
+  if (name.find("__") != std::string_view::npos) {
+    return "it contains '__'";
+  }
+  if (name.size() >= 2 && name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z') {
+    return "it begins with '_' and an uppercase letter";
+  }
+  if (scope == Scope::global && !name.empty() && name[0] == '_') {
+    return "it begins with '_', which is reserved at global scope";
+  }
+  return std::nullopt;
+}
+
+// ---- Suggestions -----------------------------------------------------------
+
+// One pass of the suggestion rule, on code points:
+//  1. NFC-normalise;
+//  2. replace every run of characters that cannot continue an identifier
+//     (and every run of '_') with one '_', so "__" cannot remain;
+//  3. drop leading '_' (reserved at global scope, or with an uppercase) and
+//     leading marks and other non-digits that cannot start an identifier;
+//  4. prefix "op_" when the name then starts with a digit, or use "op" when
+//     nothing is left;
+//  5. append '_' to a keyword or an alternative token.
+std::string suggest_once(const std::vector<UChar32>& input, bool ascii_only) {
+  std::vector<UChar32> cps = to_nfc(input);
+  std::vector<UChar32> out;
+  for (UChar32 c : cps) {
+    const bool keep =
+        c != '_' && (ascii_only ? (is_ascii_letter(c) || is_ascii_digit(c)) : is_continue(c));
+    if (keep) {
+      out.push_back(c);
+    } else if (!out.empty() && out.back() != '_') {
+      out.push_back('_');
+    }
+  }
+  // A stray leading mark is noise, but a leading digit is usually meaning
+  // ("2d"), so it is kept behind a prefix.
+  auto first = std::ranges::find_if(out, [](UChar32 c) {
+    return c != '_' && (is_start(c) || u_charType(c) == U_DECIMAL_DIGIT_NUMBER);
+  });
+  out.erase(out.begin(), first);
+  if (out.empty()) {
+    return "op";
+  }
+  std::string result = to_utf8(out);
+  if (!is_start(out.front())) {
+    result = "op_" + result;
+  }
+  if (is_keyword(result) || is_alternative_token(result)) {
+    result += '_';
+  }
+  return result;
+}
+
+// A library name close to `name` whose registration symbol is usable: the
+// identifier suggestion without trailing '_' (it would make "__" before
+// "_kernels"), and with "_lib" appended when that leaves a keyword, an
+// alternative token or "all".
+std::string suggest_library_name(std::string_view name) {
+  std::string s = suggest_identifier(name);
+  while (!s.empty() && s.back() == '_') {
+    s.pop_back();
+  }
+  if (s.empty() || s == "all" || is_keyword(s) || is_alternative_token(s)) {
+    s += "_lib";
+  }
+  const bool usable = is_valid_identifier(s, Scope::local) &&
+                      is_valid_identifier("register_" + s + "_kernels", Scope::global);
+  return usable ? s : "ops";
+}
+
+} // namespace
+
+bool is_keyword(std::string_view name) {
+  return std::ranges::find(kKeywords, name) != kKeywords.end();
+}
+
+bool is_alternative_token(std::string_view name) {
+  return alternative_token_for(name).has_value();
+}
+
+std::vector<Finding> check_identifier(std::string_view name, Scope scope) {
+  std::vector<Finding> findings;
+  if (name.empty()) {
+    findings.push_back(
+        error(kCodeEmpty, "an empty name ('') is not a valid C++ identifier: it needs at least one "
+                          "character"));
+    return findings;
+  }
+
+  // Nothing else can be judged reliably in ill-formed text, so stop at the
+  // first bad sequence.
+  std::vector<Unit> units;
+  for (std::size_t pos = 0; pos < name.size();) {
+    const Unit u = decode_at(name, pos);
+    if (u.problem != Utf8Problem::none) {
+      findings.push_back(error(
+          kCodeUtf8, quoted(name) + " is not valid UTF-8: " + describe_utf8_problem(name, u)));
+      return findings;
+    }
+    units.push_back(u);
+    pos += u.length;
+  }
+
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const Unit& u = units[i];
+    const std::string where = describe(u.cp) + " at byte " + std::to_string(u.offset) + " cannot ";
+    if (i == 0 && !is_start(u.cp)) {
+      findings.push_back(error(kCodeStart, quoted(name) + " is not a valid C++ identifier: " +
+                                               where + "start an identifier"));
+    } else if (i != 0 && !is_continue(u.cp)) {
+      findings.push_back(error(kCodeChar, quoted(name) + " is not a valid C++ identifier: " +
+                                              where + "appear in an identifier"));
+    }
+  }
+
+  if (auto nfc = check_nfc(name, units)) {
+    findings.push_back(std::move(*nfc));
+  }
+
+  if (is_keyword(name)) {
+    findings.push_back(
+        error(kCodeKeyword, quoted(name) + " is a C++ keyword and cannot be used as a name"));
+  } else if (auto token = alternative_token_for(name)) {
+    findings.push_back(
+        error(kCodeAltToken, quoted(name) + " is a C++ alternative token (it means '" +
+                                 std::string(*token) + "') and cannot be used as a name"));
+  }
+
+  if (auto reason = reserved_reason(name, scope)) {
+    findings.push_back(
+        error(kCodeReserved, quoted(name) + " is a reserved identifier in C++: " + *reason));
+  }
+
+  if (is_special(name)) {
+    findings.push_back(
+        warning(kCodeSpecial, quoted(name) + " has a special meaning in some C++ contexts; "
+                                             "it is allowed as a name but may confuse readers"));
+  }
+  return findings;
+}
+
+bool is_valid_identifier(std::string_view name, Scope scope) {
+  return !has_error(check_identifier(name, scope));
+}
+
+// See suggest_once for the rule. Passes repeat because removing characters
+// can, in rare cases, leave text that normalises differently; an ASCII-only
+// pass is the last resort, as its result is always valid.
+std::string suggest_identifier(std::string_view name) {
+  std::vector<UChar32> cps = decode_lenient(name);
+  for (int pass = 0; pass < 3; ++pass) {
+    std::string s = suggest_once(cps, false);
+    if (is_valid_identifier(s, Scope::global)) {
+      return s;
+    }
+    cps = decode_lenient(s);
+  }
+  return suggest_once(decode_lenient(name), true);
+}
+
+RegistrationSymbol registration_symbol(std::optional<std::string_view> library_name) {
+  RegistrationSymbol result;
+  if (!library_name) {
+    result.symbol = "register_all_kernels";
+    return result;
+  }
+  const std::string_view name = *library_name;
+  if (name.empty()) {
+    result.findings.push_back(
+        error(kCodeLibEmpty, "library name is empty: give a name or omit the option"));
+    return result;
+  }
+  if (name == "all") {
+    result.findings.push_back(error(
+        kCodeLibAll, "library name 'all' cannot be used: register_all_kernels is the registration "
+                     "function of the unnamed default library; omit the option to get it, or "
+                     "choose another name"));
+    return result;
+  }
+
+  // The name is only part of a symbol, so a leading '_' is judged on the
+  // built symbol below, not as a global name.
+  result.findings = check_identifier(name, Scope::local);
+  if (has_error(result.findings)) {
+    result.findings.push_back(error(kCodeLibInvalid, "library name " + quoted(name) +
+                                                         " is not a valid C++ identifier; did "
+                                                         "you mean '" +
+                                                         suggest_library_name(name) + "'?"));
+    return result;
+  }
+
+  std::string symbol = "register_" + std::string(name) + "_kernels";
+  // A valid name can only make a reserved symbol ("__" from a leading or
+  // trailing '_'), but any other error is still refused.
+  const std::vector<Finding> symbol_findings = check_identifier(symbol, Scope::global);
+  const auto first_error =
+      std::ranges::find_if(symbol_findings, [](const Finding& f) { return f.is_error; });
+  if (first_error != symbol_findings.end()) {
+    const std::optional<std::string> reason = reserved_reason(symbol, Scope::global);
+    const std::string why = reason ? "is reserved in C++ (" + *reason + ")"
+                                   : "cannot be used (" + first_error->message + ")";
+    result.findings.push_back(
+        error(kCodeLibSymbol, "library name " + quoted(name) + " gives the registration symbol " +
+                                  quoted(symbol) + ", which " + why + "; did you mean '" +
+                                  suggest_library_name(name) + "'?"));
+    return result;
+  }
+  result.symbol = std::move(symbol);
+  return result;
+}
+
+} // namespace opscan::ident

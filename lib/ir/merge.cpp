@@ -1,0 +1,71 @@
+#include "ir/ir.h"
+
+#include <map>
+#include <tuple>
+
+namespace opscan::ir {
+namespace {
+
+bool same_except_location(Kernel a, const Kernel& b) {
+  a.location = b.location;
+  return a == b;
+}
+
+std::string describe(const Kernel& k) {
+  return k.op.str() + (k.kernel_key.empty() ? "" : " (kernel key '" + k.kernel_key + "')");
+}
+
+}  // namespace
+
+MergeResult merge(std::vector<Module> fragments) {
+  MergeResult result;
+  Module& out = result.module;
+  std::map<std::string, size_t> by_usr;
+  for (Module& fragment : fragments) {
+    if (out.generator.empty()) out.generator = fragment.generator;
+    if (out.libclang_version.empty()) out.libclang_version = fragment.libclang_version;
+    for (SourceFile& s : fragment.sources) out.sources.push_back(std::move(s));
+    for (Kernel& k : fragment.kernels) {
+      auto [it, inserted] = by_usr.emplace(k.usr, out.kernels.size());
+      if (inserted) {
+        out.kernels.push_back(std::move(k));
+        continue;
+      }
+      Kernel& seen = out.kernels[it->second];
+      if (!same_except_location(k, seen)) {
+        auto d = diag::make_error("opscan-kernel-conflict", k.location,
+                                  "kernel '" + k.cpp_function + "' is annotated as " + describe(k) +
+                                      " here and as " + describe(seen) + " elsewhere");
+        d.notes.push_back({"other annotation is here", seen.location});
+        result.diagnostics.push_back(std::move(d));
+      } else if (std::tie(k.location.file, k.location.offset) <
+                 std::tie(seen.location.file, seen.location.offset)) {
+        seen.location = k.location;  // keep one location, whatever the order of fragments
+      }
+    }
+  }
+  canonicalize(out);
+  // Sources seen in several fragments with different content mean the files
+  // changed during the scan or fragments are stale.
+  for (size_t i = 1; i < out.sources.size(); ++i) {
+    if (out.sources[i].path == out.sources[i - 1].path) {
+      result.diagnostics.push_back(diag::make_error(
+          "opscan-ir-stale", {out.sources[i].path, 0, 0, 0},
+          "fragments disagree on the content of this file; scan it again"));
+    }
+  }
+  for (size_t i = 1; i < out.kernels.size(); ++i) {
+    const Kernel& a = out.kernels[i - 1];
+    const Kernel& b = out.kernels[i];
+    if (a.op == b.op && a.kernel_key == b.kernel_key) {
+      auto d = diag::make_error("opscan-duplicate-kernel", b.location,
+                                "two kernels for " + describe(b) + ": '" + a.cpp_function +
+                                    "' and '" + b.cpp_function + "'");
+      d.notes.push_back({"'" + a.cpp_function + "' is annotated here", a.location});
+      result.diagnostics.push_back(std::move(d));
+    }
+  }
+  return result;
+}
+
+}  // namespace opscan::ir

@@ -1,0 +1,403 @@
+#include "scan/scan.h"
+
+#include "scan/annotation.h"
+#include "scan/clang_util.h"
+#include "scan/flags.h"
+#include "scan/infer.h"
+#include "scan/types.h"
+#include "support/files.h"
+#include "support/sha256.h"
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+namespace opscan::scan {
+namespace {
+
+struct FileResult {
+  ir::Module fragment;
+  diag::Diagnostics diagnostics;
+};
+
+// Everything the visitor needs for one translation unit.
+class TranslationUnitScanner {
+ public:
+  explicit TranslationUnitScanner(CXTranslationUnit tu) : tu_(tu) {}
+
+  FileResult run() {
+    report_clang_diagnostics();
+    clang_visitChildren(clang_getTranslationUnitCursor(tu_), &visit, this);
+    return std::move(result_);
+  }
+
+ private:
+  static CXChildVisitResult visit(CXCursor cursor, CXCursor, void* data) {
+    return static_cast<TranslationUnitScanner*>(data)->visit(cursor);
+  }
+
+  CXChildVisitResult visit(CXCursor cursor) {
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(cursor))) {
+      return CXChildVisit_Continue;
+    }
+    switch (clang_getCursorKind(cursor)) {
+      case CXCursor_Namespace:
+      case CXCursor_LinkageSpec:
+      case CXCursor_UnexposedDecl:
+      case CXCursor_StructDecl:
+      case CXCursor_ClassDecl: return CXChildVisit_Recurse;
+      case CXCursor_FunctionDecl:
+      case CXCursor_CXXMethod:
+      case CXCursor_FunctionTemplate: consider(cursor); return CXChildVisit_Continue;
+      default: return CXChildVisit_Continue;
+    }
+  }
+
+  // Finds the function's OPSCAN_KERNEL annotation, if any.
+  static std::optional<CXCursor> annotation_of(CXCursor function) {
+    std::optional<CXCursor> found;
+    clang_visitChildren(
+        function,
+        [](CXCursor c, CXCursor, void* data) {
+          if (clang_getCursorKind(c) == CXCursor_AnnotateAttr &&
+              spelling(c).starts_with(kKernelAnnotationPrefix)) {
+            *static_cast<std::optional<CXCursor>*>(data) = c;
+            return CXChildVisit_Break;
+          }
+          return CXChildVisit_Continue;
+        },
+        &found);
+    return found;
+  }
+
+  void error(std::string code, diag::Location where, std::string message) {
+    result_.diagnostics.push_back(diag::make_error(std::move(code), std::move(where), std::move(message)));
+  }
+
+  // Location of the first character of the annotation's spec string in the
+  // source, found among the tokens of the macro use.
+  diag::Location spec_location(CXCursor attr, CXCursor function) {
+    diag::Location macro = location_of(clang_getCursorLocation(attr));
+    CXFile file = clang_getFile(tu_, macro.file.c_str());
+    CXSourceLocation begin = clang_getLocationForOffset(tu_, file, macro.offset);
+    CXSourceLocation end = clang_getCursorLocation(function);
+    diag::Location end_loc = location_of(end);
+    if (!file || end_loc.file != macro.file || end_loc.offset <= macro.offset) return macro;
+    CXToken* tokens = nullptr;
+    unsigned count = 0;
+    clang_tokenize(tu_, clang_getRange(begin, clang_getLocationForOffset(tu_, file, end_loc.offset)),
+                   &tokens, &count);
+    diag::Location result = macro;
+    for (unsigned i = 0; i < count; ++i) {
+      if (clang_getTokenKind(tokens[i]) == CXToken_Literal &&
+          take(clang_getTokenSpelling(tu_, tokens[i])).starts_with('"')) {
+        result = location_of(clang_getTokenLocation(tu_, tokens[i]));
+        break;
+      }
+    }
+    clang_disposeTokens(tu_, tokens, count);
+    return result;
+  }
+
+  static diag::Location shifted(diag::Location loc, size_t bytes) {
+    loc.column += static_cast<uint32_t>(bytes);
+    loc.offset += static_cast<uint32_t>(bytes);
+    return loc;
+  }
+
+  void consider(CXCursor function) {
+    std::optional<CXCursor> attr = annotation_of(function);
+    if (!attr) return;
+    diag::Location where = location_of(clang_getCursorLocation(function));
+    std::string usr = take(clang_getCursorUSR(function));
+    if (!seen_usrs_.insert(usr).second) return;  // declaration and definition: one kernel
+    note_source(where.file);
+
+    std::string name = qualified_name(function);
+    CXCursorKind kind = clang_getCursorKind(function);
+    if (kind == CXCursor_FunctionTemplate) {
+      return error("opscan-scan-template", where,
+                   "kernel '" + name + "' is a function template: annotate a non-template function "
+                   "(wrap each instantiation you want to register)");
+    }
+    if (kind == CXCursor_CXXMethod) {
+      return error("opscan-scan-method", where,
+                   "kernel '" + name + "' is a member function: kernels must be free functions");
+    }
+    CXLinkageKind linkage = clang_getCursorLinkage(function);
+    if (linkage == CXLinkage_Internal || linkage == CXLinkage_UniqueExternal) {
+      return error("opscan-scan-internal-linkage", where,
+                   "kernel '" + name + "' has internal linkage (static or in an anonymous "
+                   "namespace): generated registration code cannot call it");
+    }
+
+    std::string text = spelling(*attr).substr(kKernelAnnotationPrefix.size());
+    diag::Location spec_at = spec_location(*attr, function);
+    ParsedAnnotation parsed = parse_annotation(text);
+    if (!parsed.annotation) {
+      // The stringized text starts with the spec's opening quote.
+      return error("opscan-annotation-syntax", shifted(spec_at, parsed.error->offset),
+                   parsed.error->message);
+    }
+    extract(function, name, usr, where, *parsed.annotation, shifted(spec_at, 1));
+  }
+
+  void extract(CXCursor function, const std::string& name, const std::string& usr,
+               const diag::Location& where, const Annotation& note, const diag::Location& spec_at) {
+    ir::Kernel kernel;
+    kernel.cpp_function = name;
+    kernel.usr = usr;
+    kernel.location = where;
+    kernel.kernel_key = note.kernel_key;
+    kernel.dispatch_key = note.dispatch_key;
+
+    // The spec: an operator name, or a schema when it has a '('.
+    std::optional<schema::Schema> declared;
+    if (note.spec.find('(') != std::string::npos) {
+      auto parsed = schema::parse_schema(note.spec);
+      if (!parsed) return error(parsed.error->code, shifted(spec_at, parsed.error->offset), parsed.error->message);
+      declared = *parsed.value;
+      kernel.op = declared->name;
+    } else {
+      auto parsed = schema::parse_operator_name(note.spec);
+      if (!parsed) return error(parsed.error->code, shifted(spec_at, parsed.error->offset), parsed.error->message);
+      kernel.op = *parsed.value;
+    }
+    bool bad = false;
+    for (const schema::Error& e : schema::check_operator_name(kernel.op)) {
+      // Offsets are into the printed name, which the spec starts with when
+      // written canonically.
+      error(e.code, shifted(spec_at, e.offset), e.message);
+      bad = true;
+    }
+
+    // Parameters: an optional runtime context, then the schema arguments.
+    int count = clang_Cursor_getNumArguments(function);
+    std::vector<CppParam> params;
+    std::vector<ir::Argument> arguments;
+    std::vector<diag::Location> param_locations;
+    for (int i = 0; i < count; ++i) {
+      CXCursor param = clang_Cursor_getArgument(function, static_cast<unsigned>(i));
+      CXType type = clang_getCursorType(param);
+      diag::Location at = location_of(clang_getCursorLocation(param));
+      std::string param_name = spelling(param);
+      if (clang_isInvalidDeclaration(param)) {
+        error("opscan-scan-invalid-type", at,
+              "the type of parameter '" + param_name + "' of '" + name +
+                  "' could not be resolved (see the error above)");
+        bad = true;
+        continue;
+      }
+      if (i == 0 && context_kind(type) != ContextKind::none) {
+        kernel.has_context = true;
+        continue;
+      }
+      MappedType mapped = map_parameter_type(type);
+      if (!mapped.type) {
+        error("opscan-scan-unsupported-type", at,
+              "parameter '" + param_name + "' of '" + name + "': " + mapped.error);
+        bad = true;
+        continue;
+      }
+      if (param_name.empty()) {
+        error("opscan-scan-unnamed-parameter", at,
+              "parameter " + std::to_string(i + 1) + " of '" + name +
+                  "' has no name: name it, the schema argument takes its name");
+        bad = true;
+        continue;
+      }
+      params.push_back({param_name, *mapped.type, mapped.is_mutable});
+      arguments.push_back({param_name, "", spelling(type),
+                           spelling(clang_getCanonicalType(type)), false, std::nullopt});
+      param_locations.push_back(at);
+    }
+    if (clang_isInvalidDeclaration(function) && !bad) {
+      error("opscan-scan-invalid-type", where,
+            "the declaration of '" + name + "' is invalid (see the error above)");
+      bad = true;
+    }
+
+    CXType result_type = clang_getCursorResultType(function);
+    kernel.cpp_return_type = spelling(result_type);
+    kernel.cpp_canonical_return_type = spelling(clang_getCanonicalType(result_type));
+    CppReturn ret;
+    if (clang_getCanonicalType(result_type).kind != CXType_Void) {
+      std::vector<CXType> values = tuple_elements(result_type).value_or(std::vector<CXType>{result_type});
+      for (CXType value : values) {
+        MappedType mapped = map_return_type(value);
+        if (!mapped.type) {
+          error("opscan-scan-unsupported-type", where, "return type of '" + name + "': " + mapped.error);
+          bad = true;
+          continue;
+        }
+        ret.values.push_back({"", *mapped.type, mapped.is_mutable});
+      }
+    }
+    if (bad) return;
+
+    auto inferred = infer_schema(kernel.op, params, ret);
+    if (auto* e = std::get_if<InferError>(&inferred)) {
+      return error(e->code, e->param >= 0 ? param_locations[static_cast<size_t>(e->param)] : where,
+                   "kernel '" + name + "': " + e->message);
+    }
+    const schema::Schema& inferred_schema = std::get<schema::Schema>(inferred);
+    const schema::Schema* used = &inferred_schema;
+    kernel.schema_origin = ir::SchemaOrigin::inferred;
+    if (declared) {
+      auto mismatches = check_declared(*declared, inferred_schema);
+      for (const InferError& e : mismatches) {
+        auto d = diag::make_error(e.code, e.param >= 0 ? param_locations[static_cast<size_t>(e.param)] : where,
+                                  e.message);
+        d.notes.push_back({"schema declared here; inferred from the signature: " + inferred_schema.str(),
+                           shifted(spec_at, 0)});
+        result_.diagnostics.push_back(std::move(d));
+      }
+      if (!mismatches.empty()) return;
+      used = &*declared;
+      kernel.schema_origin = ir::SchemaOrigin::declared;
+    }
+    kernel.schema = used->str();
+    for (size_t i = 0; i < arguments.size(); ++i) {
+      const schema::Argument& a = used->arguments[i];
+      arguments[i].name = a.name;
+      arguments[i].schema_type = a.type.str();
+      arguments[i].kwarg_only = a.kwarg_only;
+      arguments[i].default_value = a.default_value;
+    }
+    kernel.arguments = std::move(arguments);
+    for (const schema::Return& r : used->returns) kernel.returns.push_back({r.name, r.type.str()});
+    result_.fragment.kernels.push_back(std::move(kernel));
+  }
+
+  void report_clang_diagnostics() {
+    unsigned n = clang_getNumDiagnostics(tu_);
+    for (unsigned i = 0; i < n; ++i) {
+      CXDiagnostic d = clang_getDiagnostic(tu_, i);
+      if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+        error("opscan-clang-error", location_of(clang_getDiagnosticLocation(d)),
+              take(clang_getDiagnosticSpelling(d)));
+      }
+      clang_disposeDiagnostic(d);
+    }
+  }
+
+  void note_source(const std::string& file) {
+    if (!hashed_files_.insert(file).second) return;
+    CXFile handle = clang_getFile(tu_, file.c_str());
+    size_t size = 0;
+    const char* data = handle ? clang_getFileContents(tu_, handle, &size) : nullptr;
+    std::string hash = data ? support::sha256_hex({data, size}) : std::string();
+    result_.fragment.sources.push_back({support::display_path(file), hash});
+  }
+
+ public:
+  void note_main_file(const std::string& file) { note_source(file); }
+
+ private:
+  CXTranslationUnit tu_;
+  FileResult result_;
+  std::set<std::string> seen_usrs_;
+  std::set<std::string> hashed_files_;
+};
+
+std::string display(diag::Location loc) {
+  if (!loc.file.empty()) loc.file = support::display_path(loc.file);
+  return loc.file;
+}
+
+FileResult scan_file(CXIndex index, const Options& options, const std::string& file) {
+  FileResult result;
+  CompileCommand command{file, {}};
+  if (options.build_dir) {
+    auto from_db = command_from_database(*options.build_dir, file, result.diagnostics);
+    if (!from_db) return result;
+    command = std::move(*from_db);
+  } else if (options.extra_args.empty()) {
+    command.args = default_arguments();
+  }
+  command.args.insert(command.args.end(), options.extra_args.begin(), options.extra_args.end());
+  std::vector<std::string> args;
+  for (std::string& arg : command.args) {
+    if (is_gcc_only_flag(arg)) {
+      result.diagnostics.push_back(diag::make_note("opscan-dropped-flag", {file, 0, 0, 0},
+                                                   "dropped '" + arg + "', which libclang does not accept"));
+    } else {
+      args.push_back(std::move(arg));
+    }
+  }
+  add_scanning_arguments(args);
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+
+  CXTranslationUnit tu = nullptr;
+  CXErrorCode code = clang_parseTranslationUnit2(
+      index, command.file.c_str(), argv.data(), static_cast<int>(argv.size()), nullptr, 0,
+      CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing |
+          CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles,
+      &tu);
+  if (code != CXError_Success || !tu) {
+    result.diagnostics.push_back(diag::make_error(
+        "opscan-parse-failed", {file, 0, 0, 0},
+        "libclang could not parse this file (error " + std::to_string(int(code)) +
+            "); check that it exists and that the compiler arguments are valid"));
+    return result;
+  }
+  TranslationUnitScanner scanner(tu);
+  scanner.note_main_file(command.file);
+  result = [&] {
+    FileResult r = scanner.run();
+    r.diagnostics.insert(r.diagnostics.begin(), result.diagnostics.begin(), result.diagnostics.end());
+    return r;
+  }();
+  clang_disposeTranslationUnit(tu);
+  for (auto& d : result.diagnostics) {
+    d.location.file = display(d.location);
+    for (auto& n : d.notes) n.location.file = display(n.location);
+  }
+  for (auto& k : result.fragment.kernels) k.location.file = display(k.location);
+  return result;
+}
+
+}  // namespace
+
+std::string libclang_version() { return take(clang_getClangVersion()); }
+
+Result scan(const Options& options) {
+  const size_t files = options.files.size();
+  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<size_t>(jobs, files));
+  std::vector<FileResult> results(files);
+  std::atomic<size_t> next{0};
+  std::mutex index_mutex;  // libclang indexes must be created one at a time
+  auto worker = [&] {
+    CXIndex index;
+    {
+      std::lock_guard lock(index_mutex);
+      index = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
+    }
+    for (size_t i = next++; i < files; i = next++) results[i] = scan_file(index, options, options.files[i]);
+    std::lock_guard lock(index_mutex);
+    clang_disposeIndex(index);
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  if (files > 0) worker();
+  for (auto& t : threads) t.join();
+
+  Result out;
+  std::vector<ir::Module> fragments;
+  for (FileResult& r : results) {
+    fragments.push_back(std::move(r.fragment));
+    out.diagnostics.insert(out.diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
+  }
+  ir::MergeResult merged = ir::merge(std::move(fragments));
+  out.module = std::move(merged.module);
+  out.module.libclang_version = libclang_version();
+  out.diagnostics.insert(out.diagnostics.end(), merged.diagnostics.begin(), merged.diagnostics.end());
+  diag::sort(out.diagnostics);
+  return out;
+}
+
+}  // namespace opscan::scan

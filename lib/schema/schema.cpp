@@ -1,0 +1,615 @@
+// Operator schemas: a small lexer, a recursive-descent parser and the
+// canonical printer. The parser reports the first problem only, as a byte
+// offset into the input plus a code, and never recurses without bound: the
+// only recursion (nested list defaults) is capped at kMaxDepth.
+#include "schema/schema.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <map>
+
+namespace opscan::schema {
+namespace {
+
+constexpr int kMaxDepth = 32;
+
+constexpr std::array<std::string_view, 18> kBaseTypes = {
+    "Tensor",    "Scalar",  "ScalarType", "Layout", "MemoryFormat", "Device",
+    "Generator", "Dimname", "Storage",    "Stream", "QScheme",      "str",
+    "int",       "SymInt",  "float",      "bool",   "SymBool",      "complex"};
+
+constexpr std::string_view kSyntax = "opscan-schema-syntax";
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0)
+      out += sep;
+    out += parts[i];
+  }
+  return out;
+}
+
+std::string alias_str(const AliasInfo& alias) {
+  std::string out = "(" + join(alias.before, "|");
+  if (alias.is_write)
+    out += "!";
+  if (!alias.after.empty())
+    out += " -> " + join(alias.after, "|");
+  return out + ")";
+}
+
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_ident_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool is_ident_char(char c) {
+  return is_ident_start(c) || is_digit(c);
+}
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+// How a byte is shown in messages: inputs may contain anything (fuzzing,
+// binary files), so non-printable bytes are spelled out in hex.
+std::string describe_char(char c) {
+  if (c >= 0x20 && c < 0x7f)
+    return std::string("'") + c + "'";
+  static constexpr char kHex[] = "0123456789abcdef";
+  auto b = static_cast<unsigned char>(c);
+  return std::string("byte 0x") + kHex[b >> 4] + kHex[b & 15];
+}
+
+// Quotes a piece of user text, clipped so a megabyte identifier cannot
+// produce a megabyte message.
+std::string quote(std::string_view text) {
+  constexpr size_t kMax = 32;
+  if (text.size() > kMax)
+    return "'" + std::string(text.substr(0, kMax)) + "...'";
+  return "'" + std::string(text) + "'";
+}
+
+// ---------------------------------------------------------------------------
+// Lexer
+
+enum class Tok {
+  end,
+  ident,
+  number,
+  string,
+  bad_string,
+  invalid,
+  colons,
+  arrow,
+  dot,
+  lparen,
+  rparen,
+  lbracket,
+  rbracket,
+  comma,
+  star,
+  question,
+  bang,
+  pipe,
+  equals,
+  minus
+};
+
+struct Token {
+  Tok kind = Tok::end;
+  std::string_view text;
+  size_t offset = 0;
+};
+
+std::string describe(const Token& tok) {
+  switch (tok.kind) {
+  case Tok::end:
+    return "end of input";
+  case Tok::bad_string:
+    return "unterminated string " + quote(tok.text);
+  case Tok::invalid:
+    return describe_char(tok.text[0]);
+  default:
+    return quote(tok.text);
+  }
+}
+
+class Lexer {
+public:
+  explicit Lexer(std::string_view src) : src_(src) {}
+  Token next();
+
+private:
+  char at(size_t i) const { return i < src_.size() ? src_[i] : '\0'; }
+  size_t skip_digits(size_t i) const {
+    while (i < src_.size() && is_digit(src_[i]))
+      ++i;
+    return i;
+  }
+
+  std::string_view src_;
+  size_t pos_ = 0;
+};
+
+Token Lexer::next() {
+  while (pos_ < src_.size() && is_space(src_[pos_]))
+    ++pos_;
+  const size_t start = pos_;
+  auto make = [&](Tok kind, size_t end) {
+    pos_ = end;
+    return Token{kind, src_.substr(start, end - start), start};
+  };
+  if (start == src_.size())
+    return make(Tok::end, start);
+  const char c = src_[start];
+  if (is_ident_start(c)) {
+    size_t i = start + 1;
+    while (i < src_.size() && is_ident_char(src_[i]))
+      ++i;
+    return make(Tok::ident, i);
+  }
+  if (is_digit(c)) {
+    // Fraction and exponent belong to the number only when digits follow,
+    // so "1e" lexes as "1" then "e" and fails visibly instead of silently.
+    size_t i = skip_digits(start);
+    if (at(i) == '.' && is_digit(at(i + 1)))
+      i = skip_digits(i + 1);
+    if (at(i) == 'e' || at(i) == 'E') {
+      size_t j = i + 1;
+      if (at(j) == '+' || at(j) == '-')
+        ++j;
+      if (is_digit(at(j)))
+        i = skip_digits(j);
+    }
+    return make(Tok::number, i);
+  }
+  if (c == '\'' || c == '"') {
+    for (size_t i = start + 1; i < src_.size(); ++i) {
+      if (src_[i] == '\\')
+        ++i; // the escaped byte cannot close the string
+      else if (src_[i] == c)
+        return make(Tok::string, i + 1);
+    }
+    return make(Tok::bad_string, src_.size());
+  }
+  if (c == ':' && at(start + 1) == ':')
+    return make(Tok::colons, start + 2);
+  if (c == '-' && at(start + 1) == '>')
+    return make(Tok::arrow, start + 2);
+  static constexpr std::string_view kPunct = ".()[],*?!|=-";
+  static constexpr Tok kPunctKinds[] = {Tok::dot,      Tok::lparen, Tok::rparen, Tok::lbracket,
+                                        Tok::rbracket, Tok::comma,  Tok::star,   Tok::question,
+                                        Tok::bang,     Tok::pipe,   Tok::equals, Tok::minus};
+  const size_t p = kPunct.find(c);
+  return make(p == std::string_view::npos ? Tok::invalid : kPunctKinds[p], start + 1);
+}
+
+// ---------------------------------------------------------------------------
+// Parser
+
+// Thrown to unwind from the point of failure to the public entry point; it
+// never escapes this file.
+struct Failure {
+  Error error;
+};
+
+[[noreturn]] void fail(size_t offset, std::string_view code, std::string message) {
+  throw Failure{Error{offset, std::string(code), std::move(message)}};
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      // Case differences are free: "tensor" is surely "Tensor".
+      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      const size_t next = std::min({row[j] + 1, row[j - 1] + 1, diag + (same ? 0 : 1)});
+      diag = row[j];
+      row[j] = next;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string unknown_type_message(std::string_view name) {
+  // Only small edits count as close; for anything further a suggestion is
+  // more likely to mislead than help.
+  std::string_view best;
+  size_t best_distance = 3;
+  for (std::string_view base : kBaseTypes) {
+    const size_t gap =
+        name.size() > base.size() ? name.size() - base.size() : base.size() - name.size();
+    if (gap >= best_distance)
+      continue;
+    const size_t d = edit_distance(name, base);
+    if (d < best_distance && d < name.size()) {
+      best = base;
+      best_distance = d;
+    }
+  }
+  std::string msg = "unknown type " + quote(name);
+  if (!best.empty())
+    return msg + "; did you mean '" + std::string(best) + "'?";
+  return msg + "; expected a base type such as 'Tensor', 'Scalar', 'int', 'float' or 'bool'";
+}
+
+class Parser {
+public:
+  explicit Parser(std::string_view src) : lex_(src) { cur_ = lex_.next(); }
+
+  Schema schema();
+  OperatorName operator_name();
+  Type type(std::string_view what);
+  void expect_end(std::string_view after) {
+    if (!at(Tok::end))
+      unexpected("end of input after " + std::string(after));
+  }
+
+private:
+  bool at(Tok kind) const { return cur_.kind == kind; }
+  Token take() {
+    Token tok = cur_;
+    cur_ = lex_.next();
+    return tok;
+  }
+  bool accept(Tok kind) {
+    if (!at(kind))
+      return false;
+    take();
+    return true;
+  }
+  Token expect(Tok kind, std::string_view what) {
+    if (!at(kind))
+      unexpected(what);
+    return take();
+  }
+  [[noreturn]] void unexpected(std::string_view what) {
+    fail(cur_.offset, kSyntax, "expected " + std::string(what) + ", found " + describe(cur_));
+  }
+
+  AliasInfo alias();
+  std::vector<std::string> alias_set();
+  int64_t list_size(const Token& tok);
+  std::vector<Argument> arguments(const OperatorName& name);
+  std::string default_value(int depth);
+  std::vector<Return> returns();
+  Return ret();
+
+  Lexer lex_;
+  Token cur_;
+};
+
+Schema Parser::schema() {
+  Schema s;
+  s.name = operator_name();
+  s.arguments = arguments(s.name);
+  s.returns = returns();
+  expect_end("returns");
+  return s;
+}
+
+OperatorName Parser::operator_name() {
+  OperatorName n;
+  n.ns = expect(Tok::ident, "operator namespace").text;
+  expect(Tok::colons, "'::' after namespace " + quote(n.ns));
+  n.name = expect(Tok::ident, "operator name after '::'").text;
+  if (accept(Tok::dot))
+    n.overload = expect(Tok::ident, "overload name after '.'").text;
+  return n;
+}
+
+Type Parser::type(std::string_view what) {
+  const Token base = expect(Tok::ident, what);
+  if (!is_base_type(base.text))
+    fail(base.offset, "opscan-schema-unknown-type", unknown_type_message(base.text));
+  Type t;
+  t.base = base.text;
+  if (at(Tok::lparen))
+    t.alias = alias();
+  // Suffixes are a loop, not recursion, so "Tensor????..." cannot overflow.
+  for (;;) {
+    if (accept(Tok::question)) {
+      t.suffixes.push_back(TypeSuffix{TypeSuffix::Kind::optional, std::nullopt, std::nullopt});
+    } else if (accept(Tok::lbracket)) {
+      TypeSuffix s{TypeSuffix::Kind::list, std::nullopt, std::nullopt};
+      if (at(Tok::number))
+        s.size = list_size(take());
+      expect(Tok::rbracket, s.size ? "']' after list size" : "list size or ']'");
+      if (at(Tok::lparen))
+        s.alias = alias();
+      t.suffixes.push_back(std::move(s));
+    } else {
+      return t;
+    }
+  }
+}
+
+int64_t Parser::list_size(const Token& tok) {
+  int64_t value = 0;
+  const char* end = tok.text.data() + tok.text.size();
+  const auto [ptr, ec] = std::from_chars(tok.text.data(), end, value);
+  if (ec == std::errc::result_out_of_range)
+    fail(tok.offset, kSyntax, "list size " + quote(tok.text) + " is too large");
+  if (ec != std::errc() || ptr != end)
+    fail(tok.offset, kSyntax, "list size " + quote(tok.text) + " is not an integer");
+  return value;
+}
+
+AliasInfo Parser::alias() {
+  take(); // "("
+  AliasInfo a;
+  a.before = alias_set();
+  a.is_write = accept(Tok::bang);
+  if (accept(Tok::arrow))
+    a.after = alias_set();
+  expect(Tok::rparen, "')' to close the alias annotation");
+  return a;
+}
+
+std::vector<std::string> Parser::alias_set() {
+  std::vector<std::string> set;
+  do {
+    if (!at(Tok::ident) && !at(Tok::star))
+      unexpected("alias set name or '*'");
+    set.emplace_back(take().text);
+  } while (accept(Tok::pipe));
+  return set;
+}
+
+std::vector<Argument> Parser::arguments(const OperatorName& name) {
+  expect(Tok::lparen, "'(' after operator name " + quote(name.str()));
+  std::vector<Argument> args;
+  if (accept(Tok::rparen))
+    return args;
+  std::map<std::string_view, size_t> seen; // name -> offset of its first use
+  std::optional<size_t> star;
+  for (;;) {
+    if (at(Tok::star)) {
+      const Token tok = take();
+      if (star)
+        fail(tok.offset, "opscan-schema-kwarg-marker",
+             "'*' given twice; keyword-only arguments already start at offset " +
+                 std::to_string(*star));
+      // A trailing "*" marks nothing and would not survive printing.
+      if (at(Tok::rparen))
+        fail(tok.offset, "opscan-schema-kwarg-marker",
+             "'*' must be followed by at least one keyword-only argument");
+      star = tok.offset;
+      expect(Tok::comma, "',' after '*'");
+      continue;
+    }
+    Argument a;
+    a.type = type("argument type");
+    const Token arg_name = expect(Tok::ident, "argument name after type " + quote(a.type.str()));
+    if (auto [it, fresh] = seen.emplace(arg_name.text, arg_name.offset); !fresh)
+      fail(arg_name.offset, "opscan-schema-duplicate-argument",
+           "duplicate argument " + quote(arg_name.text) + " (first declared at offset " +
+               std::to_string(it->second) + ")");
+    a.name = arg_name.text;
+    a.kwarg_only = star.has_value();
+    if (accept(Tok::equals))
+      a.default_value = default_value(0);
+    args.push_back(std::move(a));
+    if (accept(Tok::comma))
+      continue;
+    if (accept(Tok::rparen))
+      return args;
+    unexpected("')' or ',' after argument " + quote(arg_name.text));
+  }
+}
+
+std::string Parser::default_value(int depth) {
+  if (at(Tok::lbracket)) {
+    const Token open = take();
+    if (depth >= kMaxDepth)
+      fail(open.offset, kSyntax,
+           "list default nested more than " + std::to_string(kMaxDepth) + " levels deep");
+    std::vector<std::string> items;
+    if (!accept(Tok::rbracket)) {
+      for (;;) {
+        items.push_back(default_value(depth + 1));
+        if (accept(Tok::comma))
+          continue;
+        if (accept(Tok::rbracket))
+          break;
+        unexpected("',' or ']' in list default");
+      }
+    }
+    return "[" + join(items, ", ") + "]";
+  }
+  if (accept(Tok::minus)) {
+    if (at(Tok::number) || (at(Tok::ident) && cur_.text == "inf"))
+      return "-" + std::string(take().text);
+    unexpected("number after '-'");
+  }
+  if (at(Tok::ident) || at(Tok::number) || at(Tok::string))
+    return std::string(take().text); // kept as written
+  unexpected("default value");
+}
+
+std::vector<Return> Parser::returns() {
+  expect(Tok::arrow, "'->' after the argument list");
+  std::vector<Return> rets;
+  if (!accept(Tok::lparen)) {
+    rets.push_back(ret());
+    return rets;
+  }
+  if (accept(Tok::rparen))
+    return rets;
+  for (;;) {
+    rets.push_back(ret());
+    if (accept(Tok::comma))
+      continue;
+    if (accept(Tok::rparen))
+      return rets;
+    unexpected("')' or ',' after return " + quote(rets.back().type.str()));
+  }
+}
+
+Return Parser::ret() {
+  Return r;
+  r.type = type("return type");
+  if (at(Tok::ident))
+    r.name = take().text;
+  return r;
+}
+
+template <typename T, typename F>
+Parsed<T> run(std::string_view text, F parse) {
+  try {
+    Parser p(text);
+    return Parsed<T>{parse(p), std::nullopt};
+  } catch (Failure& f) {
+    return Parsed<T>{std::nullopt, std::move(f.error)};
+  }
+}
+
+// Appends an error if `text` is not an ASCII identifier, pointing at the
+// first offending byte.
+void check_identifier(std::string_view text, std::string_view what, size_t offset,
+                      std::vector<Error>& errors) {
+  if (text.empty()) {
+    errors.push_back({offset, std::string(kSyntax), std::string(what) + " is empty"});
+    return;
+  }
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (i == 0 ? is_ident_start(text[i]) : is_ident_char(text[i]))
+      continue;
+    errors.push_back({offset + i, std::string(kSyntax),
+                      std::string(what) + " " + quote(text) + " is not an ASCII identifier: " +
+                          describe_char(text[i]) + " at position " + std::to_string(i)});
+    return;
+  }
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------
+// Printing
+
+std::string OperatorName::str() const {
+  return ns + "::" + unqualified();
+}
+
+std::string OperatorName::unqualified() const {
+  return overload.empty() ? name : name + "." + overload;
+}
+
+std::string Type::str() const {
+  std::string out = base;
+  if (alias)
+    out += alias_str(*alias);
+  for (const TypeSuffix& s : suffixes) {
+    if (s.kind == TypeSuffix::Kind::optional) {
+      out += "?";
+      continue;
+    }
+    out += "[" + (s.size ? std::to_string(*s.size) : std::string()) + "]";
+    if (s.alias)
+      out += alias_str(*s.alias);
+  }
+  return out;
+}
+
+bool Type::is_optional() const {
+  return !suffixes.empty() && suffixes.back().kind == TypeSuffix::Kind::optional;
+}
+
+bool Type::is_list() const {
+  return !suffixes.empty() && suffixes.back().kind == TypeSuffix::Kind::list;
+}
+
+bool Type::is_mutable() const {
+  if (alias && alias->is_write)
+    return true;
+  return std::any_of(suffixes.begin(), suffixes.end(),
+                     [](const TypeSuffix& s) { return s.alias && s.alias->is_write; });
+}
+
+std::string Schema::str() const {
+  std::vector<std::string> args;
+  bool star = false;
+  for (const Argument& a : arguments) {
+    if (a.kwarg_only && !star) {
+      args.emplace_back("*");
+      star = true;
+    }
+    args.push_back(a.type.str() + " " + a.name + (a.default_value ? "=" + *a.default_value : ""));
+  }
+  std::vector<std::string> rets;
+  for (const Return& r : returns)
+    rets.push_back(r.name.empty() ? r.type.str() : r.type.str() + " " + r.name);
+  // As in torchgen, a single return is printed without parentheses even when
+  // named; "()" means no returns.
+  const std::string ret_str = rets.size() == 1 ? rets[0] : "(" + join(rets, ", ") + ")";
+  return name.str() + "(" + join(args, ", ") + ") -> " + ret_str;
+}
+
+// ---------------------------------------------------------------------------
+// Public entry points
+
+Parsed<Schema> parse_schema(std::string_view text) {
+  return run<Schema>(text, [](Parser& p) { return p.schema(); });
+}
+
+Parsed<OperatorName> parse_operator_name(std::string_view text) {
+  return run<OperatorName>(text, [](Parser& p) {
+    OperatorName n = p.operator_name();
+    p.expect_end("operator name");
+    return n;
+  });
+}
+
+Parsed<Type> parse_type(std::string_view text) {
+  return run<Type>(text, [](Parser& p) {
+    Type t = p.type("type");
+    p.expect_end("type");
+    return t;
+  });
+}
+
+bool is_base_type(std::string_view name) {
+  return std::find(kBaseTypes.begin(), kBaseTypes.end(), name) != kBaseTypes.end();
+}
+
+std::vector<Error> check_operator_name(const OperatorName& name) {
+  std::vector<Error> errors;
+  const size_t name_at = name.ns.size() + 2;
+  const size_t overload_at = name_at + name.name.size() + 1;
+  check_identifier(name.ns, "namespace", 0, errors);
+  check_identifier(name.name, "name", name_at, errors);
+  if (!name.overload.empty())
+    check_identifier(name.overload, "overload", overload_at, errors);
+
+  const std::string_view n = name.name;
+  if (n.starts_with("__"))
+    errors.push_back({name_at, "opscan-schema-reserved-name",
+                      "name " + quote(n) + " starts with '__', which is reserved"});
+  if (n.size() > 4 && n.ends_with("_out")) {
+    // PyTorch spells out= variants as an overload: add.out, add.Scalar_out.
+    const std::string base(n.substr(0, n.size() - 4));
+    const std::string overload = name.overload.empty() ? "out" : name.overload + "_out";
+    errors.push_back({name_at + n.size() - 4, "opscan-schema-out-suffix",
+                      "name " + quote(n) + " ends in '_out': name it '" + base +
+                          "' with overload '" + overload + "' (" + base + "." + overload + ")"});
+  }
+  if (name.overload == "default")
+    errors.push_back({overload_at, "opscan-schema-reserved-overload",
+                      "overload name 'default' is reserved for the operator without an "
+                      "overload; leave the overload empty"});
+  else if (name.overload.starts_with("__"))
+    errors.push_back({overload_at, "opscan-schema-reserved-name",
+                      "overload " + quote(name.overload) + " starts with '__', which is reserved"});
+  return errors;
+}
+
+} // namespace opscan::schema

@@ -1,0 +1,71 @@
+#include "support/files.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+#include <unistd.h>
+
+namespace opscan::support {
+namespace fs = std::filesystem;
+
+std::optional<std::string> read_file(const fs::path& path, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (error) *error = std::strerror(errno);
+    return std::nullopt;
+  }
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) {
+    if (error) *error = "read error";
+    return std::nullopt;
+  }
+  return std::move(content).str();
+}
+
+WriteOutcome write_if_changed(const fs::path& path, const std::string& content, std::string* error) {
+  if (auto existing = read_file(path); existing && *existing == content) {
+    return WriteOutcome::unchanged;
+  }
+  std::error_code ec;
+  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  if (ec) {
+    if (error) *error = ec.message();
+    return WriteOutcome::failed;
+  }
+  // The pid keeps concurrent writers of the same file apart.
+  fs::path temp = path;
+  temp += ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << content;
+    out.close();
+    if (!out) {
+      if (error) *error = std::string("cannot write ") + temp.string() + ": " + std::strerror(errno);
+      fs::remove(temp, ec);
+      return WriteOutcome::failed;
+    }
+  }
+  fs::rename(temp, path, ec);
+  if (ec) {
+    if (error) *error = ec.message();
+    fs::remove(temp, ec);
+    return WriteOutcome::failed;
+  }
+  return WriteOutcome::written;
+}
+
+std::string display_path(const fs::path& path) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(path, ec).lexically_normal();
+  fs::path cwd = fs::current_path(ec);
+  if (!ec) {
+    fs::path relative = absolute.lexically_relative(cwd);
+    if (!relative.empty() && *relative.begin() != "..") return relative.generic_string();
+  }
+  return absolute.generic_string();
+}
+
+}  // namespace opscan::support

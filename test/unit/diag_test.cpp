@@ -1,1 +1,215 @@
 #include <gtest/gtest.h>
+
+// ===== render_text (lib/diag/text.h) ========================================
+
+#include "diag/text.h"
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace opscan::diag;
+
+const TextOptions kPlain{.color = false, .show_source = true};
+const TextOptions kNoSource{.color = false, .show_source = false};
+const TextOptions kColor{.color = true, .show_source = true};
+
+// Source files for the caret tests live in a fresh directory per test.
+class RenderText : public ::testing::Test {
+protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("opscan_diag_test_" + std::to_string(::getpid()) + "_" + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  std::string write(const std::string& name, const std::string& text) {
+    std::string path = (dir_ / name).string();
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+
+  fs::path dir_;
+};
+
+Location at(std::string file, uint32_t line, uint32_t column) {
+  return Location{std::move(file), line, column, 0};
+}
+
+TEST_F(RenderText, EmptyListRendersNothing) {
+  EXPECT_EQ(render_text({}), "");
+  EXPECT_EQ(render_text({}, kColor), "");
+}
+
+TEST_F(RenderText, WithoutLocation) {
+  Diagnostics diags{make_error("opscan-cli-no-input", {}, "no input files"),
+                    make_warning("", {}, "nothing to do"), make_note("", {}, "see --help")};
+  EXPECT_EQ(render_text(diags), "opscan: error: no input files [opscan-cli-no-input]\n"
+                                "opscan: warning: nothing to do\n"
+                                "opscan: note: see --help\n");
+}
+
+TEST_F(RenderText, LocationWithoutSource) {
+  Diagnostics diags{make_warning("opscan-scan-unused", at("ops/add.cpp", 12, 7), "unused kernel"),
+                    make_error("", at("ops/add.cpp", 3, 0), "bad line")};
+  EXPECT_EQ(render_text(diags, kNoSource),
+            "ops/add.cpp:12:7: warning: unused kernel [opscan-scan-unused]\n"
+            "ops/add.cpp:3: error: bad line\n");
+}
+
+TEST_F(RenderText, SourceLineAndCaret) {
+  std::string path = write("a.cpp", "int main() {\n  retrun 0;\n}\n");
+  Diagnostics diags{make_error("opscan-x", at(path, 2, 3), "unknown name 'retrun'")};
+  EXPECT_EQ(render_text(diags), path + ":2:3: error: unknown name 'retrun' [opscan-x]\n"
+                                       "  retrun 0;\n"
+                                       "  ^\n");
+  EXPECT_EQ(render_text(diags, kNoSource),
+            path + ":2:3: error: unknown name 'retrun' [opscan-x]\n");
+}
+
+TEST_F(RenderText, CaretAtStartAndPastEndOfLine) {
+  std::string path = write("a.cpp", "abc\nlast");
+  Diagnostics diags{make_error("", at(path, 1, 1), "first"), make_error("", at(path, 2, 5), "eol"),
+                    make_error("", at(path, 2, 40), "far")};
+  EXPECT_EQ(render_text(diags), path + ":1:1: error: first\nabc\n^\n" +        //
+                                    path + ":2:5: error: eol\nlast\n    ^\n" + //
+                                    path + ":2:40: error: far\nlast\n    ^\n");
+}
+
+TEST_F(RenderText, NotesFollowTheirDiagnostic) {
+  std::string path = write("k.cpp", "void add();\nvoid add(int);\n");
+  Diagnostic d = make_error("opscan-scan-duplicate", at(path, 2, 6), "duplicate kernel 'add'");
+  d.notes.push_back({"previous declaration is here", at(path, 1, 6)});
+  d.notes.push_back({"while scanning 'ops.yaml'", {}});
+  Diagnostics diags{d, make_warning("w", {}, "after")};
+  EXPECT_EQ(render_text(diags), path +
+                                    ":2:6: error: duplicate kernel 'add' [opscan-scan-duplicate]\n"
+                                    "void add(int);\n"
+                                    "     ^\n" +
+                                    path +
+                                    ":1:6: note: previous declaration is here\n"
+                                    "void add();\n"
+                                    "     ^\n"
+                                    "opscan: note: while scanning 'ops.yaml'\n"
+                                    "opscan: warning: after [w]\n");
+}
+
+TEST_F(RenderText, CaretAfterTabsKeepsTheTabs) {
+  std::string path = write("t.cpp", "\tfoo(\tbar);\n");
+  // Byte 7 is 'b': tab, "foo(", tab come before it.
+  Diagnostics diags{make_error("", at(path, 1, 7), "bar")};
+  EXPECT_EQ(render_text(diags), path + ":1:7: error: bar\n"
+                                       "\tfoo(\tbar);\n"
+                                       "\t    \t^\n");
+}
+
+TEST_F(RenderText, CaretAfterMultiByteUtf8) {
+  // "é" is 2 bytes, "日本" 3 bytes each: 'y' is byte 25, after 19 code points.
+  std::string line = "s = \"h\xc3\xa9\" \"\xe6\x97\xa5\xe6\x9c\xac\"; int y;";
+  std::string path = write("u.cpp", line + "\n");
+  auto column = static_cast<uint32_t>(line.find('y') + 1);
+  ASSERT_EQ(column, 25u);
+  Diagnostics diags{make_error("", at(path, 1, column), "y")};
+  EXPECT_EQ(render_text(diags),
+            path + ":1:25: error: y\n" + line + "\n" + std::string(19, ' ') + "^\n");
+
+  // A column inside a character points at that character: byte 13 is the
+  // middle of "日", which follows 10 code points.
+  diags = {make_error("", at(path, 1, 13), "mid")};
+  EXPECT_EQ(render_text(diags),
+            path + ":1:13: error: mid\n" + line + "\n" + std::string(10, ' ') + "^\n");
+}
+
+TEST_F(RenderText, CrlfSourceLineHasNoCarriageReturn) {
+  std::string path = write("w.cpp", "a;\r\nbad;\r\n");
+  Diagnostics diags{make_error("", at(path, 2, 1), "bad")};
+  EXPECT_EQ(render_text(diags), path + ":2:1: error: bad\nbad;\n^\n");
+}
+
+TEST_F(RenderText, FixItLineUnderTheFixedRange) {
+  std::string text = "int x;\n  retrun f(a b);\n";
+  std::string path = write("f.cpp", text);
+  Diagnostic d = make_error("", at(path, 2, 3), "did you mean 'return'?");
+  auto offset = [&](const char* what) { return static_cast<uint32_t>(text.find(what)); };
+  d.fixits.push_back({path, offset("retrun"), 6, "return"});
+  d.fixits.push_back({path, offset(" b"), 0, ","});
+  d.fixits.push_back({path, 0, 3, "long"});                // another line: not shown
+  d.fixits.push_back({"other.cpp", offset("f("), 1, "g"}); // another file: not shown
+  EXPECT_EQ(render_text({d}), path + ":2:3: error: did you mean 'return'?\n"
+                                     "  retrun f(a b);\n"
+                                     "  ^\n"
+                                     "  return    ,\n");
+}
+
+TEST_F(RenderText, FixItAfterTabsAndOverlappingFixIts) {
+  std::string text = "\tab\n";
+  std::string path = write("f.cpp", text);
+  Diagnostic d = make_error("", at(path, 1, 2), "m");
+  d.fixits.push_back({path, 1, 1, "xyz"});
+  d.fixits.push_back({path, 2, 1, "q"}); // starts inside "xyz": pushed past it
+  EXPECT_EQ(render_text({d}), path + ":1:2: error: m\n\tab\n\t^\n\txyz q\n");
+}
+
+TEST_F(RenderText, ColorOn) {
+  std::string path = write("c.cpp", "x = 1;\n");
+  Diagnostic d = make_error("code", at(path, 1, 3), "bad");
+  d.notes.push_back({"here", {}});
+  d.fixits.push_back({path, 2, 1, "=="});
+  Diagnostics diags{d, make_warning("", {}, "w")};
+  EXPECT_EQ(render_text(diags, kColor),
+            "\033[1m" + path +
+                ":1:3:\033[0m \033[0;1;31merror:\033[0m \033[1mbad [code]\033[0m\n"
+                "x = 1;\n"
+                "  \033[0;1;32m^\033[0m\n"
+                "  \033[0;1;32m==\033[0m\n"
+                "\033[1mopscan:\033[0m \033[0;1;30mnote:\033[0m here\n"
+                "\033[1mopscan:\033[0m \033[0;1;35mwarning:\033[0m \033[1mw\033[0m\n");
+}
+
+TEST_F(RenderText, ColorOffHasNoEscapes) {
+  std::string path = write("c.cpp", "x = 1;\n");
+  Diagnostic d = make_error("code", at(path, 1, 3), "bad");
+  d.notes.push_back({"here", at(path, 1, 1)});
+  d.fixits.push_back({path, 2, 1, "=="});
+  std::string out = render_text({d, make_warning("", {}, "w")}, kPlain);
+  EXPECT_EQ(out.find('\033'), std::string::npos);
+  EXPECT_EQ(out, path + ":1:3: error: bad [code]\nx = 1;\n  ^\n  ==\n" + path +
+                     ":1:1: note: here\nx = 1;\n^\nopscan: warning: w\n");
+}
+
+TEST_F(RenderText, UnreadableFileOrMissingLineSkipsTheSource) {
+  std::string path = write("short.cpp", "one\ntwo\n");
+  std::string missing = (dir_ / "missing.cpp").string();
+  Diagnostics diags{make_error("", at(missing, 1, 1), "gone"),
+                    make_error("", at(path, 9, 1), "too far"),
+                    make_error("", at(dir_.string(), 1, 1), "a directory"),
+                    make_error("", at(path, 2, 2), "fine")};
+  EXPECT_EQ(render_text(diags), missing + ":1:1: error: gone\n" +                  //
+                                    path + ":9:1: error: too far\n" +              //
+                                    dir_.string() + ":1:1: error: a directory\n" + //
+                                    path + ":2:2: error: fine\ntwo\n ^\n");
+}
+
+TEST_F(RenderText, FileIsReadOncePerCall) {
+  // The cache is per call: a file changed between calls is read again.
+  std::string path = write("r.cpp", "first\n");
+  Diagnostics diags{make_error("", at(path, 1, 1), "a"), make_error("", at(path, 1, 2), "b")};
+  EXPECT_EQ(render_text(diags),
+            path + ":1:1: error: a\nfirst\n^\n" + path + ":1:2: error: b\nfirst\n ^\n");
+  write("r.cpp", "second\n");
+  EXPECT_EQ(render_text({diags[0]}), path + ":1:1: error: a\nsecond\n^\n");
+}
+
+} // namespace
+
+// ===== end of render_text tests =============================================

@@ -1,1 +1,488 @@
+#include "schema/schema.h"
+
 #include <gtest/gtest.h>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace opscan::schema {
+namespace {
+
+// Canonical schemas as torchgen prints them (native_functions.yaml, with the
+// "aten::" namespace added), plus a few synthetic ones for rarer syntax.
+const std::vector<std::string> kCanonical = {
+    "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+    "aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+    "aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+    "aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
+    "aten::max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+    "aten::max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) "
+    "max_values) -> (Tensor(a!) values, Tensor(b!) indices)",
+    "aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] "
+    "padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> "
+    "Tensor",
+    "aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor",
+    "aten::split_with_sizes_copy.out(Tensor self, SymInt[] split_sizes, int dim=0, *, "
+    "Tensor(a!)[] out) -> ()",
+    "aten::_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) "
+    "running_mean, Tensor(b!) running_var, bool training, float momentum, float eps) -> (Tensor, "
+    "Tensor, Tensor)",
+    "aten::_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool "
+    "training, float momentum, float eps) -> (Tensor, Tensor, Tensor)",
+    "aten::mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> "
+    "Tensor",
+    "aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? "
+    "dtype=None) -> Tensor",
+    "aten::empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+    "aten::var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool "
+    "keepdim=False) -> Tensor",
+    "aten::mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor",
+    "aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, "
+    "ScalarType? dtype=None) -> Tensor",
+    "aten::full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None) -> Tensor",
+    "aten::native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? "
+    "bias, float eps) -> (Tensor, Tensor, Tensor)",
+    "aten::topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, "
+    "Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
+    "aten::set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!)",
+    "aten::set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt "
+    "storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)",
+    "aten::view(Tensor(a) self, SymInt[] size) -> Tensor(a)",
+    "aten::_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[]",
+    "aten::gelu(Tensor self, *, str approximate='none') -> Tensor",
+    "aten::unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]",
+    "aten::_foreach_add_.Scalar(Tensor(a!)[] self, Scalar scalar) -> ()",
+    "aten::conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] "
+    "padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor",
+    "aten::conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str "
+    "padding=\"valid\", SymInt[2] dilation=1, SymInt groups=1) -> Tensor",
+    "aten::max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] "
+    "dilation=1, bool ceil_mode=False) -> Tensor",
+    "aten::layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? "
+    "bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor",
+    "aten::batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? "
+    "running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor",
+    "aten::leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor",
+    "aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
+    "aten::transpose.Dimname(Tensor(a) self, Dimname dim0, Dimname dim1) -> Tensor(a)",
+    "aten::sum.dim_DimnameList(Tensor self, Dimname[1] dim, bool keepdim=False, *, ScalarType? "
+    "dtype=None) -> Tensor",
+    "aten::randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    "aten::div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
+    "aten::clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",
+    "aten::to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, "
+    "MemoryFormat? memory_format=None) -> Tensor(a)",
+    "aten::arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    "aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool "
+    "scale_grad_by_freq=False, bool sparse=False) -> Tensor",
+    "aten::cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, "
+    "SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor",
+    "aten::native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? "
+    "running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float "
+    "eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)",
+    "aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
+    "aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
+    "aten::quantize_per_tensor(Tensor self, float scale, int zero_point, ScalarType dtype) -> "
+    "Tensor",
+    "aten::qscheme(Tensor self) -> QScheme",
+    "aten::record_stream(Tensor(a!) self, Stream s) -> ()",
+    "aten::_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? "
+    "device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? "
+    "memory_format=None) -> Tensor",
+    "aten::std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool "
+    "keepdim=False) -> (Tensor, Tensor)",
+    "aten::upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, "
+    "float[]? scale_factors) -> Tensor",
+    "aten::as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? "
+    "storage_offset=None) -> Tensor(a)",
+    "aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> "
+    "Tensor(a)",
+    "aten::index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) "
+    "-> Tensor(a!)",
+    "aten::bernoulli.p(Tensor self, float p=0.5, *, Generator? generator=None) -> Tensor",
+    "aten::sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, "
+    "Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
+    "aten::_fused_adam_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] exp_avgs, "
+    "Tensor(d!)[] exp_avg_sqs, Tensor(e!)[] max_exp_avg_sqs, Tensor[] state_steps, *, float lr, "
+    "float beta1, float beta2, float weight_decay, float eps, bool amsgrad, bool maximize, "
+    "Tensor? grad_scale=None, Tensor? found_inf=None) -> ()",
+    "aten::nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt "
+    "ignore_index) -> (Tensor output, Tensor total_weight)",
+    "aten::rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar "
+    "upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor",
+    "aten::pad(Tensor self, SymInt[] pad, str mode=\"constant\", float? value=None) -> Tensor",
+    "aten::eye.m_out(SymInt n, SymInt m, *, Tensor(a!) out) -> Tensor(a!)",
+    "aten::sym_size.int(Tensor self, int dim) -> SymInt",
+    "aten::item(Tensor self) -> Scalar",
+    "aten::_assert_async.msg(Tensor self, str assert_msg) -> ()",
+    "aten::is_contiguous.memory_format(Tensor self, MemoryFormat memory_format) -> bool",
+    "aten::randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=long, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    // Synthetic: rarer alias forms, named single return, nested list default.
+    "test::alias(Tensor(a|b) x, Tensor(a! -> b) y, Tensor(*) z) -> Tensor(a)[](b!)",
+    "test::named_single(Tensor(a!) self) -> Tensor(a!) out",
+    "test::defaults(int[] a=[0, 1], int[][] b=[[1, 2], []], float c=-inf, str d='it\\'s', complex "
+    "e=1.5e+3, SymBool f=True) -> SymBool",
+    "test::no_args() -> Tensor",
+    "test::only_kwargs(*, Tensor(a!) out) -> Tensor(a!)",
+};
+
+TEST(SchemaRoundTrip, CanonicalInputsPrintUnchanged) {
+  ASSERT_GE(kCanonical.size(), 40u);
+  for (const std::string& s : kCanonical) {
+    auto parsed = parse_schema(s);
+    ASSERT_TRUE(parsed) << s << "\n" << parsed.error->offset << ": " << parsed.error->message;
+    EXPECT_FALSE(parsed.error);
+    EXPECT_EQ(parsed.value->str(), s);
+  }
+}
+
+TEST(SchemaModel, AddOutFields) {
+  auto parsed = parse_schema(kCanonical[1]);
+  ASSERT_TRUE(parsed);
+  const Schema& s = *parsed.value;
+  EXPECT_EQ(s.name, (OperatorName{"aten", "add", "out"}));
+  ASSERT_EQ(s.arguments.size(), 4u);
+  EXPECT_EQ(s.arguments[0].name, "self");
+  EXPECT_FALSE(s.arguments[1].kwarg_only);
+  EXPECT_TRUE(s.arguments[2].kwarg_only);
+  EXPECT_EQ(s.arguments[2].default_value, "1");
+  EXPECT_TRUE(s.arguments[3].type.is_mutable());
+  EXPECT_FALSE(s.arguments[0].type.is_mutable());
+  ASSERT_EQ(s.returns.size(), 1u);
+  EXPECT_EQ(s.returns[0].name, "");
+  EXPECT_EQ(s.returns[0].type.str(), "Tensor(a!)");
+}
+
+TEST(SchemaModel, DefaultsKeptAsWritten) {
+  auto parsed = parse_schema(
+      "x::f(float a=1e-05, str b=\"valid\", str c='none', int d=-1, int e=Mean, int[2] f=1) -> ()");
+  ASSERT_TRUE(parsed);
+  std::vector<std::string> defaults;
+  for (const Argument& a : parsed.value->arguments)
+    defaults.push_back(*a.default_value);
+  EXPECT_EQ(defaults,
+            (std::vector<std::string>{"1e-05", "\"valid\"", "'none'", "-1", "Mean", "1"}));
+  EXPECT_TRUE(parsed.value->returns.empty());
+}
+
+TEST(SchemaPrint, NonCanonicalInputsPrintCanonically) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"  aten :: add . Tensor ( Tensor  self ,Tensor other,*,Scalar alpha = 1 )->Tensor  ",
+       "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"},
+      {"aten::max.dim(Tensor self,int dim)->(Tensor values , Tensor indices)",
+       "aten::max.dim(Tensor self, int dim) -> (Tensor values, Tensor indices)"},
+      {"x::f(int[] a=[0,1], int[] b=[ ], int[][] c=[ [1] ,[ 2,3 ] ]) -> ( )",
+       "x::f(int[] a=[0, 1], int[] b=[], int[][] c=[[1], [2, 3]]) -> ()"},
+      {"x::f(Tensor( a ! -> * ) x, Tensor(a | b) y) -> Tensor ( a )",
+       "x::f(Tensor(a! -> *) x, Tensor(a|b) y) -> Tensor(a)"},
+      {"x::f(Tensor(a!)out) -> (Tensor(a!))", "x::f(Tensor(a!) out) -> Tensor(a!)"},
+      {"x::f(Tensor(a!) self) -> (Tensor(a!) out)", "x::f(Tensor(a!) self) -> Tensor(a!) out"},
+      {"x::f(int [ 02 ] ? a, float b = - 1.5)\n->\tTensor",
+       "x::f(int[2]? a, float b=-1.5) -> Tensor"},
+  };
+  for (const auto& [input, canonical] : cases) {
+    auto parsed = parse_schema(input);
+    ASSERT_TRUE(parsed) << input << "\n" << parsed.error->message;
+    EXPECT_EQ(parsed.value->str(), canonical);
+  }
+}
+
+TEST(SchemaPrint, BuiltSchemaAndOperatorName) {
+  Schema s;
+  s.name = {"ns", "op", ""};
+  EXPECT_EQ(s.str(), "ns::op() -> ()");
+  EXPECT_EQ(s.name.unqualified(), "op");
+  s.name.overload = "ov";
+  EXPECT_EQ(s.name.str(), "ns::op.ov");
+  EXPECT_EQ(s.name.unqualified(), "op.ov");
+}
+
+// Parses `text`, expects failure, and returns the error for inspection.
+Error parse_error(std::string_view text) {
+  auto parsed = parse_schema(text);
+  EXPECT_FALSE(parsed) << text;
+  EXPECT_FALSE(parsed.value);
+  return parsed.error.value_or(Error{});
+}
+
+void expect_error(std::string_view text, size_t offset, std::string_view code,
+                  std::string_view message) {
+  Error e = parse_error(text);
+  EXPECT_EQ(e.offset, offset) << text;
+  EXPECT_EQ(e.code, code) << text;
+  EXPECT_EQ(e.message, message) << text;
+}
+
+TEST(SchemaErrors, Syntax) {
+  const char* kSyntax = "opscan-schema-syntax";
+  expect_error("aten::add(Tensor self x) -> Tensor", 22, kSyntax,
+               "expected ')' or ',' after argument 'self', found 'x'");
+  expect_error("", 0, kSyntax, "expected operator namespace, found end of input");
+  expect_error("aten:add() -> ()", 4, kSyntax, "expected '::' after namespace 'aten', found ':'");
+  expect_error("aten::add.() -> ()", 10, kSyntax, "expected overload name after '.', found '('");
+  expect_error("aten::add -> ()", 10, kSyntax,
+               "expected '(' after operator name 'aten::add', found '->'");
+  expect_error("aten::f(Tensor) -> ()", 14, kSyntax,
+               "expected argument name after type 'Tensor', found ')'");
+  expect_error("aten::f(Tensor a,) -> ()", 17, kSyntax, "expected argument type, found ')'");
+  expect_error("aten::f(Tensor a) Tensor", 18, kSyntax,
+               "expected '->' after the argument list, found 'Tensor'");
+  expect_error("aten::f(Tensor a) -> Tensor b c", 30, kSyntax,
+               "expected end of input after returns, found 'c'");
+  expect_error("aten::f(Tensor a) -> (Tensor b Tensor)", 31, kSyntax,
+               "expected ')' or ',' after return 'Tensor', found 'Tensor'");
+  expect_error("aten::f(Tensor a) ->", 20, kSyntax, "expected return type, found end of input");
+  expect_error("aten::f(str a='abc) -> ()", 14, kSyntax,
+               "expected default value, found unterminated string ''abc) -> ()'");
+  expect_error("aten::f(int a=$) -> ()", 14, kSyntax, "expected default value, found '$'");
+  expect_error("aten::f(int a=-x) -> ()", 15, kSyntax, "expected number after '-', found 'x'");
+  expect_error("aten::f(int[] a=[1 2]) -> ()", 19, kSyntax,
+               "expected ',' or ']' in list default, found '2'");
+  expect_error("aten::f(Tensor(a a) x) -> ()", 17, kSyntax,
+               "expected ')' to close the alias annotation, found 'a'");
+  expect_error("aten::f(Tensor(!) x) -> ()", 15, kSyntax,
+               "expected alias set name or '*', found '!'");
+  expect_error("aten::f(int[x] a) -> ()", 12, kSyntax, "expected list size or ']', found 'x'");
+  expect_error("aten::f(int[1.5] a) -> ()", 12, kSyntax, "list size '1.5' is not an integer");
+  expect_error("aten::f(int[99999999999999999999] a) -> ()", 12, kSyntax,
+               "list size '99999999999999999999' is too large");
+  expect_error("aten::f(Tensor\xc3\xa9 a) -> ()", 14, kSyntax,
+               "expected argument name after type 'Tensor', found byte 0xc3");
+}
+
+TEST(SchemaErrors, UnknownType) {
+  expect_error("aten::f(Tensr self) -> Tensor", 8, "opscan-schema-unknown-type",
+               "unknown type 'Tensr'; did you mean 'Tensor'?");
+  expect_error("aten::f(Tensor self) -> tensor", 24, "opscan-schema-unknown-type",
+               "unknown type 'tensor'; did you mean 'Tensor'?");
+  expect_error("aten::f(Tensor a, Widget w) -> ()", 18, "opscan-schema-unknown-type",
+               "unknown type 'Widget'; expected a base type such as 'Tensor', 'Scalar', 'int', "
+               "'float' or 'bool'");
+}
+
+TEST(SchemaErrors, DuplicateArgument) {
+  expect_error("aten::f(Tensor a, *, Tensor a) -> ()", 28, "opscan-schema-duplicate-argument",
+               "duplicate argument 'a' (first declared at offset 15)");
+}
+
+TEST(SchemaErrors, KwargMarker) {
+  expect_error("aten::f(*, Tensor a, *, Tensor b) -> ()", 21, "opscan-schema-kwarg-marker",
+               "'*' given twice; keyword-only arguments already start at offset 8");
+  expect_error("aten::f(Tensor a, *) -> ()", 18, "opscan-schema-kwarg-marker",
+               "'*' must be followed by at least one keyword-only argument");
+  expect_error("aten::f(*) -> ()", 8, "opscan-schema-kwarg-marker",
+               "'*' must be followed by at least one keyword-only argument");
+  expect_error("aten::f(*  Tensor a) -> ()", 11, "opscan-schema-syntax",
+               "expected ',' after '*', found 'Tensor'");
+}
+
+TEST(SchemaErrors, NestingDepthIsBounded) {
+  auto nested = [](int depth) {
+    return "x::f(int[] a=" + std::string(depth, '[') + std::string(depth, ']') + ") -> ()";
+  };
+  auto ok = parse_schema(nested(32));
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(ok.value->str(), nested(32));
+  expect_error(nested(33), 13 + 32, "opscan-schema-syntax",
+               "list default nested more than 32 levels deep");
+  // Far deeper input must fail the same way rather than exhaust the stack.
+  Error e = parse_error("x::f(int[] a=" + std::string(1'000'000, '[') + ") -> ()");
+  EXPECT_EQ(e.offset, 13u + 32u);
+  // Long suffix chains are iterative and simply parse.
+  auto many = parse_type("Tensor" + std::string(100'000, '?'));
+  ASSERT_TRUE(many);
+  EXPECT_EQ(many.value->suffixes.size(), 100'000u);
+}
+
+TEST(OperatorNameParse, Basic) {
+  auto n = parse_operator_name("aten::add.Tensor");
+  ASSERT_TRUE(n);
+  EXPECT_EQ(*n.value, (OperatorName{"aten", "add", "Tensor"}));
+  auto bare = parse_operator_name(" aten::relu ");
+  ASSERT_TRUE(bare);
+  EXPECT_EQ(bare.value->str(), "aten::relu");
+  EXPECT_EQ(bare.value->overload, "");
+}
+
+TEST(OperatorNameParse, Errors) {
+  auto e1 = parse_operator_name("aten::add.");
+  ASSERT_FALSE(e1);
+  EXPECT_EQ(e1.error->offset, 10u);
+  EXPECT_EQ(e1.error->message, "expected overload name after '.', found end of input");
+  auto e2 = parse_operator_name("aten::add(Tensor a)");
+  ASSERT_FALSE(e2);
+  EXPECT_EQ(e2.error->offset, 9u);
+  EXPECT_EQ(e2.error->code, "opscan-schema-syntax");
+  EXPECT_EQ(e2.error->message, "expected end of input after operator name, found '('");
+  auto e3 = parse_operator_name("add");
+  ASSERT_FALSE(e3);
+  EXPECT_EQ(e3.error->offset, 3u);
+  EXPECT_EQ(e3.error->message, "expected '::' after namespace 'add', found end of input");
+}
+
+TEST(TypeParse, OptionalMutable) {
+  auto t = parse_type("Tensor(a!)?");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t.value->base, "Tensor");
+  ASSERT_TRUE(t.value->alias);
+  EXPECT_EQ(t.value->alias->before, std::vector<std::string>{"a"});
+  EXPECT_TRUE(t.value->alias->is_write);
+  EXPECT_TRUE(t.value->alias->after.empty());
+  EXPECT_TRUE(t.value->is_optional());
+  EXPECT_FALSE(t.value->is_list());
+  EXPECT_TRUE(t.value->is_mutable());
+  EXPECT_EQ(t.value->str(), "Tensor(a!)?");
+}
+
+TEST(TypeParse, Lists) {
+  auto fixed = parse_type("int[2]");
+  ASSERT_TRUE(fixed);
+  ASSERT_EQ(fixed.value->suffixes.size(), 1u);
+  EXPECT_EQ(fixed.value->suffixes[0].size, 2);
+  EXPECT_TRUE(fixed.value->is_list());
+
+  auto opt_list = parse_type("Tensor?[]");
+  ASSERT_TRUE(opt_list);
+  EXPECT_TRUE(opt_list.value->is_list());
+  EXPECT_FALSE(opt_list.value->is_optional());
+  EXPECT_FALSE(opt_list.value->suffixes[1].size);
+
+  auto list_opt = parse_type("int[1]?");
+  ASSERT_TRUE(list_opt);
+  EXPECT_TRUE(list_opt.value->is_optional());
+  EXPECT_FALSE(list_opt.value->is_list());
+
+  auto mut_list = parse_type("Tensor(a!)[]");
+  ASSERT_TRUE(mut_list);
+  EXPECT_TRUE(mut_list.value->is_list());
+  EXPECT_TRUE(mut_list.value->is_mutable());
+
+  auto suffix_alias = parse_type("Tensor(a)[](b!)");
+  ASSERT_TRUE(suffix_alias);
+  EXPECT_TRUE(suffix_alias.value->is_mutable());
+  EXPECT_EQ(suffix_alias.value->suffixes[0].alias->before, std::vector<std::string>{"b"});
+
+  auto view_out = parse_type("Tensor(a -> *)");
+  ASSERT_TRUE(view_out);
+  EXPECT_FALSE(view_out.value->is_mutable());
+  EXPECT_EQ(view_out.value->alias->after, std::vector<std::string>{"*"});
+}
+
+TEST(TypeParse, Errors) {
+  auto trailing = parse_type("Tensor x");
+  ASSERT_FALSE(trailing);
+  EXPECT_EQ(trailing.error->offset, 7u);
+  EXPECT_EQ(trailing.error->message, "expected end of input after type, found 'x'");
+  auto unknown = parse_type("Int[]");
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error->offset, 0u);
+  EXPECT_EQ(unknown.error->code, "opscan-schema-unknown-type");
+  EXPECT_EQ(unknown.error->message, "unknown type 'Int'; did you mean 'int'?");
+}
+
+TEST(BaseTypes, Membership) {
+  for (const char* t : {"Tensor", "Scalar", "ScalarType", "Layout", "MemoryFormat", "Device",
+                        "Generator", "Dimname", "Storage", "Stream", "QScheme", "str", "int",
+                        "SymInt", "float", "bool", "SymBool", "complex"})
+    EXPECT_TRUE(is_base_type(t)) << t;
+  EXPECT_FALSE(is_base_type("tensor"));
+  EXPECT_FALSE(is_base_type(""));
+}
+
+TEST(CheckOperatorName, Valid) {
+  EXPECT_TRUE(check_operator_name({"aten", "add", "Tensor"}).empty());
+  EXPECT_TRUE(check_operator_name({"aten", "_foreach_add_", ""}).empty());
+  EXPECT_TRUE(check_operator_name({"aten", "add", "out"}).empty());
+}
+
+TEST(CheckOperatorName, Errors) {
+  auto out = check_operator_name({"aten", "add_out", ""});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].code, "opscan-schema-out-suffix");
+  EXPECT_EQ(out[0].offset, 9u); // "_out" in "aten::add_out"
+  EXPECT_EQ(out[0].message,
+            "name 'add_out' ends in '_out': name it 'add' with overload 'out' (add.out)");
+
+  auto scalar_out = check_operator_name({"aten", "add_out", "Scalar"});
+  ASSERT_EQ(scalar_out.size(), 1u);
+  EXPECT_EQ(scalar_out[0].message, "name 'add_out' ends in '_out': name it 'add' with overload "
+                                   "'Scalar_out' (add.Scalar_out)");
+
+  auto dflt = check_operator_name({"aten", "add", "default"});
+  ASSERT_EQ(dflt.size(), 1u);
+  EXPECT_EQ(dflt[0].code, "opscan-schema-reserved-overload");
+  EXPECT_EQ(dflt[0].offset, 10u);
+
+  auto dunder = check_operator_name({"aten", "__add", "__x"});
+  ASSERT_EQ(dunder.size(), 2u);
+  EXPECT_EQ(dunder[0].code, "opscan-schema-reserved-name");
+  EXPECT_EQ(dunder[0].offset, 6u);
+  EXPECT_EQ(dunder[1].code, "opscan-schema-reserved-name");
+  EXPECT_EQ(dunder[1].offset, 12u);
+
+  auto bad = check_operator_name({"my-ns", "add", "1x"});
+  ASSERT_EQ(bad.size(), 2u);
+  EXPECT_EQ(bad[0].code, "opscan-schema-syntax");
+  EXPECT_EQ(bad[0].offset, 2u);
+  EXPECT_EQ(bad[0].message, "namespace 'my-ns' is not an ASCII identifier: '-' at position 2");
+  EXPECT_EQ(bad[1].offset, 11u); // "1x" in "my-ns::add.1x"
+
+  auto empty = check_operator_name({"aten", "", ""});
+  ASSERT_EQ(empty.size(), 1u);
+  EXPECT_EQ(empty[0].offset, 6u);
+  EXPECT_EQ(empty[0].message, "name is empty");
+}
+
+// Mutates canonical schemas at random (fixed seed) and checks the parser
+// neither crashes nor prints something it cannot read back identically.
+TEST(SchemaFuzz, MutationsAreStable) {
+  std::mt19937 rng(20240611);
+  const std::string alphabet = "()[]?!*,=-> |:.'\"\\abTensorint0123e_\t\xff";
+  auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+  int parsed_ok = 0;
+  for (int iter = 0; iter < 5000; ++iter) {
+    std::string s = kCanonical[pick(kCanonical.size())];
+    const size_t edits = 1 + pick(3);
+    for (size_t e = 0; e < edits; ++e) {
+      const size_t at = pick(s.size() + 1);
+      switch (pick(3)) {
+      case 0:
+        if (at < s.size())
+          s.erase(at, 1 + pick(3));
+        break;
+      case 1:
+        s.insert(at, 1, alphabet[pick(alphabet.size())]);
+        break;
+      default:
+        if (!s.empty())
+          s.insert(at, s.substr(pick(s.size()), pick(8)));
+        break;
+      }
+    }
+    auto first = parse_schema(s);
+    if (!first) {
+      ASSERT_TRUE(first.error) << s;
+      EXPECT_LE(first.error->offset, s.size()) << s;
+      EXPECT_FALSE(first.error->code.empty()) << s;
+      EXPECT_FALSE(first.error->message.empty()) << s;
+      continue;
+    }
+    ++parsed_ok;
+    const std::string printed = first.value->str();
+    auto second = parse_schema(printed);
+    ASSERT_TRUE(second) << s << "\n" << printed << "\n" << second.error->message;
+    EXPECT_EQ(second.value->str(), printed) << s;
+    EXPECT_EQ(*second.value, *first.value) << s;
+  }
+  // Sanity: the mutations should leave some inputs valid, or the round-trip
+  // half of this test checks nothing.
+  EXPECT_GT(parsed_ok, 100);
+}
+
+} // namespace
+} // namespace opscan::schema

@@ -1,0 +1,33 @@
+// Scanning: annotated C++ kernel sources -> IR, with libclang.
+#pragma once
+
+#include "diag/diag.h"
+#include "ir/ir.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace opscan::scan {
+
+struct Options {
+  std::vector<std::string> files;
+  std::optional<std::string> build_dir;  // read compile_commands.json from here (-p)
+  std::vector<std::string> extra_args;   // compiler arguments (after "--")
+  unsigned jobs = 0;                     // worker threads; 0: one per core
+};
+
+struct Result {
+  ir::Module module;  // the merged IR of all files
+  diag::Diagnostics diagnostics;
+};
+
+// Parses every file (function bodies skipped) and extracts its kernels.
+// Diagnostics are sorted; the module holds whatever could be extracted even
+// when there are errors.
+Result scan(const Options& options);
+
+// "clang version 14.0.6", as libclang reports itself.
+std::string libclang_version();
+
+}  // namespace opscan::scan
