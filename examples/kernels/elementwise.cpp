@@ -17,6 +17,13 @@ using executorch::runtime::KernelRuntimeContext;
 namespace {
 // The examples handle float tensors of equal shape only; a real library
 // would dispatch on dtype and broadcast.
+// Scalars hold integers, floats or booleans; read any of them as a float.
+float as_float(const Scalar& s) {
+  if (s.isFloatingPoint()) return static_cast<float>(s.to<double>());
+  if (s.isBoolean()) return s.to<bool>() ? 1.0f : 0.0f;
+  return static_cast<float>(s.to<int64_t>());
+}
+
 template <typename F>
 Tensor& map2(const Tensor& a, const Tensor& b, Tensor& out, F f) {
   const float* x = a.const_data_ptr<float>();
@@ -31,7 +38,7 @@ OPSCAN_KERNEL("aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tenso
 Tensor& add_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& other,
                 const Scalar& alpha, Tensor& out) {
   (void)ctx;
-  const float a = static_cast<float>(alpha.to<double>());
+  const float a = as_float(alpha);
   return map2(self, other, out, [a](float x, float y) { return x + a * y; });
 }
 
@@ -45,8 +52,8 @@ OPSCAN_KERNEL("aten::clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, 
 Tensor& clamp_out(KernelRuntimeContext& ctx, const Tensor& self, const std::optional<Scalar>& min,
                   const std::optional<Scalar>& max, Tensor& out) {
   (void)ctx;
-  const float lo = min ? static_cast<float>(min->to<double>()) : -INFINITY;
-  const float hi = max ? static_cast<float>(max->to<double>()) : INFINITY;
+  const float lo = min ? as_float(*min) : -INFINITY;
+  const float hi = max ? as_float(*max) : INFINITY;
   return map2(self, self, out, [=](float x, float) { return std::fmin(std::fmax(x, lo), hi); });
 }
 
