@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what opscan needs (Debian packages), then configures and builds it
+# in build/. Sourced by demo.sh and test.sh; safe to run again.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${OPSCAN_BUILD_DIR:-$repo/build}"
+
+packages=(cmake ninja-build g++ clang libclang-dev nlohmann-json3-dev libfmt-dev libcli11-dev
+          libicu-dev libgtest-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) -eq 0 ]]; then
+    echo "opscan setup: installing ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "opscan setup: missing Debian packages; install them with:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+if [[ ! -f "$build/build.ninja" ]]; then
+  cmake -S "$repo" -B "$build" -G Ninja >/dev/null
+fi
+echo "opscan setup: building in $build"
+if ! cmake --build "$build" -j"$(nproc)" >"$build/build.log" 2>&1; then
+  cat "$build/build.log" >&2
+  echo "opscan setup: build failed (log: $build/build.log)" >&2
+  exit 1
+fi
