@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -104,9 +105,11 @@ int generate_from(const ir::Module& module, const GenerateArgs& args) {
   fmt::print("opscan: library '{}': {} operator{} ({}), registration: {}\n", output.library_dir,
              module.kernels.size(), module.kernels.size() == 1 ? "" : "s", namespaces,
              output.registration_symbol.empty() ? "static initializer" : output.registration_symbol + "()");
-  fmt::print("opscan: {} file{} written, {} unchanged in {}\n", written.written.size(),
-             written.written.size() == 1 ? "" : "s", written.unchanged.size(),
-             support::display_path(std::filesystem::path(args.out_dir) / output.library_dir));
+  std::vector<std::string> names;
+  for (const emit::OutputFile& f : output.files) names.push_back(std::filesystem::path(f.path).filename());
+  fmt::print("opscan: {}: {} ({} written, {} unchanged)\n",
+             support::display_path(std::filesystem::path(args.out_dir) / output.library_dir),
+             fmt::join(names, ", "), written.written.size(), written.unchanged.size());
   return kOk;
 }
 

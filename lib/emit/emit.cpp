@@ -59,15 +59,17 @@ Output generate(const ir::Module& module, const Options& options) {
   output.library_dir = library.name;
   output.registration_symbol = library.registration_symbol;
 
+  // Generated code follows the canonical order, whatever order the IR came in.
+  ir::Module library_ir = module;
+  ir::canonicalize(library_ir);
+  library_ir.generator = options.generator;
   switch (options.target) {
-    case Target::executorch: generate_executorch(module, library, options, output); break;
+    case Target::executorch: generate_executorch(library_ir, library, options, output); break;
   }
   if (diag::has_errors(output.diagnostics)) {
     output.files.clear();
     return output;
   }
-  ir::Module library_ir = module;
-  library_ir.generator = options.generator;
   output.files.push_back({library.name + "/ir.json", ir::to_json(library_ir)});
   return output;
 }

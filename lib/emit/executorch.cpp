@@ -248,6 +248,8 @@ void generate_executorch(const ir::Module& module, const Library& library, const
     declarations_by_namespace[namespace_of(kernel.cpp_function)] += code->declaration;
   }
   if (diag::has_errors(output.diagnostics)) return;
+  // A blank line between wrappers.
+  for (size_t i = 0; i + 1 < wrappers.size(); ++i) wrappers[i] += "\n";
   if (entries.empty()) {
     output.diagnostics.push_back(diag::make_error(
         "opscan-no-kernels", {}, "no annotated kernels found: nothing to register (annotate kernels with OPSCAN_KERNEL)"));

@@ -6,8 +6,12 @@
 namespace opscan::ir {
 
 void canonicalize(Module& module) {
+  // Path, then hash: one path with two hashes (stale fragments) must not
+  // depend on input order, and equal entries must end up adjacent for unique.
   std::sort(module.sources.begin(), module.sources.end(),
-            [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
+            [](const SourceFile& a, const SourceFile& b) {
+              return std::tie(a.path, a.sha256) < std::tie(b.path, b.sha256);
+            });
   module.sources.erase(std::unique(module.sources.begin(), module.sources.end()),
                        module.sources.end());
   std::sort(module.kernels.begin(), module.kernels.end(), [](const Kernel& a, const Kernel& b) {

@@ -50,7 +50,9 @@ struct ReadError {
 class Reader {
  public:
   Reader(const Json& value, std::string path) : value_(value), path_(std::move(path)) {
-    if (!value_.is_object()) throw ReadError{path_ + " must be an object"};
+    if (!value_.is_object()) {
+      throw ReadError{(path_.empty() ? "the IR" : path_) + " must be an object"};
+    }
   }
   const Json& field(const char* key) const {
     auto it = value_.find(key);
@@ -153,7 +155,8 @@ std::string to_json(const Module& input) {
               {"libclang_version", module.libclang_version},
               {"sources", std::move(sources)},
               {"kernels", std::move(kernels)}};
-  return doc.dump(2) + "\n";
+  // Invalid UTF-8 (a path in a legacy encoding) must not abort the run.
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 ReadResult from_json(std::string_view text, const std::string& path) {
@@ -162,9 +165,14 @@ ReadResult from_json(std::string_view text, const std::string& path) {
   try {
     doc = Json::parse(text);
   } catch (const Json::parse_error& e) {
+    // e.byte counts the characters read, including the offending one (the
+    // end of input counts as one past the last byte).
     size_t at = e.byte > 0 ? e.byte - 1 : 0;
-    result.diagnostics.push_back(diag::make_error(
-        "opscan-ir-invalid", location_of(text, at, path), "not valid JSON: the IR file is damaged"));
+    bool at_end = at >= text.size();
+    result.diagnostics.push_back(
+        diag::make_error("opscan-ir-invalid", location_of(text, at, path),
+                         at_end ? "not valid JSON: the file ends too early (truncated?)"
+                                : "not valid JSON: the IR file is damaged"));
     return result;
   }
   try {

@@ -32,14 +32,24 @@ MergeResult merge(std::vector<Module> fragments) {
         continue;
       }
       Kernel& seen = out.kernels[it->second];
+      // Whatever the order of fragments: keep the kernel at the smaller
+      // location, and report a conflict at the larger one.
+      bool k_first = std::tie(k.location.file, k.location.offset) <
+                     std::tie(seen.location.file, seen.location.offset);
       if (!same_except_location(k, seen)) {
-        auto d = diag::make_error("opscan-kernel-conflict", k.location,
-                                  "kernel '" + k.cpp_function + "' is annotated as " + describe(k) +
-                                      " here and as " + describe(seen) + " elsewhere");
-        d.notes.push_back({"other annotation is here", seen.location});
+        const Kernel& here = k_first ? seen : k;
+        const Kernel& there = k_first ? k : seen;
+        std::string message =
+            describe(here) != describe(there)
+                ? "kernel '" + here.cpp_function + "' is annotated as " + describe(here) +
+                      " here and as " + describe(there) + " elsewhere"
+                : "kernel '" + here.cpp_function + "' for " + describe(here) +
+                      " differs between translation units (scanned with different flags?)";
+        auto d = diag::make_error("opscan-kernel-conflict", here.location, std::move(message));
+        d.notes.push_back({"other annotation is here", there.location});
         result.diagnostics.push_back(std::move(d));
-      } else if (std::tie(k.location.file, k.location.offset) <
-                 std::tie(seen.location.file, seen.location.offset)) {
+        if (k_first) seen = std::move(k);
+      } else if (k_first) {
         seen.location = k.location;  // keep one location, whatever the order of fragments
       }
     }
@@ -48,7 +58,9 @@ MergeResult merge(std::vector<Module> fragments) {
   // Sources seen in several fragments with different content mean the files
   // changed during the scan or fragments are stale.
   for (size_t i = 1; i < out.sources.size(); ++i) {
-    if (out.sources[i].path == out.sources[i - 1].path) {
+    // One report per file, however many versions of it the fragments saw.
+    bool first_disagreement = i < 2 || out.sources[i - 2].path != out.sources[i].path;
+    if (out.sources[i].path == out.sources[i - 1].path && first_disagreement) {
       result.diagnostics.push_back(diag::make_error(
           "opscan-ir-stale", {out.sources[i].path, 0, 0, 0},
           "fragments disagree on the content of this file; scan it again"));

@@ -1,5 +1,6 @@
 #include "support/files.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -14,6 +15,12 @@ std::optional<std::string> read_file(const fs::path& path, std::string* error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     if (error) *error = std::strerror(errno);
+    return std::nullopt;
+  }
+  // A directory opens like a file here but reads as nothing.
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    if (error) *error = std::strerror(EISDIR);
     return std::nullopt;
   }
   std::ostringstream content;
@@ -35,9 +42,11 @@ WriteOutcome write_if_changed(const fs::path& path, const std::string& content, 
     if (error) *error = ec.message();
     return WriteOutcome::failed;
   }
-  // The pid keeps concurrent writers of the same file apart.
-  fs::path temp = path;
-  temp += ".tmp" + std::to_string(::getpid());
+  // The pid and a counter keep concurrent writers of the same file apart,
+  // across processes and threads.
+  static std::atomic<unsigned> counter{0};
+  fs::path temp = path.parent_path() / (".opscan-" + std::to_string(::getpid()) + "-" +
+                                        std::to_string(counter++) + ".tmp");
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     out << content;

@@ -1,0 +1,371 @@
+#include <gtest/gtest.h>
+
+// Tests for lib/support: SHA-256, reading and writing files, display paths.
+
+#include "support/files.h"
+#include "support/sha256.h"
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <set>
+#include <string>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace opscan::support;
+
+// ===== sha256_hex ===========================================================
+
+// FIPS 180-2 appendix B / NIST CSRC example vectors.
+TEST(Sha256, EmptyString) {
+  EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
+TEST(Sha256, Abc) {
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST(Sha256, TwoBlockMessage448Bits) {
+  // 56 bytes: the padding no longer fits in the first block.
+  std::string message = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  ASSERT_EQ(message.size() * 8, 448u);
+  EXPECT_EQ(sha256_hex(message),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+TEST(Sha256, Message896Bits) {
+  std::string message = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmno"
+                        "ijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
+  ASSERT_EQ(message.size() * 8, 896u);
+  EXPECT_EQ(sha256_hex(message),
+            "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
+}
+
+TEST(Sha256, OneMillionA) {
+  EXPECT_EQ(sha256_hex(std::string(1000000, 'a')),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+// Lengths around the block and padding boundaries: 55 bytes is the longest
+// message whose padding fits one block, 56 the shortest that needs two.
+// Digests from Python's hashlib.sha256(b"a" * n).
+TEST(Sha256, PaddingBoundaries) {
+  struct Case {
+    size_t length;
+    const char* digest;
+  };
+  for (const Case& c : {
+           Case{55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"},
+           Case{56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"},
+           Case{63, "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34"},
+           Case{64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"},
+           Case{65, "635361c48bb9eab14198e76ea8ab7f1a41685d6ad62aa9146d301d4f17eb0ae0"},
+           Case{119, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb"},
+           Case{120, "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904c21c"},
+           Case{128, "6836cf13bac400e9105071cd6af47084dfacad4e5e302c94bfed24e013afb73e"},
+       }) {
+    EXPECT_EQ(sha256_hex(std::string(c.length, 'a')), c.digest) << "length " << c.length;
+  }
+}
+
+TEST(Sha256, EveryByteValue) {
+  // NUL and high bytes are data like any other (hashlib.sha256(bytes(range(256)))).
+  std::string bytes;
+  for (int i = 0; i < 256; ++i)
+    bytes += static_cast<char>(i);
+  EXPECT_EQ(sha256_hex(bytes), "40aff2e9d2d8922e47afd4648e6967497158785fbd1da870e7110266bf944880");
+}
+
+TEST(Sha256, HashesOnlyTheViewedBytes) {
+  std::string text = "xxabcyy";
+  EXPECT_EQ(sha256_hex(std::string_view(text).substr(2, 3)), sha256_hex("abc"));
+}
+
+TEST(Sha256, DistinctInputsGiveDistinctLowercaseDigests) {
+  std::set<std::string> digests;
+  size_t inputs = 0;
+  auto add = [&](const std::string& input) {
+    std::string digest = sha256_hex(input);
+    ASSERT_EQ(digest.size(), 64u) << "input length " << input.size();
+    EXPECT_TRUE(std::all_of(digest.begin(), digest.end(), [](char c) {
+      return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+    })) << digest;
+    EXPECT_EQ(sha256_hex(input), digest) << "not deterministic";
+    digests.insert(digest);
+    ++inputs;
+  };
+  // Every length from 0 to 200, and every single-bit change of a 130-byte
+  // message (which spans three blocks once padded).
+  for (size_t n = 0; n <= 200; ++n)
+    add(std::string(n, 'a'));
+  std::string base(130, '\0');
+  for (size_t bit = 0; bit < base.size() * 8; ++bit) {
+    std::string flipped = base;
+    flipped[bit / 8] = static_cast<char>(flipped[bit / 8] ^ (1 << (bit % 8)));
+    add(flipped);
+  }
+  EXPECT_EQ(digests.size(), inputs);
+}
+
+// ===== Files: a fresh directory per test ====================================
+
+class Files : public ::testing::Test {
+protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("opscan_support_test_" + std::to_string(::getpid()) + "_" + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    dir_ = fs::canonical(dir_);
+    cwd_ = fs::current_path();
+  }
+  void TearDown() override {
+    fs::current_path(cwd_);
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  static std::string slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  static void spit(const fs::path& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+  }
+
+  // Every file and directory under dir_, relative to it.
+  std::vector<std::string> tree() const {
+    std::vector<std::string> entries;
+    for (const auto& entry : fs::recursive_directory_iterator(dir_)) {
+      entries.push_back(entry.path().lexically_relative(dir_).generic_string());
+    }
+    std::sort(entries.begin(), entries.end());
+    return entries;
+  }
+
+  fs::path dir_;
+  fs::path cwd_;
+};
+
+using Strings = std::vector<std::string>;
+
+// ----- read_file -------------------------------------------------------------
+
+TEST_F(Files, ReadFileReturnsTheBytes) {
+  std::string content("line 1\r\nline 2\n\0binary\xff", 23);
+  spit(dir_ / "f.bin", content);
+  std::string error;
+  auto read = read_file(dir_ / "f.bin", &error);
+  ASSERT_TRUE(read.has_value()) << error;
+  EXPECT_EQ(*read, content);
+  spit(dir_ / "empty", "");
+  EXPECT_EQ(read_file(dir_ / "empty"), std::optional<std::string>(""));
+}
+
+TEST_F(Files, ReadFileOfMissingFileSaysWhy) {
+  std::string error;
+  EXPECT_EQ(read_file(dir_ / "missing", &error), std::nullopt);
+  EXPECT_NE(error.find("No such file"), std::string::npos) << error;
+  EXPECT_EQ(read_file(dir_ / "missing"), std::nullopt); // no error out-parameter
+}
+
+TEST_F(Files, ReadFileOfDirectoryFails) {
+  std::string error;
+  EXPECT_EQ(read_file(dir_, &error), std::nullopt);
+  EXPECT_NE(error.find("directory"), std::string::npos) << error;
+}
+
+// ----- write_if_changed -----------------------------------------------------
+
+TEST_F(Files, WritesANewFile) {
+  std::string error;
+  EXPECT_EQ(write_if_changed(dir_ / "out.txt", "hello\n", &error), WriteOutcome::written) << error;
+  EXPECT_EQ(slurp(dir_ / "out.txt"), "hello\n");
+  EXPECT_EQ(tree(), Strings{"out.txt"});
+}
+
+TEST_F(Files, WritesAnEmptyFile) {
+  EXPECT_EQ(write_if_changed(dir_ / "empty", ""), WriteOutcome::written);
+  EXPECT_TRUE(fs::is_regular_file(dir_ / "empty"));
+  EXPECT_EQ(fs::file_size(dir_ / "empty"), 0u);
+  EXPECT_EQ(write_if_changed(dir_ / "empty", ""), WriteOutcome::unchanged);
+}
+
+TEST_F(Files, CreatesParentDirectories) {
+  fs::path path = dir_ / "a" / "b" / "c" / "out.h";
+  EXPECT_EQ(write_if_changed(path, "#pragma once\n"), WriteOutcome::written);
+  EXPECT_EQ(slurp(path), "#pragma once\n");
+  EXPECT_EQ(tree(), (Strings{"a", "a/b", "a/b/c", "a/b/c/out.h"}));
+}
+
+TEST_F(Files, RelativePathInTheCurrentDirectory) {
+  fs::current_path(dir_);
+  EXPECT_EQ(write_if_changed("plain.txt", "x"), WriteOutcome::written);
+  EXPECT_EQ(slurp(dir_ / "plain.txt"), "x");
+  EXPECT_EQ(write_if_changed("plain.txt", "x"), WriteOutcome::unchanged);
+  EXPECT_EQ(tree(), Strings{"plain.txt"});
+}
+
+TEST_F(Files, SameContentIsLeftAlone) {
+  fs::path path = dir_ / "out.txt";
+  spit(path, "same\n");
+  auto old_time = fs::file_time_type::clock::now() - std::chrono::hours(24);
+  fs::last_write_time(path, old_time);
+  fs::create_hard_link(path, dir_ / "link"); // the file is not replaced either
+
+  std::string error = "untouched";
+  EXPECT_EQ(write_if_changed(path, "same\n", &error), WriteOutcome::unchanged);
+  EXPECT_EQ(fs::last_write_time(path), old_time);
+  EXPECT_EQ(fs::hard_link_count(path), 2u);
+  EXPECT_EQ(error, "untouched");
+  EXPECT_EQ(tree(), (Strings{"link", "out.txt"}));
+}
+
+TEST_F(Files, NewContentReplacesTheFileAtomically) {
+  fs::path path = dir_ / "out.txt";
+  spit(path, "old content, longer than the new one\n");
+  // A hard link keeps the old inode: a rename leaves it as it was, where
+  // rewriting in place would change it (and expose a half-written file).
+  fs::create_hard_link(path, dir_ / "old");
+
+  EXPECT_EQ(write_if_changed(path, "new\n"), WriteOutcome::written);
+  EXPECT_EQ(slurp(path), "new\n");
+  EXPECT_EQ(slurp(dir_ / "old"), "old content, longer than the new one\n");
+  EXPECT_EQ(fs::hard_link_count(path), 1u);
+  EXPECT_EQ(tree(), (Strings{"old", "out.txt"})); // no temporary files left
+
+  EXPECT_EQ(write_if_changed(path, "new\n"), WriteOutcome::unchanged);
+  EXPECT_EQ(write_if_changed(path, "newer\n"), WriteOutcome::written);
+  EXPECT_EQ(slurp(path), "newer\n");
+  EXPECT_EQ(tree(), (Strings{"old", "out.txt"}));
+}
+
+TEST_F(Files, FailsWhenTheParentIsAFile) {
+  spit(dir_ / "file.txt", "precious\n");
+  std::string error;
+  EXPECT_EQ(write_if_changed(dir_ / "file.txt" / "out.txt", "x", &error), WriteOutcome::failed);
+  EXPECT_NE(error.find("Not a directory"), std::string::npos) << error;
+  EXPECT_EQ(slurp(dir_ / "file.txt"), "precious\n");
+  EXPECT_EQ(tree(), Strings{"file.txt"});
+
+  error.clear();
+  EXPECT_EQ(write_if_changed(dir_ / "file.txt" / "sub" / "out.txt", "x", &error),
+            WriteOutcome::failed);
+  EXPECT_FALSE(error.empty());
+  EXPECT_EQ(tree(), Strings{"file.txt"});
+  // No error out-parameter: still fails cleanly.
+  EXPECT_EQ(write_if_changed(dir_ / "file.txt" / "out.txt", "x"), WriteOutcome::failed);
+}
+
+TEST_F(Files, FailsWhenThePathIsADirectory) {
+  fs::create_directories(dir_ / "out" / "inner");
+  for (const std::string content : {"x", ""}) {
+    SCOPED_TRACE("content '" + content + "'");
+    std::string error;
+    EXPECT_EQ(write_if_changed(dir_ / "out", content, &error), WriteOutcome::failed);
+    EXPECT_NE(error.find("Is a directory"), std::string::npos) << error;
+    EXPECT_TRUE(fs::is_directory(dir_ / "out" / "inner"));
+    EXPECT_EQ(tree(), (Strings{"out", "out/inner"}));
+  }
+}
+
+// Makes writes beyond `bytes` fail with EFBIG (even for root) while alive.
+class FileSizeLimit {
+public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    getrlimit(RLIMIT_FSIZE, &saved_);
+    old_handler_ = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit limit = saved_;
+    limit.rlim_cur = bytes;
+    setrlimit(RLIMIT_FSIZE, &limit);
+  }
+  ~FileSizeLimit() {
+    setrlimit(RLIMIT_FSIZE, &saved_);
+    std::signal(SIGXFSZ, old_handler_);
+  }
+
+private:
+  rlimit saved_{};
+  void (*old_handler_)(int) = nullptr;
+};
+
+TEST_F(Files, LeavesTheOriginalIntactWhenWritingFails) {
+  fs::path path = dir_ / "out.txt";
+  spit(path, "original\n");
+  auto old_time = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  fs::last_write_time(path, old_time);
+  std::string error;
+  WriteOutcome outcome;
+  {
+    FileSizeLimit limit(16);
+    outcome = write_if_changed(path, std::string(100000, 'x'), &error);
+  }
+  EXPECT_EQ(outcome, WriteOutcome::failed);
+  EXPECT_NE(error.find("too large"), std::string::npos) << error;
+  EXPECT_EQ(slurp(path), "original\n");
+  EXPECT_EQ(fs::last_write_time(path), old_time);
+  EXPECT_EQ(tree(), Strings{"out.txt"}); // the temporary file is gone
+}
+
+TEST_F(Files, FailsToCreateANewFileCleanly) {
+  std::string error;
+  WriteOutcome outcome;
+  {
+    FileSizeLimit limit(16);
+    outcome = write_if_changed(dir_ / "sub" / "out.txt", std::string(100000, 'x'), &error);
+  }
+  EXPECT_EQ(outcome, WriteOutcome::failed);
+  EXPECT_FALSE(error.empty());
+  EXPECT_FALSE(fs::exists(dir_ / "sub" / "out.txt"));
+  EXPECT_EQ(tree(), Strings{"sub"});
+}
+
+// ----- display_path ---------------------------------------------------------
+
+TEST_F(Files, DisplayPathInsideTheCurrentDirectoryIsRelative) {
+  fs::current_path(dir_);
+  EXPECT_EQ(display_path("src/a.cpp"), "src/a.cpp");
+  EXPECT_EQ(display_path(dir_ / "src" / "a.cpp"), "src/a.cpp");
+  EXPECT_EQ(display_path("./src/a.cpp"), "src/a.cpp");
+  EXPECT_EQ(display_path("a.cpp"), "a.cpp");
+  // Need not exist.
+  EXPECT_FALSE(fs::exists("src"));
+}
+
+TEST_F(Files, DisplayPathNormalises) {
+  fs::current_path(dir_);
+  EXPECT_EQ(display_path("a/./b/../c"), "a/c");
+  EXPECT_EQ(display_path("a//b///c.h"), "a/b/c.h");
+  EXPECT_EQ(display_path("a/b/../../c.h"), "c.h");
+  EXPECT_EQ(display_path(dir_ / "x" / ".." / "y" / "." / "z.h"), "y/z.h");
+  // Leaving the directory and coming back in is still inside.
+  EXPECT_EQ(display_path("../" + dir_.filename().string() + "/k.cpp"), "k.cpp");
+}
+
+TEST_F(Files, DisplayPathOutsideTheCurrentDirectoryIsAbsolute) {
+  fs::create_directories(dir_ / "project");
+  fs::current_path(dir_ / "project");
+  EXPECT_EQ(display_path("/usr/include/stdio.h"), "/usr/include/stdio.h");
+  EXPECT_EQ(display_path("/usr/./include/../include/stdio.h"), "/usr/include/stdio.h");
+  EXPECT_EQ(display_path("../other/a.h"), (dir_ / "other" / "a.h").generic_string());
+  EXPECT_EQ(display_path("x/../../b.h"), (dir_ / "b.h").generic_string());
+  // A sibling whose name merely starts with the current directory's name.
+  EXPECT_EQ(display_path(dir_ / "project2" / "a.h"), (dir_ / "project2" / "a.h").generic_string());
+  EXPECT_EQ(display_path(dir_), dir_.generic_string());
+}
+
+TEST_F(Files, DisplayPathOfTheCurrentDirectory) {
+  fs::current_path(dir_);
+  EXPECT_EQ(display_path("."), ".");
+  EXPECT_EQ(display_path(dir_), ".");
+  EXPECT_EQ(display_path("a/.."), ".");
+}
+
+} // namespace
