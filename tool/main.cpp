@@ -8,13 +8,12 @@
 #include "support/files.h"
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <map>
+#include <unistd.h>
 
 namespace {
 
@@ -25,7 +24,9 @@ enum Exit : int { kOk = 0, kErrors = 1, kUsage = 2, kFailure = 3 };
 
 constexpr const char* kVersion = "0.1.0";
 
-std::string generator_name() { return fmt::format("opscan {}", kVersion); }
+std::string generator_name() {
+  return fmt::format("opscan {}", kVersion);
+}
 
 // Prints diagnostics to stderr; returns whether any is an error.
 bool report(const diag::Diagnostics& diags) {
@@ -75,7 +76,8 @@ void add_generate_options(CLI::App& cmd, GenerateArgs& args) {
 int scan_into(const ScanArgs& args, ir::Module& module) {
   scan::Options options;
   options.files = args.files;
-  if (!args.build_dir.empty()) options.build_dir = args.build_dir;
+  if (!args.build_dir.empty())
+    options.build_dir = args.build_dir;
   options.extra_args = args.clang_args;
   options.jobs = args.jobs;
   scan::Result result = scan::scan(options);
@@ -89,59 +91,70 @@ int generate_from(const ir::Module& module, const GenerateArgs& args) {
   options.target = *emit::parse_target(args.target);
   options.registration = *emit::parse_registration(args.registration);
   options.library = args.lib;
-  if (!args.templates_dir.empty()) options.templates_dir = args.templates_dir;
+  if (!args.templates_dir.empty())
+    options.templates_dir = args.templates_dir;
   options.generator = generator_name();
   emit::Output output = emit::generate(module, options);
-  if (report(output.diagnostics)) return kErrors;
+  if (report(output.diagnostics))
+    return kErrors;
   emit::WriteReport written = emit::write_outputs(args.out_dir, output.files);
-  if (report(written.diagnostics)) return kFailure;
+  if (report(written.diagnostics))
+    return kFailure;
 
   std::map<std::string, int> per_namespace;
-  for (const ir::Kernel& k : module.kernels) ++per_namespace[k.op.ns];
+  for (const ir::Kernel& k : module.kernels)
+    ++per_namespace[k.op.ns];
   std::string namespaces;
   for (const auto& [ns, count] : per_namespace) {
     namespaces += fmt::format("{}{} {}", namespaces.empty() ? "" : ", ", count, ns);
   }
   fmt::print("opscan: library '{}': {} operator{} ({}), registration: {}\n", output.library_dir,
              module.kernels.size(), module.kernels.size() == 1 ? "" : "s", namespaces,
-             output.registration_symbol.empty() ? "static initializer" : output.registration_symbol + "()");
+             output.registration_symbol.empty() ? "static initializer"
+                                                : output.registration_symbol + "()");
   std::vector<std::string> names;
-  for (const emit::OutputFile& f : output.files) names.push_back(std::filesystem::path(f.path).filename());
+  for (const emit::OutputFile& f : output.files)
+    names.push_back(std::filesystem::path(f.path).filename());
   fmt::print("opscan: {}: {} ({} written, {} unchanged)\n",
              support::display_path(std::filesystem::path(args.out_dir) / output.library_dir),
              fmt::join(names, ", "), written.written.size(), written.unchanged.size());
   return kOk;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"opscan: operator registration code from annotated C++ kernels", "opscan"};
   app.require_subcommand(1);
-  app.set_version_flag("--version",
-                       [] { return fmt::format("opscan {}\nlibclang: {}", kVersion, scan::libclang_version()); });
-  app.footer("Exit codes: 0 success, 1 errors in the input, 2 usage error, 3 I/O or internal failure.");
+  app.set_version_flag("--version", [] {
+    return fmt::format("opscan {}\nlibclang: {}", kVersion, scan::libclang_version());
+  });
+  app.footer(
+      "Exit codes: 0 success, 1 errors in the input, 2 usage error, 3 I/O or internal failure.");
 
   ScanArgs scan_args;
   std::string ir_out;
   CLI::App* scan_cmd = app.add_subcommand("scan", "Scan kernel sources into an IR file");
   add_scan_options(*scan_cmd, scan_args);
   scan_cmd->add_option("-o,--output", ir_out, "IR file to write")->required();
-  scan_cmd->footer("Example:\n  opscan scan -o kernels.ir.json src/op_add.cpp src/op_mul.cpp -- -Iinclude -std=c++17");
+  scan_cmd->footer("Example:\n  opscan scan -o kernels.ir.json src/op_add.cpp src/op_mul.cpp -- "
+                   "-Iinclude -std=c++17");
 
   std::vector<std::string> ir_files;
   GenerateArgs gen_args;
   CLI::App* gen_cmd = app.add_subcommand("generate", "Generate registration code from IR files");
   gen_cmd->add_option("ir", ir_files, "IR files (merged)")->required()->check(CLI::ExistingFile);
   add_generate_options(*gen_cmd, gen_args);
-  gen_cmd->footer("Example:\n  opscan generate kernels.ir.json --registration named --lib portable_ops -o gen");
+  gen_cmd->footer(
+      "Example:\n  opscan generate kernels.ir.json --registration named --lib portable_ops -o gen");
 
   ScanArgs run_scan;
   GenerateArgs run_gen;
   CLI::App* run_cmd = app.add_subcommand("run", "Scan kernel sources and generate in one step");
   add_scan_options(*run_cmd, run_scan);
   add_generate_options(*run_cmd, run_gen);
-  run_cmd->footer("Example:\n  opscan run src/*.cpp --registration named --lib portable_ops -o gen -- -Iinclude");
+  run_cmd->footer("Example:\n  opscan run src/*.cpp --registration named --lib portable_ops -o gen "
+                  "-- -Iinclude");
 
   // Everything after the first "--" goes to the compiler untouched.
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -151,7 +164,7 @@ int main(int argc, char** argv) {
     args.erase(dash, args.end());
   }
   scan_args.clang_args = run_scan.clang_args = clang_args;
-  std::reverse(args.begin(), args.end());  // CLI11 takes them last-first
+  std::reverse(args.begin(), args.end()); // CLI11 takes them last-first
   try {
     app.parse(args);
   } catch (const CLI::ParseError& e) {
@@ -163,9 +176,11 @@ int main(int argc, char** argv) {
     if (*scan_cmd) {
       ir::Module module;
       int status = scan_into(scan_args, module);
-      if (status != kOk) return status;
+      if (status != kOk)
+        return status;
       std::string error;
-      if (support::write_if_changed(ir_out, ir::to_json(module), &error) == support::WriteOutcome::failed) {
+      if (support::write_if_changed(ir_out, ir::to_json(module), &error) ==
+          support::WriteOutcome::failed) {
         std::fprintf(stderr, "opscan: error: cannot write %s: %s\n", ir_out.c_str(), error.c_str());
         return kFailure;
       }
@@ -183,16 +198,20 @@ int main(int argc, char** argv) {
         }
         ir::ReadResult read = ir::from_json(*text, path);
         diags.insert(diags.end(), read.diagnostics.begin(), read.diagnostics.end());
-        if (read.module) modules.push_back(std::move(*read.module));
+        if (read.module)
+          modules.push_back(std::move(*read.module));
       }
-      if (report(diags)) return kErrors;
+      if (report(diags))
+        return kErrors;
       ir::MergeResult merged = ir::merge(std::move(modules));
-      if (report(merged.diagnostics)) return kErrors;
+      if (report(merged.diagnostics))
+        return kErrors;
       return generate_from(merged.module, gen_args);
     }
     ir::Module module;
     int status = scan_into(run_scan, module);
-    if (status != kOk) return status;
+    if (status != kOk)
+      return status;
     return generate_from(module, run_gen);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "opscan: internal error: %s\n", e.what());

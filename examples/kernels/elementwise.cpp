@@ -1,11 +1,10 @@
 // Element-wise kernels of the example library. Operators of PyTorch's `aten`
 // namespace declare their full schema (so opscan checks the signature
 // against it); the `demo` operators let opscan infer the schema.
-#include <opscan/annotations.h>
-#include <opscan_examples/executorch_types.h>
-
 #include <cmath>
 #include <cstdint>
+#include <opscan/annotations.h>
+#include <opscan_examples/executorch_types.h>
 #include <optional>
 
 namespace example::elementwise {
@@ -19,8 +18,10 @@ namespace {
 // would dispatch on dtype and broadcast.
 // Scalars hold integers, floats or booleans; read any of them as a float.
 float as_float(const Scalar& s) {
-  if (s.isFloatingPoint()) return static_cast<float>(s.to<double>());
-  if (s.isBoolean()) return s.to<bool>() ? 1.0f : 0.0f;
+  if (s.isFloatingPoint())
+    return static_cast<float>(s.to<double>());
+  if (s.isBoolean())
+    return s.to<bool>() ? 1.0f : 0.0f;
   return static_cast<float>(s.to<int64_t>());
 }
 
@@ -29,12 +30,14 @@ Tensor& map2(const Tensor& a, const Tensor& b, Tensor& out, F f) {
   const float* x = a.const_data_ptr<float>();
   const float* y = b.const_data_ptr<float>();
   float* z = out.mutable_data_ptr<float>();
-  for (decltype(out.numel()) i = 0; i < out.numel(); ++i) z[i] = f(x[i], y[i]);
+  for (decltype(out.numel()) i = 0; i < out.numel(); ++i)
+    z[i] = f(x[i], y[i]);
   return out;
 }
-}  // namespace
+} // namespace
 
-OPSCAN_KERNEL("aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)")
+OPSCAN_KERNEL(
+    "aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)")
 Tensor& add_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& other,
                 const Scalar& alpha, Tensor& out) {
   (void)ctx;
@@ -48,7 +51,8 @@ Tensor& mul_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& oth
   return map2(self, other, out, [](float x, float y) { return x * y; });
 }
 
-OPSCAN_KERNEL("aten::clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)")
+OPSCAN_KERNEL("aten::clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) "
+              "-> Tensor(a!)")
 Tensor& clamp_out(KernelRuntimeContext& ctx, const Tensor& self, const std::optional<Scalar>& min,
                   const std::optional<Scalar>& max, Tensor& out) {
   (void)ctx;
@@ -73,4 +77,4 @@ Tensor& relu_(KernelRuntimeContext& ctx, Tensor& self) {
   return map2(self, self, self, [](float x, float) { return x > 0 ? x : 0.0f; });
 }
 
-}  // namespace example::elementwise
+} // namespace example::elementwise

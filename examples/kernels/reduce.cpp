@@ -1,9 +1,8 @@
 // Reductions and list-taking kernels of the example library; every schema
 // here is inferred from the C++ signature.
+#include <cstdint>
 #include <opscan/annotations.h>
 #include <opscan_examples/executorch_types.h>
-
-#include <cstdint>
 #include <optional>
 
 namespace example::reduce {
@@ -17,10 +16,11 @@ namespace {
 float total(const Tensor& t) {
   const float* x = t.const_data_ptr<float>();
   float sum = 0;
-  for (decltype(t.numel()) i = 0; i < t.numel(); ++i) sum += x[i];
+  for (decltype(t.numel()) i = 0; i < t.numel(); ++i)
+    sum += x[i];
   return sum;
 }
-}  // namespace
+} // namespace
 
 // Sums over all elements; `dims` and `keepdim` are accepted for the shape of
 // the example only.
@@ -53,9 +53,10 @@ OPSCAN_KERNEL("demo::total.out")
 Tensor& total_out(KernelRuntimeContext& ctx, ArrayRef<Tensor> tensors, Tensor& out) {
   (void)ctx;
   float sum = 0;
-  for (size_t i = 0; i < tensors.size(); ++i) sum += total(tensors.data()[i]);
+  for (size_t i = 0; i < tensors.size(); ++i)
+    sum += total(tensors.data()[i]);
   out.mutable_data_ptr<float>()[0] = sum;
   return out;
 }
 
-}  // namespace example::reduce
+} // namespace example::reduce

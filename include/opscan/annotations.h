@@ -22,4 +22,4 @@
 #define OPSCAN_KERNEL(...)
 #endif
 
-#endif  // OPSCAN_ANNOTATIONS_H
+#endif // OPSCAN_ANNOTATIONS_H

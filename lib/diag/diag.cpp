@@ -21,11 +21,14 @@ void sort(Diagnostics& diags) {
 
 const char* to_string(Severity severity) {
   switch (severity) {
-    case Severity::note: return "note";
-    case Severity::warning: return "warning";
-    case Severity::error: return "error";
+  case Severity::note:
+    return "note";
+  case Severity::warning:
+    return "warning";
+  case Severity::error:
+    return "error";
   }
   return "error";
 }
 
-}  // namespace opscan::diag
+} // namespace opscan::diag

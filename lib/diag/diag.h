@@ -38,9 +38,9 @@ struct Note {
 
 struct Diagnostic {
   Severity severity = Severity::error;
-  std::string code;  // e.g. "opscan-scan-invalid-type"
+  std::string code; // e.g. "opscan-scan-invalid-type"
   std::string message;
-  Location location;  // may be invalid for file-less problems
+  Location location; // may be invalid for file-less problems
   std::vector<Note> notes;
   std::vector<FixIt> fixits;
   friend bool operator==(const Diagnostic&, const Diagnostic&) = default;
@@ -66,4 +66,4 @@ void sort(Diagnostics& diags);
 
 const char* to_string(Severity severity);
 
-}  // namespace opscan::diag
+} // namespace opscan::diag

@@ -11,10 +11,10 @@
 namespace opscan::diag {
 
 struct TextOptions {
-  bool color = false;        // ANSI colours, for terminals
-  bool show_source = true;   // source line and caret, read from the file
+  bool color = false;      // ANSI colours, for terminals
+  bool show_source = true; // source line and caret, read from the file
 };
 
 std::string render_text(const Diagnostics& diags, const TextOptions& options = {});
 
-}  // namespace opscan::diag
+} // namespace opscan::diag

@@ -20,13 +20,13 @@ using TemplateEnv = std::map<std::string, TemplateValue, std::less<>>;
 
 struct TemplateError {
   std::string template_name;
-  size_t line = 0;    // 1-based
-  size_t column = 0;  // 1-based
-  std::string message;  // e.g. "no value for '${kernels}'"
+  size_t line = 0;     // 1-based
+  size_t column = 0;   // 1-based
+  std::string message; // e.g. "no value for '${kernels}'"
 };
 
 class CodeTemplate {
- public:
+public:
   // Parses `text`; fails on a malformed placeholder ("${", "${}", "${a b}").
   static std::variant<CodeTemplate, TemplateError> parse(std::string name, std::string_view text);
 
@@ -38,16 +38,16 @@ class CodeTemplate {
   // Placeholder names used by the template, in order of first use.
   std::vector<std::string> placeholders() const;
 
- private:
+private:
   struct Piece {
-    std::string text;        // literal text, or the placeholder name
+    std::string text; // literal text, or the placeholder name
     bool is_placeholder = false;
-    bool is_block = false;   // placeholder alone on its line
-    std::string indent;      // block only
+    bool is_block = false; // placeholder alone on its line
+    std::string indent;    // block only
     size_t line = 0, column = 0;
   };
   std::string name_;
   std::vector<Piece> pieces_;
 };
 
-}  // namespace opscan::emit
+} // namespace opscan::emit

@@ -22,21 +22,21 @@ std::optional<Registration> parse_registration(std::string_view name);
 struct Options {
   Target target = Target::executorch;
   Registration registration = Registration::named;
-  std::optional<std::string> library;             // --lib; unset: the unnamed default library
-  std::optional<std::string> templates_dir;       // overrides the built-in templates
-  std::string generator = "opscan";               // "opscan <version>", for the header line
+  std::optional<std::string> library;       // --lib; unset: the unnamed default library
+  std::optional<std::string> templates_dir; // overrides the built-in templates
+  std::string generator = "opscan";         // "opscan <version>", for the header line
 };
 
 struct OutputFile {
-  std::string path;  // relative to the output directory: "<lib>/RegisterKernels.h"
+  std::string path; // relative to the output directory: "<lib>/RegisterKernels.h"
   std::string content;
 };
 
 struct Output {
-  std::string library_dir;          // "<lib>", or "all" for the unnamed library
-  std::string registration_symbol;  // "register_<lib>_kernels", or empty for static
+  std::string library_dir;         // "<lib>", or "all" for the unnamed library
+  std::string registration_symbol; // "register_<lib>_kernels", or empty for static
   std::vector<OutputFile> files;
-  diag::Diagnostics diagnostics;    // nothing should be written when it has errors
+  diag::Diagnostics diagnostics; // nothing should be written when it has errors
 };
 
 Output generate(const ir::Module& module, const Options& options);
@@ -49,6 +49,7 @@ struct WriteReport {
 
 // Writes every file under `out_dir`, each atomically and only if its content
 // differs from what is there.
-WriteReport write_outputs(const std::filesystem::path& out_dir, const std::vector<OutputFile>& files);
+WriteReport write_outputs(const std::filesystem::path& out_dir,
+                          const std::vector<OutputFile>& files);
 
-}  // namespace opscan::emit
+} // namespace opscan::emit

@@ -8,8 +8,8 @@ namespace opscan::emit {
 
 // The library being generated, after its name was checked.
 struct Library {
-  std::string name;                 // as given, or "all" for the unnamed library
-  std::string registration_symbol;  // empty in static mode
+  std::string name;                // as given, or "all" for the unnamed library
+  std::string registration_symbol; // empty in static mode
 };
 
 // A local variable name for a schema argument in generated code: the name
@@ -25,4 +25,4 @@ std::optional<std::string> render(const std::string& name, const TemplateEnv& en
 void generate_executorch(const ir::Module& module, const Library& library, const Options& options,
                          Output& output);
 
-}  // namespace opscan::emit
+} // namespace opscan::emit

@@ -17,7 +17,7 @@ const std::map<std::string_view, std::string_view>& embedded_templates();
 
 // Loads `name` from `override_dir` when it has that file, else the built-in
 // template.
-std::variant<CodeTemplate, TemplateError> load_template(const std::string& name,
-                                                        const std::optional<std::string>& override_dir);
+std::variant<CodeTemplate, TemplateError>
+load_template(const std::string& name, const std::optional<std::string>& override_dir);
 
-}  // namespace opscan::emit
+} // namespace opscan::emit

@@ -12,13 +12,13 @@ namespace opscan::ident {
 // One problem with a name. Errors make the name unusable; warnings do not.
 struct Finding {
   bool is_error = true;
-  std::string code;     // e.g. "opscan-ident-keyword"
-  std::string message;  // names the offending text, e.g. "'for' is a C++ keyword"
+  std::string code;    // e.g. "opscan-ident-keyword"
+  std::string message; // names the offending text, e.g. "'for' is a C++ keyword"
   friend bool operator==(const Finding&, const Finding&) = default;
 };
 
 enum class Scope {
-  global,  // a leading '_' is reserved too
+  global, // a leading '_' is reserved too
   local,
 };
 
@@ -31,8 +31,8 @@ std::vector<Finding> check_identifier(std::string_view name, Scope scope = Scope
 // True when check_identifier reports no error.
 bool is_valid_identifier(std::string_view name, Scope scope = Scope::global);
 
-bool is_keyword(std::string_view name);            // the keywords of C++23
-bool is_alternative_token(std::string_view name);  // and, bitor, not_eq, ...
+bool is_keyword(std::string_view name);           // the keywords of C++23
+bool is_alternative_token(std::string_view name); // and, bitor, not_eq, ...
 
 // A valid identifier close to `name` ("foo-bar" -> "foo_bar", "2d" -> "_2d"
 // is avoided: "op_2d"), for "did you mean" messages. Never used to rewrite.
@@ -43,10 +43,10 @@ std::string suggest_identifier(std::string_view name);
 // must be non-empty, a valid identifier, not "all", and the built symbol must
 // be a valid, unreserved identifier.
 struct RegistrationSymbol {
-  std::string symbol;              // empty when there is an error
-  std::vector<Finding> findings;   // errors and warnings about the name
+  std::string symbol;            // empty when there is an error
+  std::vector<Finding> findings; // errors and warnings about the name
   bool ok() const { return !symbol.empty(); }
 };
 RegistrationSymbol registration_symbol(std::optional<std::string_view> library_name);
 
-}  // namespace opscan::ident
+} // namespace opscan::ident

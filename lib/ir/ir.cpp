@@ -20,4 +20,4 @@ void canonicalize(Module& module) {
   });
 }
 
-}  // namespace opscan::ir
+} // namespace opscan::ir

@@ -16,17 +16,17 @@ inline constexpr std::string_view kFormat = "opscan-ir";
 inline constexpr int kVersion = 1;
 
 struct Argument {
-  std::string name;                          // schema name (the C++ parameter's name)
-  std::string schema_type;                   // "Tensor(a!)", "int[]?", ...
-  std::string cpp_type;                      // as written in the source
-  std::string cpp_canonical_type;            // fully qualified, typedefs resolved
+  std::string name;               // schema name (the C++ parameter's name)
+  std::string schema_type;        // "Tensor(a!)", "int[]?", ...
+  std::string cpp_type;           // as written in the source
+  std::string cpp_canonical_type; // fully qualified, typedefs resolved
   bool kwarg_only = false;
-  std::optional<std::string> default_value;  // declared schemas only
+  std::optional<std::string> default_value; // declared schemas only
   friend bool operator==(const Argument&, const Argument&) = default;
 };
 
 struct Return {
-  std::string name;  // may be empty
+  std::string name; // may be empty
   std::string schema_type;
   friend bool operator==(const Return&, const Return&) = default;
 };
@@ -35,18 +35,18 @@ enum class SchemaOrigin { inferred, declared };
 
 struct Kernel {
   schema::OperatorName op;
-  std::string schema;  // canonical schema string
+  std::string schema; // canonical schema string
   SchemaOrigin schema_origin = SchemaOrigin::inferred;
-  std::string cpp_function;  // fully qualified: "custom::native::add_out"
-  std::string cpp_return_type;            // as written
-  std::string cpp_canonical_return_type;  // fully qualified
-  std::string usr;           // libclang's unified symbol resolution
-  bool has_context = false;  // takes KernelRuntimeContext& (or DispatchKeySet) first
+  std::string cpp_function;              // fully qualified: "custom::native::add_out"
+  std::string cpp_return_type;           // as written
+  std::string cpp_canonical_return_type; // fully qualified
+  std::string usr;                       // libclang's unified symbol resolution
+  bool has_context = false;              // takes KernelRuntimeContext& (or DispatchKeySet) first
   std::vector<Argument> arguments;
   std::vector<Return> returns;
-  std::string kernel_key;    // empty: the fallback kernel
-  std::string dispatch_key;  // empty: the target's default
-  diag::Location location;   // the function's name in its annotated declaration
+  std::string kernel_key;   // empty: the fallback kernel
+  std::string dispatch_key; // empty: the target's default
+  diag::Location location;  // the function's name in its annotated declaration
   friend bool operator==(const Kernel&, const Kernel&) = default;
 };
 
@@ -58,8 +58,8 @@ struct SourceFile {
 
 // One IR document: a fragment (one translation unit) or a merged library.
 struct Module {
-  std::string generator;         // "opscan 0.1.0"
-  std::string libclang_version;  // clang_getClangVersion()
+  std::string generator;        // "opscan 0.1.0"
+  std::string libclang_version; // clang_getClangVersion()
   std::vector<SourceFile> sources;
   std::vector<Kernel> kernels;
   friend bool operator==(const Module&, const Module&) = default;
@@ -74,7 +74,7 @@ std::string to_json(const Module& module);
 
 struct ReadResult {
   std::optional<Module> module;
-  diag::Diagnostics diagnostics;  // located in `path` when the JSON is bad
+  diag::Diagnostics diagnostics; // located in `path` when the JSON is bad
 };
 ReadResult from_json(std::string_view text, const std::string& path);
 
@@ -87,4 +87,4 @@ struct MergeResult {
 };
 MergeResult merge(std::vector<Module> fragments);
 
-}  // namespace opscan::ir
+} // namespace opscan::ir

@@ -17,13 +17,15 @@ Json kernel_json(const Kernel& k) {
   Json args = Json::array();
   for (const Argument& a : k.arguments) {
     Json arg = {{"name", a.name}, {"schema_type", a.schema_type}, {"kwarg_only", a.kwarg_only}};
-    if (a.default_value) arg["default"] = *a.default_value;
+    if (a.default_value)
+      arg["default"] = *a.default_value;
     arg["cpp_type"] = a.cpp_type;
     arg["cpp_canonical_type"] = a.cpp_canonical_type;
     args.push_back(std::move(arg));
   }
   Json rets = Json::array();
-  for (const Return& r : k.returns) rets.push_back({{"name", r.name}, {"schema_type", r.schema_type}});
+  for (const Return& r : k.returns)
+    rets.push_back({{"name", r.name}, {"schema_type", r.schema_type}});
   return {
       {"operator", {{"namespace", k.op.ns}, {"name", k.op.name}, {"overload", k.op.overload}}},
       {"schema", k.schema},
@@ -48,7 +50,7 @@ struct ReadError {
 
 // Typed access to a JSON object that names the offending path on failure.
 class Reader {
- public:
+public:
   Reader(const Json& value, std::string path) : value_(value), path_(std::move(path)) {
     if (!value_.is_object()) {
       throw ReadError{(path_.empty() ? "the IR" : path_) + " must be an object"};
@@ -56,22 +58,26 @@ class Reader {
   }
   const Json& field(const char* key) const {
     auto it = value_.find(key);
-    if (it == value_.end()) throw ReadError{"missing field " + path_ + "/" + key};
+    if (it == value_.end())
+      throw ReadError{"missing field " + path_ + "/" + key};
     return *it;
   }
   std::string path(const char* key) const { return path_ + "/" + key; }
   std::string str(const char* key) const {
     const Json& v = field(key);
-    if (!v.is_string()) throw ReadError{path(key) + " must be a string"};
+    if (!v.is_string())
+      throw ReadError{path(key) + " must be a string"};
     return v.get<std::string>();
   }
   std::optional<std::string> optional_str(const char* key) const {
-    if (!value_.contains(key)) return std::nullopt;
+    if (!value_.contains(key))
+      return std::nullopt;
     return str(key);
   }
   bool boolean(const char* key) const {
     const Json& v = field(key);
-    if (!v.is_boolean()) throw ReadError{path(key) + " must be true or false"};
+    if (!v.is_boolean())
+      throw ReadError{path(key) + " must be true or false"};
     return v.get<bool>();
   }
   uint32_t number(const char* key) const {
@@ -84,12 +90,14 @@ class Reader {
   template <typename F>
   void each(const char* key, F&& read_item) const {
     const Json& v = field(key);
-    if (!v.is_array()) throw ReadError{path(key) + " must be an array"};
-    for (size_t i = 0; i < v.size(); ++i) read_item(Reader(v[i], path(key) + "/" + std::to_string(i)));
+    if (!v.is_array())
+      throw ReadError{path(key) + " must be an array"};
+    for (size_t i = 0; i < v.size(); ++i)
+      read_item(Reader(v[i], path(key) + "/" + std::to_string(i)));
   }
   Reader object(const char* key) const { return Reader(field(key), path(key)); }
 
- private:
+private:
   const Json& value_;
   std::string path_;
 };
@@ -99,7 +107,8 @@ Kernel read_kernel(const Reader& r) {
   Reader op = r.object("operator");
   k.op = {op.str("namespace"), op.str("name"), op.str("overload")};
   k.schema = r.str("schema");
-  if (!schema::parse_schema(k.schema)) throw ReadError{r.path("schema") + " is not a valid schema"};
+  if (!schema::parse_schema(k.schema))
+    throw ReadError{r.path("schema") + " is not a valid schema"};
   std::string origin = r.str("schema_origin");
   if (origin != "declared" && origin != "inferred") {
     throw ReadError{r.path("schema_origin") + " must be \"declared\" or \"inferred\""};
@@ -140,15 +149,17 @@ diag::Location location_of(std::string_view text, size_t offset, const std::stri
   return loc;
 }
 
-}  // namespace
+} // namespace
 
 std::string to_json(const Module& input) {
   Module module = input;
   canonicalize(module);
   Json sources = Json::array();
-  for (const SourceFile& s : module.sources) sources.push_back({{"path", s.path}, {"sha256", s.sha256}});
+  for (const SourceFile& s : module.sources)
+    sources.push_back({{"path", s.path}, {"sha256", s.sha256}});
   Json kernels = Json::array();
-  for (const Kernel& k : module.kernels) kernels.push_back(kernel_json(k));
+  for (const Kernel& k : module.kernels)
+    kernels.push_back(kernel_json(k));
   Json doc = {{"format", kFormat},
               {"version", kVersion},
               {"generator", module.generator},
@@ -182,13 +193,16 @@ ReadResult from_json(std::string_view text, const std::string& path) {
     }
     uint32_t version = r.number("version");
     if (version != kVersion) {
-      throw ReadError{"IR version " + std::to_string(version) + " is not supported (this opscan reads version " +
-                      std::to_string(kVersion) + ")"};
+      throw ReadError{"IR version " + std::to_string(version) +
+                      " is not supported (this opscan reads version " + std::to_string(kVersion) +
+                      ")"};
     }
     Module m;
     m.generator = r.str("generator");
     m.libclang_version = r.str("libclang_version");
-    r.each("sources", [&](const Reader& s) { m.sources.push_back({s.str("path"), s.str("sha256")}); });
+    r.each("sources", [&](const Reader& s) {
+      m.sources.push_back({s.str("path"), s.str("sha256")});
+    });
     r.each("kernels", [&](const Reader& k) { m.kernels.push_back(read_kernel(k)); });
     result.module = std::move(m);
   } catch (const ReadError& e) {
@@ -197,4 +211,4 @@ ReadResult from_json(std::string_view text, const std::string& path) {
   return result;
 }
 
-}  // namespace opscan::ir
+} // namespace opscan::ir

@@ -15,16 +15,19 @@ std::string describe(const Kernel& k) {
   return k.op.str() + (k.kernel_key.empty() ? "" : " (kernel key '" + k.kernel_key + "')");
 }
 
-}  // namespace
+} // namespace
 
 MergeResult merge(std::vector<Module> fragments) {
   MergeResult result;
   Module& out = result.module;
   std::map<std::string, size_t> by_usr;
   for (Module& fragment : fragments) {
-    if (out.generator.empty()) out.generator = fragment.generator;
-    if (out.libclang_version.empty()) out.libclang_version = fragment.libclang_version;
-    for (SourceFile& s : fragment.sources) out.sources.push_back(std::move(s));
+    if (out.generator.empty())
+      out.generator = fragment.generator;
+    if (out.libclang_version.empty())
+      out.libclang_version = fragment.libclang_version;
+    for (SourceFile& s : fragment.sources)
+      out.sources.push_back(std::move(s));
     for (Kernel& k : fragment.kernels) {
       auto [it, inserted] = by_usr.emplace(k.usr, out.kernels.size());
       if (inserted) {
@@ -48,9 +51,10 @@ MergeResult merge(std::vector<Module> fragments) {
         auto d = diag::make_error("opscan-kernel-conflict", here.location, std::move(message));
         d.notes.push_back({"other annotation is here", there.location});
         result.diagnostics.push_back(std::move(d));
-        if (k_first) seen = std::move(k);
+        if (k_first)
+          seen = std::move(k);
       } else if (k_first) {
-        seen.location = k.location;  // keep one location, whatever the order of fragments
+        seen.location = k.location; // keep one location, whatever the order of fragments
       }
     }
   }
@@ -61,9 +65,9 @@ MergeResult merge(std::vector<Module> fragments) {
     // One report per file, however many versions of it the fragments saw.
     bool first_disagreement = i < 2 || out.sources[i - 2].path != out.sources[i].path;
     if (out.sources[i].path == out.sources[i - 1].path && first_disagreement) {
-      result.diagnostics.push_back(diag::make_error(
-          "opscan-ir-stale", {out.sources[i].path, 0, 0, 0},
-          "fragments disagree on the content of this file; scan it again"));
+      result.diagnostics.push_back(
+          diag::make_error("opscan-ir-stale", {out.sources[i].path, 0, 0, 0},
+                           "fragments disagree on the content of this file; scan it again"));
     }
   }
   for (size_t i = 1; i < out.kernels.size(); ++i) {
@@ -80,4 +84,4 @@ MergeResult merge(std::vector<Module> fragments) {
   return result;
 }
 
-}  // namespace opscan::ir
+} // namespace opscan::ir

@@ -6,11 +6,12 @@ namespace opscan::scan {
 namespace {
 
 class Lexer {
- public:
+public:
   explicit Lexer(std::string_view text) : text_(text) {}
 
   void skip_space() {
-    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_])))
+      ++pos_;
   }
   bool at_end() {
     skip_space();
@@ -28,82 +29,126 @@ class Lexer {
   std::optional<std::string> identifier() {
     skip_space();
     size_t start = pos_;
-    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
       ++pos_;
     }
-    if (start == pos_) return std::nullopt;
+    if (start == pos_)
+      return std::nullopt;
     return std::string(text_.substr(start, pos_ - start));
   }
-  // A C string literal; simple escapes only (the spec is plain text).
-  std::optional<std::string> string_literal(std::string& error) {
+  // One or more adjacent C string literals, concatenated; simple escapes only
+  // (the spec is plain text). `offsets`, when given, receives the offset in
+  // the text of each byte of the value, then of the closing quote.
+  std::optional<std::string> string_literal(std::string& error,
+                                            std::vector<size_t>* offsets = nullptr) {
     skip_space();
     if (pos_ >= text_.size() || text_[pos_] != '"') {
       error = "expected a string literal";
       return std::nullopt;
     }
-    ++pos_;
     std::string value;
-    while (pos_ < text_.size() && text_[pos_] != '"') {
-      char c = text_[pos_++];
-      if (c == '\\') {
-        if (pos_ == text_.size()) break;
-        char e = text_[pos_++];
-        switch (e) {
-          case 'n': value += '\n'; break;
-          case 't': value += '\t'; break;
-          case '\\': case '"': case '\'': value += e; break;
+    size_t close = pos_;
+    do {
+      ++pos_; // the opening quote
+      while (pos_ < text_.size() && text_[pos_] != '"') {
+        const size_t at = pos_;
+        char c = text_[pos_++];
+        if (c == '\\') {
+          if (pos_ == text_.size())
+            break;
+          char e = text_[pos_++];
+          switch (e) {
+          case 'n':
+            c = '\n';
+            break;
+          case 't':
+            c = '\t';
+            break;
+          case '\\':
+          case '"':
+          case '\'':
+            c = e;
+            break;
           default:
             --pos_;
             error = std::string("unsupported escape '\\") + e + "' in string";
             return std::nullopt;
+          }
         }
-      } else {
         value += c;
+        if (offsets)
+          offsets->push_back(at);
       }
-    }
-    if (pos_ == text_.size()) {
-      error = "unterminated string literal";
-      return std::nullopt;
-    }
-    ++pos_;
+      if (pos_ == text_.size()) {
+        error = "unterminated string literal";
+        return std::nullopt;
+      }
+      close = pos_++;
+      skip_space();
+    } while (pos_ < text_.size() && text_[pos_] == '"');
+    if (offsets)
+      offsets->push_back(close); // the value's end
     return value;
   }
 
- private:
+private:
   std::string_view text_;
   size_t pos_ = 0;
 };
 
-}  // namespace
+} // namespace
 
 ParsedAnnotation parse_annotation(std::string_view text) {
   Lexer lex(text);
-  auto fail = [&](std::string message) {
-    return ParsedAnnotation{std::nullopt, AnnotationError{lex.pos(), std::move(message)}};
+  auto fail_at = [](size_t offset, std::string message) {
+    return ParsedAnnotation{std::nullopt, AnnotationError{offset, std::move(message)}};
   };
+  auto fail = [&](std::string message) { return fail_at(lex.pos(), std::move(message)); };
   Annotation result;
-  if (lex.at_end()) return fail("OPSCAN_KERNEL needs an operator name or schema, e.g. OPSCAN_KERNEL(\"my_ops::add.out\")");
+  if (lex.at_end())
+    return fail("OPSCAN_KERNEL needs an operator name or schema, e.g. "
+                "OPSCAN_KERNEL(\"my_ops::add.out\")");
   std::string error;
   result.spec_offset = lex.pos() + 1;
-  auto spec = lex.string_literal(error);
-  if (!spec) return fail("OPSCAN_KERNEL's first argument must be a string literal: " + error);
+  auto spec = lex.string_literal(error, &result.spec_offsets);
+  if (!spec)
+    return fail("OPSCAN_KERNEL's first argument must be a string literal: " + error);
   result.spec = std::move(*spec);
+  bool has_key = false, has_dispatch = false;
   while (!lex.at_end()) {
-    if (!lex.consume(',')) return fail("expected ',' before the next field of OPSCAN_KERNEL");
-    size_t field_at = lex.pos();
+    if (!lex.consume(','))
+      return fail("expected ',' before the next field of OPSCAN_KERNEL");
+    lex.skip_space();
+    const size_t field_at = lex.pos();
     auto name = lex.identifier();
-    if (!name) return fail("expected a field name (key or dispatch)");
-    std::string* target = *name == "key" ? &result.kernel_key : *name == "dispatch" ? &result.dispatch_key : nullptr;
-    if (!target) {
-      return ParsedAnnotation{std::nullopt, AnnotationError{field_at + 1, "unknown OPSCAN_KERNEL field '" + *name + "' (known fields: key, dispatch)"}};
+    if (!name)
+      return fail("expected a field name (key or dispatch)");
+    std::string* target = nullptr;
+    bool* given = nullptr;
+    if (*name == "key") {
+      target = &result.kernel_key;
+      given = &has_key;
+    } else if (*name == "dispatch") {
+      target = &result.dispatch_key;
+      given = &has_dispatch;
+    } else {
+      return fail_at(field_at,
+                     "unknown OPSCAN_KERNEL field '" + *name + "' (known fields: key, dispatch)");
     }
-    if (!lex.consume('=')) return fail("expected '=' after '" + *name + "'");
+    if (*given)
+      return fail_at(field_at, "field '" + *name + "' given twice");
+    *given = true;
+    if (!lex.consume('='))
+      return fail("expected '=' after '" + *name + "'");
     auto value = lex.string_literal(error);
-    if (!value) return fail("value of '" + *name + "': " + error);
-    if (value->empty()) return fail("'" + *name + "' is empty");
+    if (!value)
+      return fail("value of '" + *name + "': " + error);
+    if (value->empty())
+      return fail("'" + *name + "' is empty");
     *target = std::move(*value);
   }
   return {std::move(result), std::nullopt};
 }
 
-}  // namespace opscan::scan
+} // namespace opscan::scan

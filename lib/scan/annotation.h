@@ -2,10 +2,12 @@
 // the preprocessor, e.g.  "aten::add.out", key = "v1/6;0,1"
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace opscan::scan {
 
@@ -13,14 +15,25 @@ namespace opscan::scan {
 inline constexpr std::string_view kKernelAnnotationPrefix = "opscan:kernel:";
 
 struct Annotation {
-  std::string spec;          // operator name or full schema
-  size_t spec_offset = 0;    // byte offset of the spec's first character in the text
-  std::string kernel_key;    // key = "..."
-  std::string dispatch_key;  // dispatch = "..."
+  std::string spec;       // operator name or full schema
+  size_t spec_offset = 0; // byte offset of the spec's first character in the text
+  // Byte offset in the text of each byte of `spec`, plus one for its end: the
+  // spec may contain escapes or be split into adjacent literals
+  // ("t::" "add.out", as macros write it).
+  std::vector<size_t> spec_offsets;
+  std::string kernel_key;   // key = "..."
+  std::string dispatch_key; // dispatch = "..."
+
+  // The offset in the text of byte `i` of `spec` (its end when past it).
+  size_t text_offset(size_t i) const {
+    if (spec_offsets.empty())
+      return spec_offset + i;
+    return spec_offsets[std::min(i, spec_offsets.size() - 1)];
+  }
 };
 
 struct AnnotationError {
-  size_t offset = 0;  // in the text
+  size_t offset = 0; // in the text
   std::string message;
 };
 
@@ -29,7 +42,9 @@ struct ParsedAnnotation {
   std::optional<AnnotationError> error;
 };
 
-// Parses the text after kKernelAnnotationPrefix.
+// Parses the text after kKernelAnnotationPrefix. String literals follow C:
+// simple escapes, and adjacent literals are concatenated. Each field may be
+// given once.
 ParsedAnnotation parse_annotation(std::string_view text);
 
-}  // namespace opscan::scan
+} // namespace opscan::scan

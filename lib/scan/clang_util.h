@@ -15,8 +15,12 @@ inline std::string take(CXString s) {
   return result;
 }
 
-inline std::string spelling(CXCursor c) { return take(clang_getCursorSpelling(c)); }
-inline std::string spelling(CXType t) { return take(clang_getTypeSpelling(t)); }
+inline std::string spelling(CXCursor c) {
+  return take(clang_getCursorSpelling(c));
+}
+inline std::string spelling(CXType t) {
+  return take(clang_getTypeSpelling(t));
+}
 
 // Where a cursor is, after macro expansion: a declaration written by a macro
 // is where the macro was used.
@@ -31,4 +35,4 @@ inline diag::Location location_of(CXSourceLocation where) {
 // names match across standard libraries.
 std::string qualified_name(CXCursor decl);
 
-}  // namespace opscan::scan
+} // namespace opscan::scan

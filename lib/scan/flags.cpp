@@ -2,80 +2,200 @@
 
 #include "scan/clang_util.h"
 
-#include <clang-c/CXCompilationDatabase.h>
 #include <algorithm>
-#include <array>
+#include <clang-c/CXCompilationDatabase.h>
 #include <filesystem>
+#include <iterator>
 #include <string_view>
 
 namespace opscan::scan {
 namespace fs = std::filesystem;
 
-std::vector<std::string> default_arguments() { return {"-x", "c++", "-std=c++17"}; }
+void add_default_language(std::vector<std::string>& args) {
+  auto given = [&](std::string_view prefix) {
+    return std::any_of(args.begin(), args.end(),
+                       [&](const std::string& a) { return a.starts_with(prefix); });
+  };
+  if (!given("-std=") && !given("--std"))
+    args.insert(args.begin(), "-std=c++17");
+  if (!given("-x"))
+    args.insert(args.begin(), {"-x", "c++"});
+}
 
 void add_scanning_arguments(std::vector<std::string>& args) {
   args.insert(args.begin(), {"-DOPSCAN_SCANNING=1", "-w"});
   bool has_resource_dir = std::any_of(args.begin(), args.end(), [](const std::string& a) {
     return a == "-resource-dir" || a.starts_with("-resource-dir=");
   });
-  if (!has_resource_dir) args.insert(args.begin(), {"-resource-dir", OPSCAN_CLANG_RESOURCE_DIR});
+  if (!has_resource_dir)
+    args.insert(args.begin(), {"-resource-dir", OPSCAN_CLANG_RESOURCE_DIR});
 }
 
 bool is_gcc_only_flag(const std::string& arg) {
-  static constexpr std::array<std::string_view, 12> kExact = {
-      "-fconcepts", "-fno-canonical-system-headers", "-fno-gnu-unique", "-fconserve-stack",
-      "-fno-var-tracking-assignments", "-mno-direct-extern-access", "-fno-ipa-cp-clone",
-      "-fcoroutines", "-fno-fat-lto-objects", "-flto-partition=none", "-fno-semantic-interposition-gcc",
-      "-fno-tree-loop-distribute-patterns"};
-  static constexpr std::array<std::string_view, 5> kPrefix = {
-      "-fdiagnostics-color=", "-flto-compression-level=", "-fstack-usage", "-fno-reorder-blocks-and-partition",
-      "-mpreferred-stack-boundary="};
-  if (std::find(kExact.begin(), kExact.end(), arg) != kExact.end()) return true;
-  return std::any_of(kPrefix.begin(), kPrefix.end(), [&](std::string_view p) { return arg.starts_with(p); });
+  // Each one checked against libclang 14, which fails with "unknown argument"
+  // (or, for -fdiagnostics-format=json, refuses to parse at all). Flags clang
+  // merely ignores with a warning (-fno-fat-lto-objects, -fno-tree-vrp,
+  // -fmax-errors=...) or accepts (-fdiagnostics-color=, -fstack-usage) are
+  // kept: they do no harm.
+  static constexpr std::string_view kExact[] = {
+      "-fallow-store-data-races",
+      "-fcallgraph-info",
+      "-fchecking",
+      "-fcompare-debug-second",
+      "-fconcepts",
+      "-fconserve-stack",
+      "-fcoroutines",
+      "-fext-numeric-literals",
+      "-fimplicit-constexpr",
+      "-fipa-pta",
+      "-flarge-source-files",
+      "-fnew-ttp-matching",
+      "-fno-allow-store-data-races",
+      "-fno-canonical-system-headers",
+      "-fno-code-hoisting",
+      "-fno-crossjumping",
+      "-fno-diagnostics-show-caret",
+      "-fno-diagnostics-show-labels",
+      "-fno-early-inlining",
+      "-fno-gnu-unique",
+      "-fno-guess-branch-probability",
+      "-fno-ipa-bit-cp",
+      "-fno-ipa-cp-clone",
+      "-fno-ipa-icf",
+      "-fno-ipa-pta",
+      "-fno-ipa-ra",
+      "-fno-ipa-sra",
+      "-fno-keep-inline-dllexport",
+      "-fno-lifetime-dse",
+      "-fno-peephole2",
+      "-fno-printf-return-value",
+      "-fno-reorder-blocks-and-partition",
+      "-fno-shrink-wrap",
+      "-fno-toplevel-reorder",
+      "-fno-tree-loop-distribute-patterns",
+      "-fno-tree-pre",
+      "-fno-var-tracking-assignments",
+      "-freorder-blocks-and-partition",
+      "-fsched-pressure",
+      "-fvar-tracking-assignments",
+      "-mindirect-branch-register",
+      "-mno-direct-extern-access",
+      "-mrecord-mcount",
+  };
+  static constexpr std::string_view kPrefix[] = {
+      "-fconcepts-diagnostics-depth=",
+      "-fdiagnostics-format=json",
+      "-fdiagnostics-urls=",
+      "-fdump-tree-",
+      "-fira-region=",
+      "-flto-compression-level=",
+      "-flto-partition=",
+      "-fopt-info",
+      "-ftrack-macro-expansion=",
+      "-mfunction-return=",
+      "-mindirect-branch=",
+      "-mpreferred-stack-boundary=",
+  };
+  if (std::find(std::begin(kExact), std::end(kExact), arg) != std::end(kExact))
+    return true;
+  return std::any_of(std::begin(kPrefix), std::end(kPrefix),
+                     [&](std::string_view p) { return arg.starts_with(p); });
 }
 
-std::optional<CompileCommand> command_from_database(const std::string& build_dir,
-                                                    const std::string& file,
-                                                    diag::Diagnostics& diags) {
+namespace {
+
+// `path` made absolute against `directory`, lexically normal.
+std::string absolute_in(const fs::path& directory, const std::string& path) {
+  std::error_code ec;
+  return fs::absolute(directory / path, ec).lexically_normal().string();
+}
+
+} // namespace
+
+std::unique_ptr<CompilationDatabase> CompilationDatabase::open(const std::string& build_dir,
+                                                               diag::Diagnostics& diags) {
+  const std::string path = (fs::path(build_dir) / "compile_commands.json").string();
+  auto fail = [&] {
+    diags.push_back(diag::make_error("opscan-no-compile-commands", {}, "cannot read " + path));
+    return nullptr;
+  };
+  // Checked first: libclang prints to stderr when there is none.
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec))
+    return fail();
   CXCompilationDatabase_Error error;
   CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(build_dir.c_str(), &error);
   if (error != CXCompilationDatabase_NoError) {
-    diags.push_back(diag::make_error("opscan-no-compile-commands", {},
-                                     "cannot read " + (fs::path(build_dir) / "compile_commands.json").string()));
+    if (db)
+      clang_CompilationDatabase_dispose(db);
+    return fail();
+  }
+  std::set<std::string> files;
+  CXCompileCommands all = clang_CompilationDatabase_getAllCompileCommands(db);
+  for (unsigned i = 0, n = clang_CompileCommands_getSize(all); i < n; ++i) {
+    CXCompileCommand command = clang_CompileCommands_getCommand(all, i);
+    files.insert(absolute_in(take(clang_CompileCommand_getDirectory(command)),
+                             take(clang_CompileCommand_getFilename(command))));
+  }
+  clang_CompileCommands_dispose(all);
+  return std::unique_ptr<CompilationDatabase>(
+      new CompilationDatabase(db, build_dir, std::move(files)));
+}
+
+CompilationDatabase::CompilationDatabase(void* db, std::string build_dir,
+                                         std::set<std::string> files)
+    : db_(db), build_dir_(std::move(build_dir)), files_(std::move(files)) {}
+
+CompilationDatabase::~CompilationDatabase() {
+  clang_CompilationDatabase_dispose(static_cast<CXCompilationDatabase>(db_));
+}
+
+std::optional<CompileCommand> CompilationDatabase::command_for(const std::string& file,
+                                                               diag::Diagnostics& diags) const {
+  std::string absolute = absolute_in(fs::current_path(), file);
+  if (!files_.contains(absolute)) {
+    diags.push_back(
+        diag::make_error("opscan-no-compile-command", {file, 0, 0, 0},
+                         "no entry for this file in " + build_dir_ + "/compile_commands.json"));
     return std::nullopt;
   }
-  std::error_code ec;
-  std::string absolute = fs::absolute(file, ec).lexically_normal().string();
-  CXCompileCommands commands = clang_CompilationDatabase_getCompileCommands(db, absolute.c_str());
+  std::lock_guard lock(mutex_);
+  CXCompileCommands commands = clang_CompilationDatabase_getCompileCommands(
+      static_cast<CXCompilationDatabase>(db_), absolute.c_str());
   std::optional<CompileCommand> result;
   if (clang_CompileCommands_getSize(commands) == 0) {
-    diags.push_back(diag::make_error("opscan-no-compile-command", {file, 0, 0, 0},
-                                     "no entry for this file in " + build_dir +
-                                         "/compile_commands.json"));
+    diags.push_back(
+        diag::make_error("opscan-no-compile-command", {file, 0, 0, 0},
+                         "no entry for this file in " + build_dir_ + "/compile_commands.json"));
   } else {
     CXCompileCommand command = clang_CompileCommands_getCommand(commands, 0);
     CompileCommand out;
     out.file = absolute;
     std::string directory = take(clang_CompileCommand_getDirectory(command));
-    // libclang does not apply the entry's directory by itself.
-    out.args.push_back("-working-directory=" + directory);
+    // libclang does not apply the entry's directory by itself. Given to the
+    // driver, -working-directory changes the directory of the whole process
+    // (for every thread, and for good); the frontend resolves relative paths
+    // against it without that.
+    out.args.insert(out.args.end(), {"-Xclang", "-working-directory=" + directory});
     unsigned n = clang_CompileCommand_getNumArgs(command);
-    for (unsigned i = 1; i < n; ++i) {  // 0 is the compiler
+    for (unsigned i = 1; i < n; ++i) { // 0 is the compiler
       std::string arg = take(clang_CompileCommand_getArg(command, i));
-      if (arg == "-c") continue;
+      if (arg == "-c")
+        continue;
       if (arg == "-o" && i + 1 < n) {
         ++i;
         continue;
       }
-      if (arg.starts_with("-o") && arg.size() > 2) continue;
-      if (fs::absolute(fs::path(directory) / arg, ec).lexically_normal() == absolute) continue;
+      if (arg.starts_with("-o") && arg.size() > 2)
+        continue;
+      if (absolute_in(directory, arg) == absolute)
+        continue;
       out.args.push_back(std::move(arg));
     }
     result = std::move(out);
   }
   clang_CompileCommands_dispose(commands);
-  clang_CompilationDatabase_dispose(db);
   return result;
 }
 
-}  // namespace opscan::scan
+} // namespace opscan::scan

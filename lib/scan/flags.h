@@ -3,20 +3,24 @@
 
 #include "diag/diag.h"
 
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace opscan::scan {
 
 struct CompileCommand {
-  std::string file;               // as libclang should open it
-  std::vector<std::string> args;  // without the compiler, the input file, -c and -o
+  std::string file;              // as libclang should open it
+  std::vector<std::string> args; // without the compiler, the input file, -c and -o
 };
 
-// Arguments used when neither a compilation database nor "--" gives any:
-// C++17 is the oldest standard kernel sources build with.
-std::vector<std::string> default_arguments();
+// Without a compilation database, sources are C++ (headers too) in C++17,
+// the oldest standard kernel sources build with, unless the arguments say
+// otherwise with -x or -std.
+void add_default_language(std::vector<std::string>& args);
 
 // Arguments opscan always adds: the scanning macro, the resource directory
 // of the libclang it links (unless given), and no warnings (only errors
@@ -26,11 +30,30 @@ void add_scanning_arguments(std::vector<std::string>& args);
 // Flags GCC accepts and clang rejects; dropped with a note.
 bool is_gcc_only_flag(const std::string& arg);
 
-// Reads the compile command of `file` from `build_dir`/compile_commands.json.
-// Returns nullopt with an error diagnostic when the database or the entry is
-// missing.
-std::optional<CompileCommand> command_from_database(const std::string& build_dir,
-                                                    const std::string& file,
-                                                    diag::Diagnostics& diags);
+// A build directory's compile_commands.json, read once per scan. Safe to
+// query from several threads.
+class CompilationDatabase {
+public:
+  // Null, with an error diagnostic, when `build_dir` has no readable database.
+  static std::unique_ptr<CompilationDatabase> open(const std::string& build_dir,
+                                                   diag::Diagnostics& diags);
+  ~CompilationDatabase();
+  CompilationDatabase(const CompilationDatabase&) = delete;
+  CompilationDatabase& operator=(const CompilationDatabase&) = delete;
 
-}  // namespace opscan::scan
+  // The compile command of `file`, or nullopt with an error diagnostic when
+  // the database has no entry for it. (libclang would infer a command from a
+  // similar file; scanning with guessed flags would hide the problem.)
+  std::optional<CompileCommand> command_for(const std::string& file,
+                                            diag::Diagnostics& diags) const;
+
+private:
+  CompilationDatabase(void* db, std::string build_dir, std::set<std::string> files);
+
+  void* db_; // CXCompilationDatabase
+  std::string build_dir_;
+  std::set<std::string> files_; // absolute, lexically normal
+  mutable std::mutex mutex_;
+};
+
+} // namespace opscan::scan

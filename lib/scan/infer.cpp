@@ -8,7 +8,8 @@ namespace {
 schema::AliasInfo write_alias(size_t index) {
   // a..z, then a1..z1, ...: enough for any real kernel.
   std::string name(1, static_cast<char>('a' + index % 26));
-  if (index >= 26) name += std::to_string(index / 26);
+  if (index >= 26)
+    name += std::to_string(index / 26);
   return {{name}, true, {}};
 }
 
@@ -22,19 +23,22 @@ schema::Type with_alias(schema::Type type, const schema::AliasInfo& alias) {
 // compare equal; fixed list sizes and SymInt are normalised too.
 std::string comparable(schema::Type type) {
   auto strip = [](std::optional<schema::AliasInfo>& alias) {
-    if (alias) alias = schema::AliasInfo{{"_"}, alias->is_write, {}};
+    if (alias)
+      alias = schema::AliasInfo{{"_"}, alias->is_write, {}};
   };
   strip(type.alias);
   for (auto& suffix : type.suffixes) {
     strip(suffix.alias);
     suffix.size.reset();
   }
-  if (type.base == "SymInt") type.base = "int";
-  if (type.base == "SymBool") type.base = "bool";
+  if (type.base == "SymInt")
+    type.base = "int";
+  if (type.base == "SymBool")
+    type.base = "bool";
   return type.str();
 }
 
-}  // namespace
+} // namespace
 
 std::variant<schema::Schema, InferError> infer_schema(const schema::OperatorName& name,
                                                       const std::vector<CppParam>& params,
@@ -46,7 +50,8 @@ std::variant<schema::Schema, InferError> infer_schema(const schema::OperatorName
   // The out group: the trailing run of mutable tensors.
   size_t out_begin = params.size();
   if (!in_place) {
-    while (out_begin > 0 && params[out_begin - 1].is_mutable) --out_begin;
+    while (out_begin > 0 && params[out_begin - 1].is_mutable)
+      --out_begin;
   }
   std::vector<schema::AliasInfo> mutable_aliases;
   for (size_t i = 0; i < params.size(); ++i) {
@@ -60,9 +65,11 @@ std::variant<schema::Schema, InferError> infer_schema(const schema::OperatorName
   }
 
   size_t mutable_returns = 0;
-  for (const CppParam& r : ret.values) mutable_returns += r.is_mutable;
+  for (const CppParam& r : ret.values)
+    mutable_returns += r.is_mutable;
   if (mutable_returns == 0) {
-    for (const CppParam& r : ret.values) result.returns.push_back({r.type, ""});
+    for (const CppParam& r : ret.values)
+      result.returns.push_back({r.type, ""});
     return result;
   }
   if (mutable_returns != ret.values.size()) {
@@ -120,4 +127,4 @@ std::vector<InferError> check_declared(const schema::Schema& declared,
   return errors;
 }
 
-}  // namespace opscan::scan
+} // namespace opscan::scan

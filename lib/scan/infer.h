@@ -16,16 +16,16 @@ namespace opscan::scan {
 struct CppParam {
   std::string name;
   schema::Type type;
-  bool is_mutable = false;  // a non-const reference to a tensor
+  bool is_mutable = false; // a non-const reference to a tensor
 };
 
 // The kernel's return: one value, or the elements of a std::tuple.
 struct CppReturn {
-  std::vector<CppParam> values;  // empty for void; names unused
+  std::vector<CppParam> values; // empty for void; names unused
 };
 
 struct InferError {
-  int param = -1;  // index into the parameters, -1 for the return
+  int param = -1; // index into the parameters, -1 for the return
   std::string code;
   std::string message;
 };
@@ -44,4 +44,4 @@ std::variant<schema::Schema, InferError> infer_schema(const schema::OperatorName
 std::vector<InferError> check_declared(const schema::Schema& declared,
                                        const schema::Schema& inferred);
 
-}  // namespace opscan::scan
+} // namespace opscan::scan

@@ -8,7 +8,9 @@
 #include "support/files.h"
 #include "support/sha256.h"
 
+#include <algorithm>
 #include <atomic>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -24,7 +26,7 @@ struct FileResult {
 
 // Everything the visitor needs for one translation unit.
 class TranslationUnitScanner {
- public:
+public:
   explicit TranslationUnitScanner(CXTranslationUnit tu) : tu_(tu) {}
 
   FileResult run() {
@@ -33,7 +35,7 @@ class TranslationUnitScanner {
     return std::move(result_);
   }
 
- private:
+private:
   static CXChildVisitResult visit(CXCursor cursor, CXCursor, void* data) {
     return static_cast<TranslationUnitScanner*>(data)->visit(cursor);
   }
@@ -43,28 +45,32 @@ class TranslationUnitScanner {
       return CXChildVisit_Continue;
     }
     switch (clang_getCursorKind(cursor)) {
-      case CXCursor_Namespace:
-      case CXCursor_LinkageSpec:
-      case CXCursor_UnexposedDecl:
-      case CXCursor_StructDecl:
-      case CXCursor_ClassDecl: return CXChildVisit_Recurse;
-      case CXCursor_FunctionDecl:
-      case CXCursor_CXXMethod:
-      case CXCursor_FunctionTemplate: consider(cursor); return CXChildVisit_Continue;
-      default: return CXChildVisit_Continue;
+    case CXCursor_Namespace:
+    case CXCursor_LinkageSpec:
+    case CXCursor_UnexposedDecl:
+    case CXCursor_StructDecl:
+    case CXCursor_ClassDecl:
+      return CXChildVisit_Recurse;
+    case CXCursor_FunctionDecl:
+    case CXCursor_CXXMethod:
+    case CXCursor_FunctionTemplate:
+      consider(cursor);
+      return CXChildVisit_Continue;
+    default:
+      return CXChildVisit_Continue;
     }
   }
 
-  // Finds the function's OPSCAN_KERNEL annotation, if any.
-  static std::optional<CXCursor> annotation_of(CXCursor function) {
-    std::optional<CXCursor> found;
+  // The function's OPSCAN_KERNEL annotations, its own and those inherited
+  // from earlier declarations.
+  static std::vector<CXCursor> annotations_of(CXCursor function) {
+    std::vector<CXCursor> found;
     clang_visitChildren(
         function,
         [](CXCursor c, CXCursor, void* data) {
           if (clang_getCursorKind(c) == CXCursor_AnnotateAttr &&
               spelling(c).starts_with(kKernelAnnotationPrefix)) {
-            *static_cast<std::optional<CXCursor>*>(data) = c;
-            return CXChildVisit_Break;
+            static_cast<std::vector<CXCursor>*>(data)->push_back(c);
           }
           return CXChildVisit_Continue;
         },
@@ -73,54 +79,131 @@ class TranslationUnitScanner {
   }
 
   void error(std::string code, diag::Location where, std::string message) {
-    result_.diagnostics.push_back(diag::make_error(std::move(code), std::move(where), std::move(message)));
+    result_.diagnostics.push_back(
+        diag::make_error(std::move(code), std::move(where), std::move(message)));
   }
 
-  // Location of the first character of the annotation's spec string in the
-  // source, found among the tokens of the macro use.
-  diag::Location spec_location(CXCursor attr, CXCursor function) {
-    diag::Location macro = location_of(clang_getCursorLocation(attr));
-    CXFile file = clang_getFile(tu_, macro.file.c_str());
-    CXSourceLocation begin = clang_getLocationForOffset(tu_, file, macro.offset);
-    CXSourceLocation end = clang_getCursorLocation(function);
-    diag::Location end_loc = location_of(end);
-    if (!file || end_loc.file != macro.file || end_loc.offset <= macro.offset) return macro;
-    CXToken* tokens = nullptr;
-    unsigned count = 0;
-    clang_tokenize(tu_, clang_getRange(begin, clang_getLocationForOffset(tu_, file, end_loc.offset)),
-                   &tokens, &count);
-    diag::Location result = macro;
-    for (unsigned i = 0; i < count; ++i) {
-      if (clang_getTokenKind(tokens[i]) == CXToken_Literal &&
-          take(clang_getTokenSpelling(tu_, tokens[i])).starts_with('"')) {
-        result = location_of(clang_getTokenLocation(tu_, tokens[i]));
-        break;
+  // Maps byte offsets in an annotation's text (the macro arguments as the
+  // preprocessor stringized them: whitespace between tokens becomes one
+  // space) back to the source, token by token, so that errors point at the
+  // right line and column even in multi-line or oddly spaced annotations.
+  // When the text is not found as written (an annotation made by another
+  // macro), every offset maps to the macro use.
+  class AnnotationSource {
+  public:
+    AnnotationSource(CXTranslationUnit tu, CXCursor attr, std::string_view text) {
+      // The extent is the macro use, in macro locations: clang_tokenize needs
+      // the file locations of its expansion.
+      CXSourceRange extent = clang_getCursorExtent(attr);
+      fallback_ = location_of(clang_getRangeStart(extent));
+      diag::Location last = location_of(clang_getRangeEnd(extent));
+      CXFile file = clang_getFile(tu, fallback_.file.c_str());
+      CXToken* tokens = nullptr;
+      unsigned count = 0;
+      if (file && last.file == fallback_.file && last.offset > fallback_.offset) {
+        clang_tokenize(tu,
+                       clang_getRange(clang_getLocationForOffset(tu, file, fallback_.offset),
+                                      clang_getLocationForOffset(tu, file, last.offset)),
+                       &tokens, &count);
       }
+      auto spelling_of = [&](unsigned i) { return take(clang_getTokenSpelling(tu, tokens[i])); };
+      // NAME ( arguments... )
+      if (count >= 3 && spelling_of(1) == "(" && spelling_of(count - 1) == ")") {
+        std::string rebuilt;
+        uint32_t previous_end = 0;
+        for (unsigned i = 2; i + 1 < count; ++i) {
+          CXSourceRange range = clang_getTokenExtent(tu, tokens[i]);
+          diag::Location begin = location_of(clang_getRangeStart(range));
+          uint32_t end = location_of(clang_getRangeEnd(range)).offset;
+          if (i > 2 && begin.offset > previous_end)
+            rebuilt += ' ';
+          pieces_.push_back({rebuilt.size(), end - begin.offset, begin});
+          rebuilt += spelling_of(i);
+          previous_end = end;
+        }
+        if (rebuilt != text)
+          pieces_.clear();
+      }
+      clang_disposeTokens(tu, tokens, count);
     }
-    clang_disposeTokens(tu_, tokens, count);
-    return result;
-  }
 
-  static diag::Location shifted(diag::Location loc, size_t bytes) {
-    loc.column += static_cast<uint32_t>(bytes);
-    loc.offset += static_cast<uint32_t>(bytes);
-    return loc;
+    diag::Location at(size_t offset) const {
+      for (const Piece& piece : pieces_) {
+        // In this token, or in the space before it.
+        if (offset < piece.offset + piece.length) {
+          return shifted(piece.where, offset > piece.offset ? offset - piece.offset : 0);
+        }
+      }
+      if (pieces_.empty())
+        return fallback_;
+      return shifted(pieces_.back().where, pieces_.back().length);
+    }
+
+  private:
+    static diag::Location shifted(diag::Location loc, size_t bytes) {
+      loc.column += static_cast<uint32_t>(bytes);
+      loc.offset += static_cast<uint32_t>(bytes);
+      return loc;
+    }
+
+    struct Piece {
+      size_t offset; // in the text
+      size_t length;
+      diag::Location where;
+    };
+    diag::Location fallback_;
+    std::vector<Piece> pieces_;
+  };
+
+  // Whether two annotations say the same, however they are spaced.
+  static bool same_annotation(const std::string& a, const std::string& b) {
+    if (a == b)
+      return true;
+    ParsedAnnotation x =
+        parse_annotation(std::string_view(a).substr(kKernelAnnotationPrefix.size()));
+    ParsedAnnotation y =
+        parse_annotation(std::string_view(b).substr(kKernelAnnotationPrefix.size()));
+    return x.annotation && y.annotation && x.annotation->spec == y.annotation->spec &&
+           x.annotation->kernel_key == y.annotation->kernel_key &&
+           x.annotation->dispatch_key == y.annotation->dispatch_key;
   }
 
   void consider(CXCursor function) {
-    std::optional<CXCursor> attr = annotation_of(function);
-    if (!attr) return;
+    std::vector<CXCursor> attrs = annotations_of(function);
+    if (attrs.empty())
+      return;
+    const CXCursor* attr = &attrs.front();
     diag::Location where = location_of(clang_getCursorLocation(function));
     std::string usr = take(clang_getCursorUSR(function));
-    if (!seen_usrs_.insert(usr).second) return;  // declaration and definition: one kernel
+    // Declarations and the definition are one kernel, annotated once or
+    // alike each time.
+    auto [first, fresh] = first_annotations_.try_emplace(
+        usr, FirstAnnotation{spelling(*attr), location_of(clang_getCursorLocation(*attr))});
+    for (CXCursor other : attrs) {
+      std::string text = spelling(other);
+      // After a parse error clang may attach the next declaration's
+      // annotation to this one: the parse error is the problem to report.
+      if (has_clang_errors_ || same_annotation(text, first->second.text))
+        continue;
+      auto d = diag::make_error(
+          "opscan-kernel-conflict", location_of(clang_getCursorLocation(other)),
+          "kernel '" + qualified_name(function) + "' is annotated as " +
+              text.substr(kKernelAnnotationPrefix.size()) + " here and as " +
+              first->second.text.substr(kKernelAnnotationPrefix.size()) + " elsewhere");
+      d.notes.push_back({"other annotation is here", first->second.where});
+      result_.diagnostics.push_back(std::move(d));
+    }
+    if (!fresh)
+      return;
     note_source(where.file);
 
     std::string name = qualified_name(function);
     CXCursorKind kind = clang_getCursorKind(function);
     if (kind == CXCursor_FunctionTemplate) {
       return error("opscan-scan-template", where,
-                   "kernel '" + name + "' is a function template: annotate a non-template function "
-                   "(wrap each instantiation you want to register)");
+                   "kernel '" + name +
+                       "' is a function template: annotate a non-template function "
+                       "(wrap each instantiation you want to register)");
     }
     if (kind == CXCursor_CXXMethod) {
       return error("opscan-scan-method", where,
@@ -129,23 +212,27 @@ class TranslationUnitScanner {
     CXLinkageKind linkage = clang_getCursorLinkage(function);
     if (linkage == CXLinkage_Internal || linkage == CXLinkage_UniqueExternal) {
       return error("opscan-scan-internal-linkage", where,
-                   "kernel '" + name + "' has internal linkage (static or in an anonymous "
-                   "namespace): generated registration code cannot call it");
+                   "kernel '" + name +
+                       "' has internal linkage (static or in an anonymous "
+                       "namespace): generated registration code cannot call it");
     }
 
     std::string text = spelling(*attr).substr(kKernelAnnotationPrefix.size());
-    diag::Location spec_at = spec_location(*attr, function);
+    AnnotationSource source(tu_, *attr, text);
     ParsedAnnotation parsed = parse_annotation(text);
     if (!parsed.annotation) {
-      // The stringized text starts with the spec's opening quote.
-      return error("opscan-annotation-syntax", shifted(spec_at, parsed.error->offset),
+      return error("opscan-annotation-syntax", source.at(parsed.error->offset),
                    parsed.error->message);
     }
-    extract(function, name, usr, where, *parsed.annotation, shifted(spec_at, 1));
+    const Annotation& note = *parsed.annotation;
+    extract(function, name, usr, where, note,
+            [&](size_t i) { return source.at(note.text_offset(i)); });
   }
 
+  // `spec_at` maps a byte offset in the annotation's spec to the source.
   void extract(CXCursor function, const std::string& name, const std::string& usr,
-               const diag::Location& where, const Annotation& note, const diag::Location& spec_at) {
+               const diag::Location& where, const Annotation& note,
+               const std::function<diag::Location(size_t)>& spec_at) {
     ir::Kernel kernel;
     kernel.cpp_function = name;
     kernel.usr = usr;
@@ -157,19 +244,22 @@ class TranslationUnitScanner {
     std::optional<schema::Schema> declared;
     if (note.spec.find('(') != std::string::npos) {
       auto parsed = schema::parse_schema(note.spec);
-      if (!parsed) return error(parsed.error->code, shifted(spec_at, parsed.error->offset), parsed.error->message);
+      if (!parsed)
+        return error(parsed.error->code, spec_at(parsed.error->offset), parsed.error->message);
       declared = *parsed.value;
       kernel.op = declared->name;
     } else {
       auto parsed = schema::parse_operator_name(note.spec);
-      if (!parsed) return error(parsed.error->code, shifted(spec_at, parsed.error->offset), parsed.error->message);
+      if (!parsed)
+        return error(parsed.error->code, spec_at(parsed.error->offset), parsed.error->message);
       kernel.op = *parsed.value;
     }
     bool bad = false;
+    // Offsets are into the printed name, which the spec starts with when
+    // written canonically (after any leading spaces).
+    const size_t name_at = std::min(note.spec.find_first_not_of(" \t\n\r\f\v"), note.spec.size());
     for (const schema::Error& e : schema::check_operator_name(kernel.op)) {
-      // Offsets are into the printed name, which the spec starts with when
-      // written canonically.
-      error(e.code, shifted(spec_at, e.offset), e.message);
+      error(e.code, spec_at(name_at + e.offset), e.message);
       bad = true;
     }
 
@@ -209,8 +299,8 @@ class TranslationUnitScanner {
         continue;
       }
       params.push_back({param_name, *mapped.type, mapped.is_mutable});
-      arguments.push_back({param_name, "", spelling(type),
-                           spelling(clang_getCanonicalType(type)), false, std::nullopt});
+      arguments.push_back({param_name, "", spelling(type), spelling(clang_getCanonicalType(type)),
+                           false, std::nullopt});
       param_locations.push_back(at);
     }
     if (clang_isInvalidDeclaration(function) && !bad) {
@@ -224,18 +314,21 @@ class TranslationUnitScanner {
     kernel.cpp_canonical_return_type = spelling(clang_getCanonicalType(result_type));
     CppReturn ret;
     if (clang_getCanonicalType(result_type).kind != CXType_Void) {
-      std::vector<CXType> values = tuple_elements(result_type).value_or(std::vector<CXType>{result_type});
+      std::vector<CXType> values =
+          tuple_elements(result_type).value_or(std::vector<CXType>{result_type});
       for (CXType value : values) {
         MappedType mapped = map_return_type(value);
         if (!mapped.type) {
-          error("opscan-scan-unsupported-type", where, "return type of '" + name + "': " + mapped.error);
+          error("opscan-scan-unsupported-type", where,
+                "return type of '" + name + "': " + mapped.error);
           bad = true;
           continue;
         }
         ret.values.push_back({"", *mapped.type, mapped.is_mutable});
       }
     }
-    if (bad) return;
+    if (bad)
+      return;
 
     auto inferred = infer_schema(kernel.op, params, ret);
     if (auto* e = std::get_if<InferError>(&inferred)) {
@@ -248,13 +341,16 @@ class TranslationUnitScanner {
     if (declared) {
       auto mismatches = check_declared(*declared, inferred_schema);
       for (const InferError& e : mismatches) {
-        auto d = diag::make_error(e.code, e.param >= 0 ? param_locations[static_cast<size_t>(e.param)] : where,
-                                  e.message);
-        d.notes.push_back({"schema declared here; inferred from the signature: " + inferred_schema.str(),
-                           shifted(spec_at, 0)});
+        auto d = diag::make_error(
+            e.code, e.param >= 0 ? param_locations[static_cast<size_t>(e.param)] : where,
+            e.message);
+        d.notes.push_back(
+            {"schema declared here; inferred from the signature: " + inferred_schema.str(),
+             spec_at(0)});
         result_.diagnostics.push_back(std::move(d));
       }
-      if (!mismatches.empty()) return;
+      if (!mismatches.empty())
+        return;
       used = &*declared;
       kernel.schema_origin = ir::SchemaOrigin::declared;
     }
@@ -267,7 +363,8 @@ class TranslationUnitScanner {
       arguments[i].default_value = a.default_value;
     }
     kernel.arguments = std::move(arguments);
-    for (const schema::Return& r : used->returns) kernel.returns.push_back({r.name, r.type.str()});
+    for (const schema::Return& r : used->returns)
+      kernel.returns.push_back({r.name, r.type.str()});
     result_.fragment.kernels.push_back(std::move(kernel));
   }
 
@@ -278,13 +375,15 @@ class TranslationUnitScanner {
       if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
         error("opscan-clang-error", location_of(clang_getDiagnosticLocation(d)),
               take(clang_getDiagnosticSpelling(d)));
+        has_clang_errors_ = true;
       }
       clang_disposeDiagnostic(d);
     }
   }
 
   void note_source(const std::string& file) {
-    if (!hashed_files_.insert(file).second) return;
+    if (!hashed_files_.insert(file).second)
+      return;
     CXFile handle = clang_getFile(tu_, file.c_str());
     size_t size = 0;
     const char* data = handle ? clang_getFileContents(tu_, handle, &size) : nullptr;
@@ -292,44 +391,54 @@ class TranslationUnitScanner {
     result_.fragment.sources.push_back({support::display_path(file), hash});
   }
 
- public:
+public:
   void note_main_file(const std::string& file) { note_source(file); }
 
- private:
+private:
   CXTranslationUnit tu_;
+  bool has_clang_errors_ = false;
   FileResult result_;
-  std::set<std::string> seen_usrs_;
+  struct FirstAnnotation {
+    std::string text;
+    diag::Location where;
+  };
+  std::map<std::string, FirstAnnotation> first_annotations_; // by USR
   std::set<std::string> hashed_files_;
 };
 
 std::string display(diag::Location loc) {
-  if (!loc.file.empty()) loc.file = support::display_path(loc.file);
+  if (!loc.file.empty())
+    loc.file = support::display_path(loc.file);
   return loc.file;
 }
 
-FileResult scan_file(CXIndex index, const Options& options, const std::string& file) {
+FileResult scan_file_raw(CXIndex index, const Options& options, const CompilationDatabase* db,
+                         const std::string& file) {
   FileResult result;
   CompileCommand command{file, {}};
-  if (options.build_dir) {
-    auto from_db = command_from_database(*options.build_dir, file, result.diagnostics);
-    if (!from_db) return result;
+  if (db) {
+    auto from_db = db->command_for(file, result.diagnostics);
+    if (!from_db)
+      return result;
     command = std::move(*from_db);
-  } else if (options.extra_args.empty()) {
-    command.args = default_arguments();
   }
   command.args.insert(command.args.end(), options.extra_args.begin(), options.extra_args.end());
+  if (!db)
+    add_default_language(command.args);
   std::vector<std::string> args;
   for (std::string& arg : command.args) {
     if (is_gcc_only_flag(arg)) {
-      result.diagnostics.push_back(diag::make_note("opscan-dropped-flag", {file, 0, 0, 0},
-                                                   "dropped '" + arg + "', which libclang does not accept"));
+      result.diagnostics.push_back(
+          diag::make_note("opscan-dropped-flag", {file, 0, 0, 0},
+                          "dropped '" + arg + "', which libclang does not accept"));
     } else {
       args.push_back(std::move(arg));
     }
   }
   add_scanning_arguments(args);
   std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
+  for (const std::string& a : args)
+    argv.push_back(a.c_str());
 
   CXTranslationUnit tu = nullptr;
   CXErrorCode code = clang_parseTranslationUnit2(
@@ -338,55 +447,80 @@ FileResult scan_file(CXIndex index, const Options& options, const std::string& f
           CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles,
       &tu);
   if (code != CXError_Success || !tu) {
-    result.diagnostics.push_back(diag::make_error(
-        "opscan-parse-failed", {file, 0, 0, 0},
-        "libclang could not parse this file (error " + std::to_string(int(code)) +
-            "); check that it exists and that the compiler arguments are valid"));
+    result.diagnostics.push_back(
+        diag::make_error("opscan-parse-failed", {file, 0, 0, 0},
+                         "libclang could not parse this file (error " + std::to_string(int(code)) +
+                             "); check that it exists and that the compiler arguments are valid"));
     return result;
   }
   TranslationUnitScanner scanner(tu);
   scanner.note_main_file(command.file);
   result = [&] {
     FileResult r = scanner.run();
-    r.diagnostics.insert(r.diagnostics.begin(), result.diagnostics.begin(), result.diagnostics.end());
+    r.diagnostics.insert(r.diagnostics.begin(), result.diagnostics.begin(),
+                         result.diagnostics.end());
     return r;
   }();
   clang_disposeTranslationUnit(tu);
-  for (auto& d : result.diagnostics) {
-    d.location.file = display(d.location);
-    for (auto& n : d.notes) n.location.file = display(n.location);
-  }
-  for (auto& k : result.fragment.kernels) k.location.file = display(k.location);
   return result;
 }
 
-}  // namespace
+// Scans one file; every path in its results is shown as the user sees it,
+// whichever way the scan ended.
+FileResult scan_file(CXIndex index, const Options& options, const CompilationDatabase* db,
+                     const std::string& file) {
+  FileResult result = scan_file_raw(index, options, db, file);
+  for (auto& d : result.diagnostics) {
+    d.location.file = display(d.location);
+    for (auto& n : d.notes)
+      n.location.file = display(n.location);
+  }
+  for (auto& k : result.fragment.kernels)
+    k.location.file = display(k.location);
+  return result;
+}
 
-std::string libclang_version() { return take(clang_getClangVersion()); }
+} // namespace
+
+std::string libclang_version() {
+  return take(clang_getClangVersion());
+}
 
 Result scan(const Options& options) {
+  Result out;
+  out.module.libclang_version = libclang_version();
+  std::unique_ptr<CompilationDatabase> db;
+  if (options.build_dir) {
+    db = CompilationDatabase::open(*options.build_dir, out.diagnostics);
+    if (!db)
+      return out;
+  }
   const size_t files = options.files.size();
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<size_t>(jobs, files));
   std::vector<FileResult> results(files);
   std::atomic<size_t> next{0};
-  std::mutex index_mutex;  // libclang indexes must be created one at a time
+  std::mutex index_mutex; // libclang indexes must be created one at a time
   auto worker = [&] {
     CXIndex index;
     {
       std::lock_guard lock(index_mutex);
       index = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
     }
-    for (size_t i = next++; i < files; i = next++) results[i] = scan_file(index, options, options.files[i]);
+    for (size_t i = next++; i < files; i = next++) {
+      results[i] = scan_file(index, options, db.get(), options.files[i]);
+    }
     std::lock_guard lock(index_mutex);
     clang_disposeIndex(index);
   };
   std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  if (files > 0) worker();
-  for (auto& t : threads) t.join();
+  for (unsigned t = 1; t < jobs; ++t)
+    threads.emplace_back(worker);
+  if (files > 0)
+    worker();
+  for (auto& t : threads)
+    t.join();
 
-  Result out;
   std::vector<ir::Module> fragments;
   for (FileResult& r : results) {
     fragments.push_back(std::move(r.fragment));
@@ -395,9 +529,10 @@ Result scan(const Options& options) {
   ir::MergeResult merged = ir::merge(std::move(fragments));
   out.module = std::move(merged.module);
   out.module.libclang_version = libclang_version();
-  out.diagnostics.insert(out.diagnostics.end(), merged.diagnostics.begin(), merged.diagnostics.end());
+  out.diagnostics.insert(out.diagnostics.end(), merged.diagnostics.begin(),
+                         merged.diagnostics.end());
   diag::sort(out.diagnostics);
   return out;
 }
 
-}  // namespace opscan::scan
+} // namespace opscan::scan

@@ -12,13 +12,13 @@ namespace opscan::scan {
 
 struct Options {
   std::vector<std::string> files;
-  std::optional<std::string> build_dir;  // read compile_commands.json from here (-p)
-  std::vector<std::string> extra_args;   // compiler arguments (after "--")
-  unsigned jobs = 0;                     // worker threads; 0: one per core
+  std::optional<std::string> build_dir; // read compile_commands.json from here (-p)
+  std::vector<std::string> extra_args;  // compiler arguments (after "--")
+  unsigned jobs = 0;                    // worker threads; 0: one per core
 };
 
 struct Result {
-  ir::Module module;  // the merged IR of all files
+  ir::Module module; // the merged IR of all files
   diag::Diagnostics diagnostics;
 };
 
@@ -30,4 +30,4 @@ Result scan(const Options& options);
 // "clang version 14.0.6", as libclang reports itself.
 std::string libclang_version();
 
-}  // namespace opscan::scan
+} // namespace opscan::scan

@@ -12,21 +12,22 @@ namespace {
 template <size_t N>
 bool is_one_of(std::string_view name, const std::array<std::string_view, N>& names) {
   for (std::string_view n : names) {
-    if (n == name) return true;
+    if (n == name)
+      return true;
   }
   return false;
 }
 
 // Canonical declarations of the kernel-facing types, ExecuTorch and ATen.
 constexpr std::array<std::string_view, 2> kTensor = {"executorch::runtime::etensor::Tensor",
-                                                      "at::Tensor"};
+                                                     "at::Tensor"};
 constexpr std::array<std::string_view, 2> kScalar = {"executorch::runtime::etensor::Scalar",
-                                                      "c10::Scalar"};
+                                                     "c10::Scalar"};
 constexpr std::array<std::string_view, 2> kOptional = {"std::optional", "c10::optional"};
 constexpr std::array<std::string_view, 2> kArrayRef = {"executorch::runtime::ArrayRef",
-                                                        "c10::ArrayRef"};
-constexpr std::array<std::string_view, 4> kString = {"std::basic_string_view", "c10::basic_string_view",
-                                                      "std::basic_string", "c10::string_view"};
+                                                       "c10::ArrayRef"};
+constexpr std::array<std::string_view, 4> kString = {
+    "std::basic_string_view", "c10::basic_string_view", "std::basic_string", "c10::string_view"};
 constexpr std::array<std::string_view, 4> kContext = {
     "executorch::runtime::KernelRuntimeContext", "executorch::runtime::aten::KernelRuntimeContext",
     "torch::executor::KernelRuntimeContext", "torch::executor::RuntimeContext"};
@@ -44,9 +45,13 @@ constexpr std::array<NamedType, 5> kNamed = {{
     {"SymInt", {"c10::SymInt", "c10::SymInt"}},
 }};
 
-schema::Type base(std::string name) { return schema::Type{std::move(name), std::nullopt, {}}; }
+schema::Type base(std::string name) {
+  return schema::Type{std::move(name), std::nullopt, {}};
+}
 
-MappedType mapped(schema::Type type) { return {std::move(type), false, {}}; }
+MappedType mapped(schema::Type type) {
+  return {std::move(type), false, {}};
+}
 
 schema::Type suffixed(schema::Type type, schema::TypeSuffix::Kind kind) {
   type.suffixes.push_back({kind, std::nullopt, std::nullopt});
@@ -66,81 +71,104 @@ std::string declaration_name(CXType canonical) {
 MappedType map_value(CXType type) {
   CXType canonical = clang_getCanonicalType(type);
   switch (canonical.kind) {
-    case CXType_Bool: return mapped(base("bool"));
-    case CXType_Double: return mapped(base("float"));
-    case CXType_Long:
-    case CXType_LongLong:
-      // int64_t is long on LP64 and long long elsewhere: both are 64 bits.
-      if (clang_Type_getSizeOf(canonical) == 8) return mapped(base("int"));
-      return refuse(type, "is not 64 bits wide here: use int64_t");
-    case CXType_Int: return refuse(type, "is not a schema type: use int64_t (schema 'int')");
-    case CXType_Float: return refuse(type, "is not a schema type: use double (schema 'float')");
-    case CXType_Short:
-    case CXType_UShort:
-    case CXType_UInt:
-    case CXType_ULong:
-    case CXType_ULongLong:
-    case CXType_Char_S:
-    case CXType_Char_U:
-    case CXType_SChar:
-    case CXType_UChar:
-      return refuse(type, "is not a schema type: use int64_t (schema 'int')");
-    case CXType_Pointer: {
-      CXType pointee = clang_getCanonicalType(clang_getPointeeType(canonical));
-      if (pointee.kind == CXType_Char_S || pointee.kind == CXType_Char_U) {
-        return refuse(type, "is not a schema type: use std::string_view (schema 'str')");
-      }
-      return refuse(type, "is a pointer: kernels take tensors by reference and values by value");
+  case CXType_Bool:
+    return mapped(base("bool"));
+  case CXType_Double:
+    return mapped(base("float"));
+  case CXType_Long:
+  case CXType_LongLong:
+    // int64_t is long on LP64 and long long elsewhere: both are 64 bits.
+    if (clang_Type_getSizeOf(canonical) == 8)
+      return mapped(base("int"));
+    return refuse(type, "is not 64 bits wide here: use int64_t");
+  case CXType_Int:
+    return refuse(type, "is not a schema type: use int64_t (schema 'int')");
+  case CXType_Float:
+    return refuse(type, "is not a schema type: use double (schema 'float')");
+  case CXType_Short:
+  case CXType_UShort:
+  case CXType_UInt:
+  case CXType_ULong:
+  case CXType_ULongLong:
+  case CXType_Char_S:
+  case CXType_Char_U:
+  case CXType_SChar:
+  case CXType_UChar:
+    return refuse(type, "is not a schema type: use int64_t (schema 'int')");
+  case CXType_Pointer: {
+    CXType pointee = clang_getCanonicalType(clang_getPointeeType(canonical));
+    if (pointee.kind == CXType_Char_S || pointee.kind == CXType_Char_U) {
+      return refuse(type, "is not a schema type: use std::string_view (schema 'str')");
     }
-    case CXType_Record:
-    case CXType_Enum: break;
-    default: return refuse(type, "is not a type opscan can pass to a kernel");
+    return refuse(type, "is a pointer: kernels take tensors by reference and values by value");
+  }
+  case CXType_Record:
+  case CXType_Enum:
+    break;
+  default:
+    return refuse(type, "is not a type opscan can pass to a kernel");
   }
 
   const std::string name = declaration_name(canonical);
-  if (is_one_of(name, kTensor)) return mapped(base("Tensor"));
-  if (is_one_of(name, kScalar)) return mapped(base("Scalar"));
-  if (is_one_of(name, kString)) return mapped(base("str"));
+  if (is_one_of(name, kTensor))
+    return mapped(base("Tensor"));
+  if (is_one_of(name, kScalar))
+    return mapped(base("Scalar"));
+  if (is_one_of(name, kString))
+    return mapped(base("str"));
   for (const NamedType& named : kNamed) {
-    if (is_one_of(name, named.cpp)) return mapped(base(std::string(named.schema)));
+    if (is_one_of(name, named.cpp))
+      return mapped(base(std::string(named.schema)));
   }
   if (name == "c10::complex" || name == "executorch::runtime::etensor::complex") {
     return mapped(base("complex"));
   }
-  if (is_one_of(name, kOptional) || is_one_of(name, kArrayRef) || name == "std::vector") {
-    if (clang_Type_getNumTemplateArguments(canonical) < 1) return refuse(type, "has no element type");
+  // c10::OptionalArrayRef<T> (at::OptionalIntArrayRef) is an optional list.
+  const bool optional_list = name == "c10::OptionalArrayRef";
+  if (is_one_of(name, kOptional) || is_one_of(name, kArrayRef) || name == "std::vector" ||
+      name == "c10::List" || optional_list) {
+    if (clang_Type_getNumTemplateArguments(canonical) < 1)
+      return refuse(type, "has no element type");
     CXType element = clang_Type_getTemplateArgumentAsType(canonical, 0);
     if (name == "std::vector" && clang_getCanonicalType(element).kind == CXType_Bool) {
       return refuse(type, "is not a schema type: use ArrayRef<bool> (schema 'bool[]')");
     }
     MappedType inner = map_value(element);
-    if (!inner.type) return {std::nullopt, false, "element of " + inner.error};
+    if (!inner.type)
+      return {std::nullopt, false, "element of " + inner.error};
     if (is_one_of(name, kOptional)) {
-      if (inner.type->is_optional()) return refuse(type, "is an optional of an optional");
+      if (inner.type->is_optional())
+        return refuse(type, "is an optional of an optional");
       return mapped(suffixed(*inner.type, schema::TypeSuffix::Kind::optional));
     }
-    if (inner.type->is_list()) return refuse(type, "is a list of lists, which schemas cannot express");
-    return mapped(suffixed(*inner.type, schema::TypeSuffix::Kind::list));
+    if (inner.type->is_list())
+      return refuse(type, "is a list of lists, which schemas cannot express");
+    schema::Type list = suffixed(*inner.type, schema::TypeSuffix::Kind::list);
+    return mapped(optional_list ? suffixed(list, schema::TypeSuffix::Kind::optional) : list);
   }
   return refuse(type, "is not a type opscan knows how to pass to a kernel (see the type table "
                       "in the README)");
 }
 
-}  // namespace
+} // namespace
 
 std::string qualified_name(CXCursor decl) {
   std::vector<std::string> parts;
   for (CXCursor c = decl; !clang_Cursor_isNull(c); c = clang_getCursorSemanticParent(c)) {
     CXCursorKind kind = clang_getCursorKind(c);
-    if (kind == CXCursor_TranslationUnit || clang_isInvalid(kind)) break;
-    if (kind == CXCursor_LinkageSpec) continue;
-    if (kind == CXCursor_Namespace && clang_Cursor_isInlineNamespace(c)) continue;
+    if (kind == CXCursor_TranslationUnit || clang_isInvalid(kind))
+      break;
+    if (kind == CXCursor_LinkageSpec)
+      continue;
+    if (kind == CXCursor_Namespace && clang_Cursor_isInlineNamespace(c))
+      continue;
     std::string name = spelling(c);
     parts.push_back(name.empty() ? "(anonymous namespace)" : std::move(name));
   }
   std::string result;
   for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
-    if (!result.empty()) result += "::";
+    if (!result.empty())
+      result += "::";
     result += *it;
   }
   return result;
@@ -151,14 +179,19 @@ MappedType map_parameter_type(CXType type) {
   if (canonical.kind == CXType_RValueReference) {
     return refuse(type, "is an rvalue reference: take it by value or const reference");
   }
-  if (canonical.kind != CXType_LValueReference) return map_value(type);
+  if (canonical.kind != CXType_LValueReference)
+    return map_value(type);
 
-  CXType pointee = clang_getPointeeType(type);
+  // Through a typedef of a reference ("using TensorRef = Tensor&") only the
+  // canonical type has a pointee; keep the written one when there is one.
+  CXType pointee = clang_getPointeeType(type.kind == CXType_LValueReference ? type : canonical);
   MappedType mapped = map_value(pointee);
-  if (!mapped.type || clang_isConstQualifiedType(clang_getCanonicalType(pointee))) return mapped;
+  if (!mapped.type || clang_isConstQualifiedType(clang_getCanonicalType(pointee)))
+    return mapped;
   // A non-const reference is how a kernel says it writes a tensor.
   const schema::Type& t = *mapped.type;
-  const bool tensor = t.base == "Tensor" && (t.suffixes.empty() || (t.suffixes.size() == 1 && t.is_optional()));
+  const bool tensor =
+      t.base == "Tensor" && (t.suffixes.empty() || (t.suffixes.size() == 1 && t.is_optional()));
   if (tensor) {
     mapped.is_mutable = true;
     return mapped;
@@ -186,7 +219,8 @@ std::optional<std::vector<CXType>> tuple_elements(CXType type) {
   }
   std::vector<CXType> elements;
   int count = clang_Type_getNumTemplateArguments(canonical);
-  for (int i = 0; i < count; ++i) elements.push_back(clang_Type_getTemplateArgumentAsType(canonical, i));
+  for (int i = 0; i < count; ++i)
+    elements.push_back(clang_Type_getTemplateArgumentAsType(canonical, i));
   return elements;
 }
 
@@ -206,4 +240,4 @@ ContextKind context_kind(CXType type) {
   return ContextKind::none;
 }
 
-}  // namespace opscan::scan
+} // namespace opscan::scan

@@ -18,8 +18,8 @@ struct OperatorName {
   std::string name;
   std::string overload;
 
-  std::string str() const;          // "ns::name.overload" or "ns::name"
-  std::string unqualified() const;  // "name.overload" or "name"
+  std::string str() const;         // "ns::name.overload" or "ns::name"
+  std::string unqualified() const; // "name.overload" or "name"
   friend auto operator<=>(const OperatorName&, const OperatorName&) = default;
 };
 
@@ -36,35 +36,35 @@ struct AliasInfo {
 struct TypeSuffix {
   enum class Kind { optional, list };
   Kind kind = Kind::optional;
-  std::optional<int64_t> size;      // list only: "int[2]"
-  std::optional<AliasInfo> alias;   // list only: "Tensor(a!)[](b)" is rare but legal
+  std::optional<int64_t> size;    // list only: "int[2]"
+  std::optional<AliasInfo> alias; // list only: "Tensor(a!)[](b)" is rare but legal
   friend bool operator==(const TypeSuffix&, const TypeSuffix&) = default;
 };
 
 // base [alias] {suffix}, e.g. "Tensor(a!)?" or "int[2]" or "Tensor?[]".
 struct Type {
-  std::string base;                 // "Tensor", "int", "Scalar", ...
-  std::optional<AliasInfo> alias;   // alias of the base
+  std::string base;               // "Tensor", "int", "Scalar", ...
+  std::optional<AliasInfo> alias; // alias of the base
   std::vector<TypeSuffix> suffixes;
 
   std::string str() const;
-  bool is_optional() const;  // outermost suffix is "?"
-  bool is_list() const;      // outermost suffix is a list
-  bool is_mutable() const;   // any alias annotation with "!"
+  bool is_optional() const; // outermost suffix is "?"
+  bool is_list() const;     // outermost suffix is a list
+  bool is_mutable() const;  // any alias annotation with "!"
   friend bool operator==(const Type&, const Type&) = default;
 };
 
 struct Argument {
   Type type;
   std::string name;
-  std::optional<std::string> default_value;  // as written: "1", "None", "[0, 1]", "'mean'"
-  bool kwarg_only = false;                   // after "*"
+  std::optional<std::string> default_value; // as written: "1", "None", "[0, 1]", "'mean'"
+  bool kwarg_only = false;                  // after "*"
   friend bool operator==(const Argument&, const Argument&) = default;
 };
 
 struct Return {
   Type type;
-  std::string name;  // may be empty
+  std::string name; // may be empty
   friend bool operator==(const Return&, const Return&) = default;
 };
 
@@ -73,7 +73,7 @@ struct Schema {
   std::vector<Argument> arguments;
   std::vector<Return> returns;
 
-  std::string str() const;  // canonical spelling
+  std::string str() const; // canonical spelling
   friend bool operator==(const Schema&, const Schema&) = default;
 };
 
@@ -81,14 +81,14 @@ struct Schema {
 // the parsed string, so callers can map it back to a source location.
 struct Error {
   size_t offset = 0;
-  std::string code;     // e.g. "opscan-schema-syntax"
+  std::string code; // e.g. "opscan-schema-syntax"
   std::string message;
 };
 
 template <typename T>
 struct Parsed {
   std::optional<T> value;
-  std::optional<Error> error;  // set exactly when value is not
+  std::optional<Error> error; // set exactly when value is not
   explicit operator bool() const { return value.has_value(); }
 };
 
@@ -105,4 +105,4 @@ bool is_base_type(std::string_view name);
 // relative to OperatorName::str().
 std::vector<Error> check_operator_name(const OperatorName& name);
 
-}  // namespace opscan::schema
+} // namespace opscan::schema

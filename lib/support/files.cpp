@@ -14,32 +14,38 @@ namespace fs = std::filesystem;
 std::optional<std::string> read_file(const fs::path& path, std::string* error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    if (error) *error = std::strerror(errno);
+    if (error)
+      *error = std::strerror(errno);
     return std::nullopt;
   }
   // A directory opens like a file here but reads as nothing.
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
-    if (error) *error = std::strerror(EISDIR);
+    if (error)
+      *error = std::strerror(EISDIR);
     return std::nullopt;
   }
   std::ostringstream content;
   content << in.rdbuf();
   if (in.bad()) {
-    if (error) *error = "read error";
+    if (error)
+      *error = "read error";
     return std::nullopt;
   }
   return std::move(content).str();
 }
 
-WriteOutcome write_if_changed(const fs::path& path, const std::string& content, std::string* error) {
+WriteOutcome write_if_changed(const fs::path& path, const std::string& content,
+                              std::string* error) {
   if (auto existing = read_file(path); existing && *existing == content) {
     return WriteOutcome::unchanged;
   }
   std::error_code ec;
-  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  if (path.has_parent_path())
+    fs::create_directories(path.parent_path(), ec);
   if (ec) {
-    if (error) *error = ec.message();
+    if (error)
+      *error = ec.message();
     return WriteOutcome::failed;
   }
   // The pid and a counter keep concurrent writers of the same file apart,
@@ -52,14 +58,16 @@ WriteOutcome write_if_changed(const fs::path& path, const std::string& content, 
     out << content;
     out.close();
     if (!out) {
-      if (error) *error = std::string("cannot write ") + temp.string() + ": " + std::strerror(errno);
+      if (error)
+        *error = std::string("cannot write ") + temp.string() + ": " + std::strerror(errno);
       fs::remove(temp, ec);
       return WriteOutcome::failed;
     }
   }
   fs::rename(temp, path, ec);
   if (ec) {
-    if (error) *error = ec.message();
+    if (error)
+      *error = ec.message();
     fs::remove(temp, ec);
     return WriteOutcome::failed;
   }
@@ -72,9 +80,10 @@ std::string display_path(const fs::path& path) {
   fs::path cwd = fs::current_path(ec);
   if (!ec) {
     fs::path relative = absolute.lexically_relative(cwd);
-    if (!relative.empty() && *relative.begin() != "..") return relative.generic_string();
+    if (!relative.empty() && *relative.begin() != "..")
+      return relative.generic_string();
   }
   return absolute.generic_string();
 }
 
-}  // namespace opscan::support
+} // namespace opscan::support

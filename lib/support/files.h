@@ -9,7 +9,8 @@
 namespace opscan::support {
 
 // The whole file, or nullopt when it cannot be read; `error` then says why.
-std::optional<std::string> read_file(const std::filesystem::path& path, std::string* error = nullptr);
+std::optional<std::string> read_file(const std::filesystem::path& path,
+                                     std::string* error = nullptr);
 
 enum class WriteOutcome { unchanged, written, failed };
 
@@ -25,4 +26,4 @@ WriteOutcome write_if_changed(const std::filesystem::path& path, const std::stri
 // checkout lives.
 std::string display_path(const std::filesystem::path& path);
 
-}  // namespace opscan::support
+} // namespace opscan::support

@@ -18,7 +18,9 @@ constexpr std::array<uint32_t, 64> kRound = {
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
-uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+uint32_t rotr(uint32_t x, int n) {
+  return (x >> n) | (x << (32 - n));
+}
 
 void compress(std::array<uint32_t, 8>& h, const unsigned char* block) {
   uint32_t w[64];
@@ -33,21 +35,23 @@ void compress(std::array<uint32_t, 8>& h, const unsigned char* block) {
   }
   uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
   for (int i = 0; i < 64; ++i) {
-    uint32_t t1 = k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
+    uint32_t t1 =
+        k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
     uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
     k = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
   }
   h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
 }
 
-}  // namespace
+} // namespace
 
 std::string sha256_hex(std::string_view data) {
   std::array<uint32_t, 8> h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
   const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
   size_t full = data.size() / 64 * 64;
-  for (size_t i = 0; i < full; i += 64) compress(h, bytes + i);
+  for (size_t i = 0; i < full; i += 64)
+    compress(h, bytes + i);
 
   // Final block(s): the rest, a 1 bit, zeros, and the length in bits.
   unsigned char tail[128] = {};
@@ -56,16 +60,19 @@ std::string sha256_hex(std::string_view data) {
   tail[rest] = 0x80;
   size_t tail_size = rest + 9 <= 64 ? 64 : 128;
   uint64_t bits = uint64_t(data.size()) * 8;
-  for (int i = 0; i < 8; ++i) tail[tail_size - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
-  for (size_t i = 0; i < tail_size; i += 64) compress(h, tail + i);
+  for (int i = 0; i < 8; ++i)
+    tail[tail_size - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
+  for (size_t i = 0; i < tail_size; i += 64)
+    compress(h, tail + i);
 
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(64);
   for (uint32_t word : h) {
-    for (int shift = 28; shift >= 0; shift -= 4) out += kHex[(word >> shift) & 0xf];
+    for (int shift = 28; shift >= 0; shift -= 4)
+      out += kHex[(word >> shift) & 0xf];
   }
   return out;
 }
 
-}  // namespace opscan::support
+} // namespace opscan::support

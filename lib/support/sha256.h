@@ -9,4 +9,4 @@ namespace opscan::support {
 
 std::string sha256_hex(std::string_view data);
 
-}  // namespace opscan::support
+} // namespace opscan::support

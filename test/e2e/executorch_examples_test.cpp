@@ -9,18 +9,17 @@
 #include <executorch/runtime/kernel/kernel_runtime_context.h>
 #include <executorch/runtime/kernel/operator_registry.h>
 #include <gtest/gtest.h>
-
 #include <vector>
 
 namespace {
 
+using et_stand_in::OwnedTensor;
 using executorch::aten::ScalarType;
 using executorch::runtime::Error;
 using executorch::runtime::EValue;
 using executorch::runtime::KernelRuntimeContext;
 using executorch::runtime::OpFunction;
 using executorch::runtime::Span;
-using et_stand_in::OwnedTensor;
 
 OwnedTensor floats(std::vector<float> values) {
   return OwnedTensor::make<float>({int32_t(values.size())}, values);
@@ -28,7 +27,7 @@ OwnedTensor floats(std::vector<float> values) {
 
 // Registers the library once for the whole test program.
 class Registered : public ::testing::Environment {
- public:
+public:
   void SetUp() override { ASSERT_EQ(torch::executor::register_examples_kernels(), Error::Ok); }
 };
 const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new Registered);
@@ -37,18 +36,20 @@ const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new Registe
 Error call(const char* name, std::vector<EValue>& values) {
   auto op = executorch::runtime::get_op_function_from_registry(name);
   EXPECT_TRUE(op.ok()) << name << " is not registered";
-  if (!op.ok()) return op.error();
+  if (!op.ok())
+    return op.error();
   std::vector<EValue*> stack;
-  for (EValue& v : values) stack.push_back(&v);
+  for (EValue& v : values)
+    stack.push_back(&v);
   KernelRuntimeContext context;
   (*op.get())(context, Span<EValue*>(stack.data(), stack.size()));
   return context.failure_state();
 }
 
 TEST(ExecuTorchExamples, EveryOperatorIsRegistered) {
-  for (const char* name : {"aten::add.out", "aten::mul.out", "aten::clamp.out", "demo::scale.out",
-                           "demo::relu_", "demo::sum_dims.out", "demo::mean.out", "demo::pick",
-                           "demo::total.out"}) {
+  for (const char* name :
+       {"aten::add.out", "aten::mul.out", "aten::clamp.out", "demo::scale.out", "demo::relu_",
+        "demo::sum_dims.out", "demo::mean.out", "demo::pick", "demo::total.out"}) {
     EXPECT_TRUE(executorch::runtime::registry_has_op_function(name)) << name;
   }
 }
@@ -139,9 +140,9 @@ TEST(ExecuTorchExamples, TensorListArgument) {
 
 TEST(ExecuTorchExamples, WrongStackSizeFailsTheContext) {
   OwnedTensor a = floats({1}), out = floats({0});
-  std::vector<EValue> stack = {a.tensor(), out.tensor()};  // mul.out needs 4 values
+  std::vector<EValue> stack = {a.tensor(), out.tensor()}; // mul.out needs 4 values
   EXPECT_EQ(call("aten::mul.out", stack), Error::InvalidProgram);
   EXPECT_EQ(out.values<float>(), (std::vector<float>{0}));
 }
 
-}  // namespace
+} // namespace

@@ -29,4 +29,4 @@ TEST(ManualRegistration, RegisterAllKernelsRegistersOnce) {
 #error "define OPSCAN_MODE_STATIC or OPSCAN_MODE_MANUAL"
 #endif
 
-}  // namespace
+} // namespace

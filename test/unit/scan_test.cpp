@@ -1,1 +1,1005 @@
+// Tests of lib/scan. The annotation parser, schema inference and the flag
+// list are tested directly; everything else scans small inputs under
+// test/data/scan/ with the real libclang. Inputs share et_types.h (the
+// examples' ExecuTorch stand-ins plus opscan/annotations.h), which they
+// include by relative path, so "-std=c++17" is the only argument they need;
+// aten_types.h stands in for ATen's types the same way.
+#include "ir/ir.h"
+#include "scan/annotation.h"
+#include "scan/flags.h"
+#include "scan/infer.h"
+#include "scan/scan.h"
+#include "support/files.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace opscan::scan {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+const fs::path kRepo = fs::path(OPSCAN_TEST_DATA "/../..").lexically_normal();
+const std::vector<std::string> kArgs = {"-std=c++17"};
+
+std::string data_file(std::string_view name) {
+  return (fs::path(OPSCAN_TEST_DATA) / "scan" / name).lexically_normal().string();
+}
+
+// How scan() names a file in diagnostics and the IR.
+std::string shown(const std::string& path) {
+  return support::display_path(path);
+}
+
+Result scan_paths(std::vector<std::string> files, std::vector<std::string> args = kArgs,
+                  unsigned jobs = 1) {
+  Options options;
+  options.files = std::move(files);
+  options.extra_args = std::move(args);
+  options.jobs = jobs;
+  return scan(options);
+}
+
+// Scans test/data/scan/<name> with kArgs, once per test program.
+const Result& scanned(const std::string& name) {
+  static std::map<std::string, Result> cache;
+  auto it = cache.find(name);
+  if (it == cache.end())
+    it = cache.emplace(name, scan_paths({data_file(name)})).first;
+  return it->second;
+}
+
+std::string describe(const diag::Diagnostics& diags) {
+  std::string out;
+  for (const diag::Diagnostic& d : diags) {
+    out += d.location.file + ":" + std::to_string(d.location.line) + ":" +
+           std::to_string(d.location.column) + ": " + diag::to_string(d.severity) + ": " +
+           d.message + " [" + d.code + "]\n";
+  }
+  return out.empty() ? "(no diagnostics)\n" : out;
+}
+
+struct ExpectedDiag {
+  std::string code;
+  uint32_t line;
+  uint32_t column;
+  std::string message; // a part of the message
+};
+
+// The diagnostics are exactly `expected`, in order (scan() sorts them), all
+// located in `file`.
+void expect_diagnostics(const diag::Diagnostics& diags, const std::string& file,
+                        const std::vector<ExpectedDiag>& expected) {
+  ASSERT_EQ(diags.size(), expected.size()) << describe(diags);
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const diag::Diagnostic& d = diags[i];
+    const ExpectedDiag& e = expected[i];
+    SCOPED_TRACE("diagnostic " + std::to_string(i) + ": " + describe({d}));
+    EXPECT_EQ(d.code, e.code);
+    EXPECT_EQ(d.location.file, shown(file));
+    EXPECT_EQ(d.location.line, e.line);
+    EXPECT_EQ(d.location.column, e.column);
+    EXPECT_NE(d.message.find(e.message), std::string::npos)
+        << "expected in the message: " << e.message;
+  }
+}
+
+const ir::Kernel* find_kernel(const ir::Module& module, std::string_view op) {
+  for (const ir::Kernel& k : module.kernels) {
+    if (k.op.str() == op)
+      return &k;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> schemas(const ir::Module& module) {
+  std::vector<std::string> out;
+  for (const ir::Kernel& k : module.kernels)
+    out.push_back(k.schema);
+  return out;
+}
+
+// A directory under the system's temporary directory, removed afterwards.
+class TempDir {
+public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "opscan-scan-test-XXXXXX").string();
+    path_ = mkdtemp(pattern.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+  // Writes `content` to path()/relative, creating directories.
+  std::string write(const std::string& relative, const std::string& content) const {
+    fs::path file = path_ / relative;
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << content;
+    return file.string();
+  }
+
+private:
+  fs::path path_;
+};
+
+// ---------------------------------------------------------------------------
+// Annotation text (what OPSCAN_KERNEL's arguments stringize to)
+
+TEST(ParseAnnotation, OperatorNameOnly) {
+  ParsedAnnotation parsed = parse_annotation(R"("aten::add.out")");
+  ASSERT_TRUE(parsed.annotation) << parsed.error->message;
+  EXPECT_FALSE(parsed.error);
+  EXPECT_EQ(parsed.annotation->spec, "aten::add.out");
+  EXPECT_EQ(parsed.annotation->spec_offset, 1u);
+  EXPECT_EQ(parsed.annotation->kernel_key, "");
+  EXPECT_EQ(parsed.annotation->dispatch_key, "");
+}
+
+TEST(ParseAnnotation, FullSchema) {
+  const std::string schema = "my_ops::mul3.out(Tensor input, *, Tensor(a!) out) -> Tensor(a!)";
+  ParsedAnnotation parsed = parse_annotation("\"" + schema + "\"");
+  ASSERT_TRUE(parsed.annotation) << parsed.error->message;
+  EXPECT_EQ(parsed.annotation->spec, schema);
+}
+
+TEST(ParseAnnotation, KeyAndDispatchFields) {
+  // As stringized from: "aten::add.out", key = "v1/6;0,1|6;0,1", dispatch = "CPU"
+  ParsedAnnotation parsed =
+      parse_annotation(R"("aten::add.out", key = "v1/6;0,1|6;0,1", dispatch = "CPU")");
+  ASSERT_TRUE(parsed.annotation) << parsed.error->message;
+  EXPECT_EQ(parsed.annotation->spec, "aten::add.out");
+  EXPECT_EQ(parsed.annotation->kernel_key, "v1/6;0,1|6;0,1");
+  EXPECT_EQ(parsed.annotation->dispatch_key, "CPU");
+
+  // Written without spaces, in the other order.
+  parsed = parse_annotation(R"("aten::add.out",dispatch="CUDA",key="k")");
+  ASSERT_TRUE(parsed.annotation) << parsed.error->message;
+  EXPECT_EQ(parsed.annotation->kernel_key, "k");
+  EXPECT_EQ(parsed.annotation->dispatch_key, "CUDA");
+}
+
+TEST(ParseAnnotation, AdjacentLiteralsAreConcatenated) {
+  // What a macro writes: OPSCAN_KERNEL("t::" #name ".out").
+  const std::string_view text = R"("t::" "neg" ".out", key = "a" "b")";
+  ParsedAnnotation parsed = parse_annotation(text);
+  ASSERT_TRUE(parsed.annotation) << parsed.error->message;
+  const Annotation& a = *parsed.annotation;
+  EXPECT_EQ(a.spec, "t::neg.out");
+  EXPECT_EQ(a.kernel_key, "ab");
+  // Each byte of the spec maps back to where it is written.
+  EXPECT_EQ(a.text_offset(0), text.find('t'));
+  EXPECT_EQ(a.text_offset(3), text.find('n'));
+  EXPECT_EQ(a.text_offset(6), text.find('.'));
+  EXPECT_EQ(a.text_offset(a.spec.size()), text.find(".out") + 4); // the closing quote
+}
+
+TEST(ParseAnnotation, EscapesAreDecodedAndOffsetsFollowTheSource) {
+  const std::string_view text = R"x("t::f(str s='\"') -> ()")x";
+  ParsedAnnotation parsed = parse_annotation(text);
+  ASSERT_TRUE(parsed.annotation) << parsed.error->message;
+  EXPECT_EQ(parsed.annotation->spec, R"x(t::f(str s='"') -> ())x");
+  const size_t close_paren = parsed.annotation->spec.find(')');
+  EXPECT_EQ(parsed.annotation->text_offset(close_paren), text.find(')'));
+}
+
+struct AnnotationErrorCase {
+  std::string text;
+  size_t offset;
+  std::string message;
+};
+
+TEST(ParseAnnotation, Errors) {
+  const std::vector<AnnotationErrorCase> cases = {
+      {"", 0, "OPSCAN_KERNEL needs an operator name or schema"},
+      {"   ", 3, "OPSCAN_KERNEL needs an operator name or schema"},
+      {"aten::add.out", 0,
+       "OPSCAN_KERNEL's first argument must be a string literal: expected a string literal"},
+      {"key = \"x\"", 0, "first argument must be a string literal"},
+      {R"("aten::add.out)", 14, "unterminated string literal"},
+      {R"("aten::add.out", key = "v1)", 26, "value of 'key': unterminated string literal"},
+      {R"("aten::add\x")", 11, "unsupported escape '\\x' in string"},
+      {R"("aten::add.out" key = "x")", 16, "expected ',' before the next field of OPSCAN_KERNEL"},
+      {R"("aten::add.out",)", 16, "expected a field name (key or dispatch)"},
+      {R"("aten::add.out", colour = "red")", 17,
+       "unknown OPSCAN_KERNEL field 'colour' (known fields: key, dispatch)"},
+      // The offset is the field name's, whatever the spacing.
+      {R"("aten::add.out",colour="red")", 16, "unknown OPSCAN_KERNEL field 'colour'"},
+      {R"("aten::add.out", key = "a", key = "b")", 28, "field 'key' given twice"},
+      {R"("aten::add.out",key="a",key="b")", 24, "field 'key' given twice"},
+      {R"("aten::add.out", dispatch = "CPU", key = "k", dispatch = "CPU")", 46,
+       "field 'dispatch' given twice"},
+      {R"("aten::add.out", key)", 20, "expected '=' after 'key'"},
+      {R"("aten::add.out", key = k)", 23, "value of 'key': expected a string literal"},
+      {R"("aten::add.out", key = "")", 25, "'key' is empty"},
+  };
+  for (const AnnotationErrorCase& c : cases) {
+    SCOPED_TRACE(c.text);
+    ParsedAnnotation parsed = parse_annotation(c.text);
+    EXPECT_FALSE(parsed.annotation);
+    ASSERT_TRUE(parsed.error);
+    EXPECT_EQ(parsed.error->offset, c.offset);
+    EXPECT_NE(parsed.error->message.find(c.message), std::string::npos) << parsed.error->message;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Schema inference (pure: no libclang)
+
+schema::Type type(std::string_view text) {
+  schema::Parsed<schema::Type> parsed = schema::parse_type(text);
+  EXPECT_TRUE(parsed) << text;
+  return parsed.value.value_or(schema::Type{});
+}
+
+CppParam arg(std::string name, std::string_view schema_type) {
+  return {std::move(name), type(schema_type), false};
+}
+// A non-const reference to a tensor (or an optional tensor).
+CppParam mut(std::string name, std::string_view schema_type = "Tensor") {
+  return {std::move(name), type(schema_type), true};
+}
+CppParam ret(std::string_view schema_type) {
+  return {"", type(schema_type), false};
+}
+CppParam ret_ref() {
+  return {"", type("Tensor"), true};
+} // Tensor&
+
+// The inferred schema, or "<code>: <message>".
+std::string infer(std::string_view op, const std::vector<CppParam>& params,
+                  std::vector<CppParam> returns) {
+  schema::Parsed<schema::OperatorName> name = schema::parse_operator_name(op);
+  EXPECT_TRUE(name) << op;
+  auto result = infer_schema(name.value.value_or(schema::OperatorName{}), params,
+                             CppReturn{std::move(returns)});
+  if (auto* e = std::get_if<InferError>(&result))
+    return e->code + ": " + e->message;
+  return std::get<schema::Schema>(result).str();
+}
+
+TEST(InferSchema, OutVariant) {
+  EXPECT_EQ(
+      infer("aten::add.out",
+            {arg("self", "Tensor"), arg("other", "Tensor"), arg("alpha", "Scalar"), mut("out")},
+            {ret_ref()}),
+      "aten::add.out(Tensor self, Tensor other, Scalar alpha, *, Tensor(a!) out) -> "
+      "Tensor(a!)");
+}
+
+TEST(InferSchema, OnlyTheTrailingMutableTensorsAreTheOutGroup) {
+  EXPECT_EQ(
+      infer("t::f.out", {mut("buffer"), arg("n", "int"), mut("out"), mut("extra", "Tensor?")}, {}),
+      "t::f.out(Tensor(a!) buffer, int n, *, Tensor(b!) out, Tensor(c!)? extra) -> ()");
+}
+
+TEST(InferSchema, InPlaceHasNoOutGroup) {
+  EXPECT_EQ(infer("aten::relu_", {mut("self")}, {ret_ref()}),
+            "aten::relu_(Tensor(a!) self) -> Tensor(a!)");
+  EXPECT_EQ(infer("aten::add_.Tensor",
+                  {mut("self"), arg("other", "Tensor"), arg("alpha", "Scalar")}, {ret_ref()}),
+            "aten::add_.Tensor(Tensor(a!) self, Tensor other, Scalar alpha) -> Tensor(a!)");
+}
+
+TEST(InferSchema, FunctionalReturnsValues) {
+  EXPECT_EQ(infer("t::pick", {arg("self", "Tensor"), arg("fallback", "Tensor?"), arg("i", "int")},
+                  {ret("Tensor")}),
+            "t::pick(Tensor self, Tensor? fallback, int i) -> Tensor");
+  EXPECT_EQ(infer("t::stats", {arg("self", "Tensor")}, {ret("Tensor"), ret("int"), ret("float")}),
+            "t::stats(Tensor self) -> (Tensor, int, float)");
+}
+
+TEST(InferSchema, VoidReturn) {
+  EXPECT_EQ(infer("t::fill.out", {arg("value", "Scalar"), mut("out")}, {}),
+            "t::fill.out(Scalar value, *, Tensor(a!) out) -> ()");
+  EXPECT_EQ(infer("t::log", {arg("message", "str")}, {}), "t::log(str message) -> ()");
+}
+
+TEST(InferSchema, TupleOfReferencesAliasesTheOutsInOrder) {
+  EXPECT_EQ(infer("t::min_max.out", {arg("self", "Tensor"), mut("min"), mut("max")},
+                  {ret_ref(), ret_ref()}),
+            "t::min_max.out(Tensor self, *, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!), "
+            "Tensor(b!))");
+}
+
+TEST(InferSchema, ReturnCountMustMatchTheMutableTensors) {
+  EXPECT_EQ(infer("t::split.out", {arg("self", "Tensor"), mut("a"), mut("b")}, {ret_ref()}),
+            "opscan-infer-return-count: returns 1 tensor reference but takes 2 mutable tensors: a "
+            "returned reference must be one of the out tensors, in order (return "
+            "std::tuple<Tensor&, ...>)");
+  EXPECT_EQ(infer("t::g.out", {arg("self", "Tensor"), mut("out")}, {ret_ref(), ret_ref()}),
+            "opscan-infer-return-count: returns 2 tensor references but takes 1 mutable tensor: a "
+            "returned reference must be one of the out tensors, in order");
+  EXPECT_EQ(infer("t::h", {arg("self", "Tensor")}, {ret_ref()}),
+            "opscan-infer-return-count: returns 1 tensor reference but takes 0 mutable tensors: a "
+            "returned reference must be one of the out tensors, in order");
+}
+
+TEST(InferSchema, MixedReturnsAreRefused) {
+  EXPECT_EQ(infer("t::m.out", {arg("self", "Tensor"), mut("out")}, {ret_ref(), ret("Tensor")}),
+            "opscan-infer-mixed-returns: returns mix references to tensors with values: return "
+            "references to all out tensors, or values only");
+}
+
+// check_declared(declared, inferred), both given as schema strings.
+std::vector<InferError> check(std::string_view declared, std::string_view inferred) {
+  schema::Parsed<schema::Schema> d = schema::parse_schema(declared);
+  schema::Parsed<schema::Schema> i = schema::parse_schema(inferred);
+  EXPECT_TRUE(d) << declared;
+  EXPECT_TRUE(i) << inferred;
+  if (!d || !i)
+    return {};
+  return check_declared(*d.value, *i.value);
+}
+
+TEST(CheckDeclared, ArgumentCountMismatch) {
+  auto errors = check("t::f(Tensor self, int dim, bool keepdim) -> Tensor",
+                      "t::f(Tensor self, int dim) -> Tensor");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].param, -1);
+  EXPECT_EQ(errors[0].code, "opscan-schema-mismatch");
+  EXPECT_EQ(errors[0].message, "schema declares 3 arguments, the C++ function takes 2");
+
+  errors = check("t::f(Tensor self) -> Tensor", "t::f() -> Tensor");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].message, "schema declares 1 argument, the C++ function takes 0");
+}
+
+TEST(CheckDeclared, TypeMismatchNamesTheArgument) {
+  auto errors =
+      check("aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> "
+            "Tensor(a!)",
+            "aten::add.out(Tensor self, Tensor other, int alpha, *, Tensor(a!) out) -> Tensor(a!)");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].param, 2);
+  EXPECT_EQ(errors[0].code, "opscan-schema-mismatch");
+  EXPECT_EQ(errors[0].message, "argument 3 'alpha': schema says Scalar, C++ parameter is int");
+}
+
+TEST(CheckDeclared, EquivalentSpellingsMatch) {
+  // SymInt is int in C++, fixed list sizes and alias set names are not part
+  // of the signature, and neither are names, defaults or keyword-only markers.
+  EXPECT_TRUE(check("t::f(SymInt n, SymInt[] sizes, SymBool b) -> SymInt",
+                    "t::f(int n, int[] sizes, bool b) -> int")
+                  .empty());
+  EXPECT_TRUE(
+      check("t::f(int[1] dim, int[2]? pad) -> ()", "t::f(int[] dim, int[]? pad) -> ()").empty());
+  EXPECT_TRUE(check("t::f.out(Tensor x, *, Tensor(out!) out) -> Tensor(out!)",
+                    "t::f.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)")
+                  .empty());
+  EXPECT_TRUE(check("t::f(Tensor input, *, int dim=0) -> Tensor", "t::f(Tensor x, int d) -> Tensor")
+                  .empty());
+}
+
+TEST(CheckDeclared, MutabilityMismatch) {
+  // The schema's out tensor is not writable, but the C++ takes Tensor&.
+  auto errors = check("t::f.out(Tensor self, *, Tensor out) -> Tensor(a!)",
+                      "t::f.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].param, 1);
+  EXPECT_EQ(errors[0].message, "argument 2 'out': schema says Tensor, C++ parameter is Tensor(a!)");
+
+  // The schema writes self, but the C++ takes const Tensor&.
+  errors = check("t::f_(Tensor(a!) self) -> Tensor(a!)", "t::f_(Tensor self) -> Tensor");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].message,
+            "argument 1 'self': schema says Tensor(a!), C++ parameter is Tensor");
+  EXPECT_EQ(errors[1].param, -1);
+  EXPECT_EQ(errors[1].message, "schema returns Tensor(a!), the C++ function returns Tensor");
+}
+
+TEST(CheckDeclared, ReturnMismatch) {
+  auto errors = check("t::f(Tensor self) -> (Tensor, Tensor)", "t::f(Tensor self) -> Tensor");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].message, "schema returns (Tensor, Tensor), the C++ function returns Tensor");
+  errors = check("t::f(Tensor self) -> ()", "t::f(Tensor self) -> int");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].message, "schema returns (), the C++ function returns int");
+}
+
+// ---------------------------------------------------------------------------
+// Compiler flags
+
+TEST(GccOnlyFlags, RejectedByClangAreDropped) {
+  // Each one makes libclang 14 fail with "unknown argument".
+  for (const char* flag : {"-fconcepts",
+                           "-fcoroutines",
+                           "-fno-gnu-unique",
+                           "-fconserve-stack",
+                           "-fno-canonical-system-headers",
+                           "-fno-var-tracking-assignments",
+                           "-mno-direct-extern-access",
+                           "-fno-ipa-cp-clone",
+                           "-fno-tree-loop-distribute-patterns",
+                           "-fimplicit-constexpr",
+                           "-fext-numeric-literals",
+                           "-fno-lifetime-dse",
+                           "-fno-reorder-blocks-and-partition",
+                           "-fconcepts-diagnostics-depth=3",
+                           "-flto-partition=none",
+                           "-flto-compression-level=3",
+                           "-mpreferred-stack-boundary=4",
+                           "-fdiagnostics-urls=never",
+                           "-fdiagnostics-format=json",
+                           "-fopt-info-vec-missed",
+                           "-mindirect-branch=thunk-extern"}) {
+    EXPECT_TRUE(is_gcc_only_flag(flag)) << flag;
+  }
+}
+
+TEST(GccOnlyFlags, AcceptedByClangAreKept) {
+  // Clang accepts these, or ignores them with a warning at most.
+  for (const char* flag : {"-std=c++17", "-O2", "-fPIC", "-Wall", "-fdiagnostics-color=always",
+                           "-fstack-usage", "-fno-fat-lto-objects", "-fno-semantic-interposition",
+                           "-fno-tree-vectorize", "-fmax-errors=5", "-fno-plt", "-flto=auto",
+                           "-fdiagnostics-format=clang", "-fconcepts-ts", "-fno-strict-aliasing"}) {
+    EXPECT_FALSE(is_gcc_only_flag(flag)) << flag;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Scanning: the type table
+
+struct TypeRow {
+  std::string op; // kernel "t::<op>" takes the type as `x`
+  std::string schema_type;
+  std::string cpp_canonical_type;
+};
+
+TEST(ScanTypes, EveryTableTypeMaps) {
+  const Result& result = scanned("types.cpp");
+  EXPECT_TRUE(result.diagnostics.empty()) << describe(result.diagnostics);
+  const std::string et = "executorch::runtime::etensor::";
+  const std::vector<TypeRow> rows = {
+      {"tensor", "Tensor", et + "Tensor"},
+      {"const_tensor_ref", "Tensor", "const " + et + "Tensor &"},
+      {"tensor_ref", "Tensor(a!)", et + "Tensor &"},
+      {"scalar", "Scalar", et + "Scalar"},
+      {"const_scalar_ref", "Scalar", "const " + et + "Scalar &"},
+      {"int64", "int", "long"},
+      {"f64", "float", "double"},
+      {"boolean", "bool", "bool"},
+      {"optional_tensor", "Tensor?", "std::optional<" + et + "Tensor>"},
+      {"optional_scalar", "Scalar?", "std::optional<" + et + "Scalar>"},
+      {"optional_int", "int?", "std::optional<long>"},
+      {"int_list", "int[]", "executorch::runtime::ArrayRef<long>"},
+      {"optional_int_list", "int[]?", "std::optional<executorch::runtime::ArrayRef<long>>"},
+      {"tensor_list", "Tensor[]", "executorch::runtime::ArrayRef<" + et + "Tensor>"},
+      {"optional_tensor_list", "Tensor?[]",
+       "executorch::runtime::ArrayRef<std::optional<" + et + "Tensor>>"},
+      {"float_list", "float[]", "executorch::runtime::ArrayRef<double>"},
+      {"bool_list", "bool[]", "executorch::runtime::ArrayRef<bool>"},
+      {"scalar_type", "ScalarType", et + "ScalarType"},
+      {"optional_scalar_type", "ScalarType?", "std::optional<" + et + "ScalarType>"},
+      {"string_view", "str", "std::basic_string_view<char>"},
+      {"layout", "Layout", et + "Layout"},
+      {"device", "Device", et + "Device"},
+      {"memory_format", "MemoryFormat", et + "MemoryFormat"},
+  };
+  EXPECT_EQ(result.module.kernels.size(), rows.size());
+  for (const TypeRow& row : rows) {
+    SCOPED_TRACE(row.op);
+    const ir::Kernel* k = find_kernel(result.module, "t::" + row.op);
+    ASSERT_NE(k, nullptr);
+    const bool out = row.schema_type == "Tensor(a!)"; // the trailing mutable tensor
+    EXPECT_EQ(k->schema, "t::" + row.op + "(" + (out ? "*, " : "") + row.schema_type + " x) -> ()");
+    ASSERT_EQ(k->arguments.size(), 1u);
+    EXPECT_EQ(k->arguments[0].name, "x");
+    EXPECT_EQ(k->arguments[0].schema_type, row.schema_type);
+    EXPECT_EQ(k->arguments[0].kwarg_only, out);
+    EXPECT_EQ(k->arguments[0].cpp_canonical_type, row.cpp_canonical_type);
+    EXPECT_FALSE(k->has_context);
+    EXPECT_EQ(k->schema_origin, ir::SchemaOrigin::inferred);
+    EXPECT_TRUE(k->returns.empty());
+    EXPECT_EQ(k->cpp_return_type, "void");
+    EXPECT_EQ(k->cpp_function, "types::" + row.op);
+  }
+}
+
+TEST(ScanTypes, AtenSpellingsWithDispatchKeySetContext) {
+  const Result& result = scanned("aten_types.cpp");
+  EXPECT_TRUE(result.diagnostics.empty()) << describe(result.diagnostics);
+  const ir::Kernel* k = find_kernel(result.module, "t::aten_types");
+  ASSERT_NE(k, nullptr);
+  EXPECT_TRUE(k->has_context); // c10::DispatchKeySet
+  EXPECT_EQ(k->schema, "t::aten_types(Tensor self, Scalar alpha, SymInt size, int[] dims, SymInt[] "
+                       "sizes, int[]? maybe_dims, int[] shape, Tensor?[] indices, Tensor[] others, "
+                       "complex z, str name, ScalarType? dtype) -> Tensor");
+  EXPECT_EQ(k->cpp_canonical_return_type, "at::Tensor");
+}
+
+TEST(ScanTypes, TypedefsAndUsingDeclarationsMapByCanonicalType) {
+  const Result& result = scanned("aliases.cpp");
+  EXPECT_TRUE(result.diagnostics.empty()) << describe(result.diagnostics);
+  const ir::Kernel* k = find_kernel(result.module, "t::aliased.out");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(
+      k->schema,
+      "t::aliased.out(Tensor self, Tensor other, int[] dims, Tensor[] others, Tensor? weight, "
+      "int dim, float factor, str name, *, Tensor(a!) out) -> Tensor(a!)");
+  // The C++ types as written, and canonical.
+  EXPECT_EQ(k->cpp_return_type, "aliases::MutableTensor");
+  EXPECT_EQ(k->cpp_canonical_return_type, "executorch::runtime::etensor::Tensor &");
+  const std::vector<std::pair<std::string, std::string>> written = {
+      {"const aliases::MyTensor &", "const executorch::runtime::etensor::Tensor &"},
+      {"aliases::TensorCRef", "const executorch::runtime::etensor::Tensor &"},
+      {"aliases::IntList", "executorch::runtime::ArrayRef<long>"},
+      {"aliases::Tensors", "executorch::runtime::ArrayRef<executorch::runtime::etensor::Tensor>"},
+      {"aliases::MaybeTensor", "std::optional<executorch::runtime::etensor::Tensor>"},
+      {"aliases::Dim", "long"},
+      {"aliases::Factor", "double"},
+      {"aliases::Name", "std::basic_string_view<char>"},
+      {"aliases::MutableTensor", "executorch::runtime::etensor::Tensor &"},
+  };
+  ASSERT_EQ(k->arguments.size(), written.size());
+  for (size_t i = 0; i < written.size(); ++i) {
+    SCOPED_TRACE(k->arguments[i].name);
+    EXPECT_EQ(k->arguments[i].cpp_type, written[i].first);
+    EXPECT_EQ(k->arguments[i].cpp_canonical_type, written[i].second);
+  }
+}
+
+TEST(ScanTypes, Returns) {
+  const Result& result = scanned("returns.cpp");
+  EXPECT_TRUE(result.diagnostics.empty()) << describe(result.diagnostics);
+  EXPECT_EQ(schemas(result.module),
+            (std::vector<std::string>{
+                "t::fill.out(Scalar value, *, Tensor(a!) out) -> ()",
+                "t::functional(Tensor self, int dim) -> Tensor",
+                "t::min_max.out(Tensor self, *, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!), "
+                "Tensor(b!))",
+            }));
+
+  const ir::Kernel* functional = find_kernel(result.module, "t::functional");
+  ASSERT_NE(functional, nullptr);
+  EXPECT_TRUE(functional->has_context);
+  EXPECT_EQ(functional->cpp_canonical_return_type, "executorch::runtime::etensor::Tensor");
+  ASSERT_EQ(functional->returns.size(), 1u);
+  EXPECT_EQ(functional->returns[0].schema_type, "Tensor");
+  EXPECT_EQ(functional->location.file, shown(data_file("returns.cpp")));
+  EXPECT_EQ(functional->location.line, 7u);
+  EXPECT_EQ(functional->location.column, 8u);
+
+  const ir::Kernel* min_max = find_kernel(result.module, "t::min_max.out");
+  ASSERT_NE(min_max, nullptr);
+  EXPECT_EQ(min_max->cpp_canonical_return_type,
+            "std::tuple<executorch::runtime::etensor::Tensor &, "
+            "executorch::runtime::etensor::Tensor &>");
+  ASSERT_EQ(min_max->returns.size(), 2u);
+  EXPECT_EQ(min_max->returns[1].schema_type, "Tensor(b!)");
+  ASSERT_EQ(min_max->arguments.size(), 3u); // the context is not one
+  EXPECT_TRUE(min_max->arguments[2].kwarg_only);
+
+  const ir::Kernel* fill = find_kernel(result.module, "t::fill.out");
+  ASSERT_NE(fill, nullptr);
+  EXPECT_EQ(fill->cpp_return_type, "void");
+  EXPECT_TRUE(fill->returns.empty());
+}
+
+TEST(ScanTypes, UnsupportedTypesSayWhatToUse) {
+  const std::string file = data_file("unsupported.cpp");
+  const std::string code = "opscan-scan-unsupported-type";
+  expect_diagnostics(
+      scanned("unsupported.cpp").diagnostics, file,
+      {
+          {code, 8, 50,
+           "parameter 'x' of 'unsupported::plain_int': 'int' is not a schema type: "
+           "use int64_t (schema 'int')"},
+          {code, 9, 56, "'float' is not a schema type: use double (schema 'float')"},
+          {code, 10, 56,
+           "'const char *' is not a schema type: use std::string_view (schema 'str')"},
+          {code, 11, 50, "'executorch::aten::Tensor *' is a pointer"},
+          {code, 12, 51, "'int64_t &' is a non-const reference to a value the kernel cannot write"},
+          {code, 13, 68, "'std::vector<bool>' is not a schema type: use ArrayRef<bool>"},
+      });
+  EXPECT_TRUE(scanned("unsupported.cpp").module.kernels.empty());
+}
+
+// ---------------------------------------------------------------------------
+// Scanning: errors in the source
+
+TEST(ScanErrors, SyntaxErrorIsReportedAndTheRestScanned) {
+  const Result& result = scanned("syntax_error.cpp");
+  expect_diagnostics(result.diagnostics, data_file("syntax_error.cpp"),
+                     {{"opscan-clang-error", 9, 21, "expected expression"}});
+  EXPECT_EQ(schemas(result.module),
+            std::vector<std::string>{"t::good.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"});
+}
+
+TEST(ScanErrors, MissingInclude) {
+  const Result& result = scanned("missing_include.cpp");
+  expect_diagnostics(result.diagnostics, data_file("missing_include.cpp"),
+                     {{"opscan-clang-error", 3, 10, "'no_such_header.h' file not found"}});
+  EXPECT_NE(find_kernel(result.module, "t::after_missing.out"), nullptr);
+}
+
+TEST(ScanErrors, UnknownParameterType) {
+  const Result& result = scanned("invalid_type.cpp");
+  expect_diagnostics(
+      result.diagnostics, data_file("invalid_type.cpp"),
+      {
+          {"opscan-clang-error", 7, 51, "unknown type name 'Tensr'"},
+          {"opscan-scan-invalid-type", 7, 58,
+           "the type of parameter 'self' of 'invalid::typo_out' could not be resolved"},
+      });
+  EXPECT_TRUE(result.module.kernels.empty());
+}
+
+TEST(ScanErrors, KernelsMustBeFreeNonTemplateFunctionsWithExternalLinkage) {
+  const std::string file = data_file("linkage.cpp");
+  expect_diagnostics(
+      scanned("linkage.cpp").diagnostics, file,
+      {
+          {"opscan-scan-internal-linkage", 7, 16,
+           "kernel 'linkage::file_static_out' has internal linkage"},
+          {"opscan-scan-internal-linkage", 11, 9,
+           "kernel 'linkage::(anonymous namespace)::anonymous_out' has internal linkage"},
+          {"opscan-scan-template", 16, 9, "kernel 'linkage::templated_out' is a function template"},
+          {"opscan-scan-method", 20, 11,
+           "kernel 'linkage::Ops::method_out' is a member function: kernels must be free "
+           "functions"},
+      });
+  EXPECT_TRUE(scanned("linkage.cpp").module.kernels.empty());
+}
+
+TEST(ScanErrors, BadOperatorNamesPointIntoTheLiteral) {
+  // Each OPSCAN_KERNEL(" starts at column 1: the spec starts at column 16.
+  expect_diagnostics(
+      scanned("bad_names.cpp").diagnostics, data_file("bad_names.cpp"),
+      {
+          {"opscan-schema-syntax", 7, 19, "expected '::' after namespace 'add', found '.'"},
+          {"opscan-schema-out-suffix", 8, 25,
+           "name 'add_out' ends in '_out': name it 'add' with overload 'out'"},
+          {"opscan-schema-reserved-overload", 9, 26, "overload name 'default' is reserved"},
+          {"opscan-schema-reserved-name", 10, 22, "name '__x' starts with '__'"},
+          // Two spaces before this literal; "->" is at offset 61 of the spec.
+          {"opscan-schema-syntax", 11, 79, "expected ')' or ',' after argument 'out', found '->'"},
+          {"opscan-schema-out-suffix", 13, 26, "name 'mul_out' ends in '_out'"},
+      });
+  EXPECT_TRUE(scanned("bad_names.cpp").module.kernels.empty());
+}
+
+TEST(ScanErrors, AnnotationSyntaxPointsAtTheToken) {
+  expect_diagnostics(
+      scanned("annotation_syntax.cpp").diagnostics, data_file("annotation_syntax.cpp"),
+      {
+          {"opscan-annotation-syntax", 7, 15, "first argument must be a string literal"},
+          {"opscan-annotation-syntax", 10, 38, "field 'key' given twice"},
+          {"opscan-annotation-syntax", 13, 35, "unknown OPSCAN_KERNEL field 'colour'"},
+          // On the third line of the annotation.
+          {"opscan-annotation-syntax", 18, 23, "unknown OPSCAN_KERNEL field 'wrong'"},
+          // In the second of two adjacent literals.
+          {"opscan-schema-out-suffix", 21, 27, "name 'split_out' ends in '_out'"},
+      });
+}
+
+TEST(ScanErrors, UnnamedParameter) {
+  const Result& result = scanned("parameters.cpp");
+  expect_diagnostics(result.diagnostics, data_file("parameters.cpp"),
+                     {{"opscan-scan-unnamed-parameter", 7, 61,
+                       "parameter 2 of 'parameters::unnamed_out' has no name"}});
+  EXPECT_EQ(find_kernel(result.module, "t::unnamed.out"), nullptr);
+}
+
+TEST(ScanErrors, DeclaredSchemaMismatchAndReturnCount) {
+  const Result& result = scanned("declared.cpp");
+  const std::string file = data_file("declared.cpp");
+  expect_diagnostics(
+      result.diagnostics, file,
+      {
+          // At the C++ parameter.
+          {"opscan-schema-mismatch", 13, 25,
+           "argument 3 'alpha': schema says Scalar, C++ parameter is int"},
+          // At the function's name.
+          {"opscan-infer-return-count", 16, 9,
+           "kernel 'declared::split_out': returns 1 tensor reference but takes 2 mutable tensors"},
+      });
+  ASSERT_EQ(result.diagnostics.size(), 2u);
+  ASSERT_EQ(result.diagnostics[0].notes.size(), 1u);
+  const diag::Note& note = result.diagnostics[0].notes[0];
+  EXPECT_EQ(note.message, "schema declared here; inferred from the signature: aten::sub.out(Tensor "
+                          "self, Tensor other, int alpha, *, Tensor(a!) out) -> Tensor(a!)");
+  EXPECT_EQ(note.location.file, shown(file));
+  EXPECT_EQ(note.location.line, 11u);
+  EXPECT_EQ(note.location.column, 16u); // the spec's first character
+}
+
+TEST(ScanErrors, ConflictingAnnotationsOfOneFunction) {
+  const Result& result = scanned("conflict.cpp");
+  const std::string file = data_file("conflict.cpp");
+  expect_diagnostics(result.diagnostics, file,
+                     {{"opscan-kernel-conflict", 9, 1,
+                       "kernel 'conflict::conflict_out' is annotated as \"t::second.out\" here and "
+                       "as \"t::first.out\" elsewhere"}});
+  ASSERT_EQ(result.diagnostics[0].notes.size(), 1u);
+  EXPECT_EQ(result.diagnostics[0].notes[0].location.line, 6u);
+}
+
+// ---------------------------------------------------------------------------
+// Scanning: good kernels and their IR
+
+TEST(ScanKernels, DeclaredSchemaIsKept) {
+  const ir::Kernel* k = find_kernel(scanned("declared.cpp").module, "aten::add.out");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->schema,
+            "aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> "
+            "Tensor(a!)");
+  EXPECT_EQ(k->schema_origin, ir::SchemaOrigin::declared);
+  EXPECT_EQ(k->cpp_function, "declared::add_out");
+  EXPECT_TRUE(k->has_context);
+  ASSERT_EQ(k->arguments.size(), 4u);
+  const ir::Argument& alpha = k->arguments[2];
+  EXPECT_EQ(alpha.name, "alpha");
+  EXPECT_EQ(alpha.schema_type, "Scalar");
+  EXPECT_TRUE(alpha.kwarg_only);
+  EXPECT_EQ(alpha.default_value, "1");
+  EXPECT_EQ(alpha.cpp_type, "const executorch::aten::Scalar &");
+  EXPECT_EQ(alpha.cpp_canonical_type, "const executorch::runtime::etensor::Scalar &");
+  EXPECT_FALSE(k->arguments[0].default_value);
+}
+
+TEST(ScanKernels, NoRuntimeContextKeyAndDispatch) {
+  const ir::Module& module = scanned("parameters.cpp").module;
+  const ir::Kernel* plain = find_kernel(module, "t::no_context.out");
+  ASSERT_NE(plain, nullptr);
+  EXPECT_FALSE(plain->has_context);
+  EXPECT_EQ(plain->schema, "t::no_context.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
+  EXPECT_EQ(plain->kernel_key, "");
+  EXPECT_EQ(plain->dispatch_key, "");
+
+  const ir::Kernel* keyed = find_kernel(module, "t::keyed.out");
+  ASSERT_NE(keyed, nullptr);
+  EXPECT_TRUE(keyed->has_context);
+  EXPECT_EQ(keyed->kernel_key, "v1/6;0,1|6;0,1");
+  EXPECT_EQ(keyed->dispatch_key, "CPU");
+  EXPECT_EQ(keyed->op.ns, "t");
+  EXPECT_EQ(keyed->op.name, "keyed");
+  EXPECT_EQ(keyed->op.overload, "out");
+  EXPECT_EQ(keyed->location.line, 13u);
+  EXPECT_EQ(keyed->location.column, 9u);
+  EXPECT_FALSE(keyed->usr.empty());
+}
+
+TEST(ScanKernels, MacroGeneratedKernelsAreAtTheExpansion) {
+  const Result& result = scanned("macro.cpp");
+  const std::string file = data_file("macro.cpp");
+  const ir::Kernel* neg = find_kernel(result.module, "t::neg.out");
+  const ir::Kernel* exp = find_kernel(result.module, "t::exp.out");
+  ASSERT_NE(neg, nullptr);
+  ASSERT_NE(exp, nullptr);
+  EXPECT_EQ(neg->schema, "t::neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
+  EXPECT_EQ(neg->cpp_function, "macro::neg_out");
+  EXPECT_EQ(neg->location.file, shown(file));
+  EXPECT_EQ(neg->location.line, 10u);
+  EXPECT_EQ(neg->location.column, 1u);
+  EXPECT_EQ(exp->location.line, 11u);
+  EXPECT_EQ(exp->location.column, 3u);
+  // An error in a generated annotation is at the expansion too.
+  expect_diagnostics(result.diagnostics, file,
+                     {{"opscan-schema-out-suffix", 12, 1, "name 'log_out' ends in '_out'"}});
+}
+
+TEST(ScanKernels, DeclarationAndDefinitionAreOneKernel) {
+  const Result& result = scanned("decl_def.cpp");
+  EXPECT_TRUE(result.diagnostics.empty()) << describe(result.diagnostics);
+  const std::string header = shown(data_file("include/decl_kernels.h"));
+  const std::string source = shown(data_file("decl_def.cpp"));
+  struct Row {
+    std::string op;
+    std::string file;
+    uint32_t line, column;
+  };
+  const std::vector<Row> rows = {
+      {"t::both.out", header, 15, 9},     // annotated twice: the first
+      {"t::declared.out", header, 10, 9}, // on the declaration
+      {"t::defined.out", source, 10, 9},  // on the definition
+      {"t::in_header", header, 18, 15},   // declared and defined in the header
+  };
+  ASSERT_EQ(result.module.kernels.size(), rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    SCOPED_TRACE(rows[i].op);
+    const ir::Kernel& k = result.module.kernels[i];
+    EXPECT_EQ(k.op.str(), rows[i].op);
+    EXPECT_EQ(k.location.file, rows[i].file);
+    EXPECT_EQ(k.location.line, rows[i].line);
+    EXPECT_EQ(k.location.column, rows[i].column);
+  }
+  EXPECT_EQ(result.module.kernels[0].kernel_key, "k");
+  ASSERT_EQ(result.module.sources.size(), 2u);
+  EXPECT_EQ(result.module.sources[0].path, source);
+  EXPECT_EQ(result.module.sources[1].path, header);
+  EXPECT_EQ(result.module.sources[1].sha256.size(), 64u);
+}
+
+TEST(ScanKernels, HeaderKernelsSeenByTwoFilesAreOneKernel) {
+  Result result = scan_paths({data_file("decl_def.cpp"), data_file("also_includes.cpp")});
+  EXPECT_TRUE(result.diagnostics.empty()) << describe(result.diagnostics);
+  EXPECT_EQ(result.module.kernels.size(), 4u);
+  EXPECT_EQ(result.module.sources.size(), 3u);
+}
+
+TEST(ScanKernels, SystemHeadersAreSkipped) {
+  const std::string file = data_file("uses_system.cpp");
+  const std::string dir = data_file("system");
+  Result as_system = scan_paths({file}, {"-std=c++17", "-isystem", dir});
+  EXPECT_TRUE(as_system.diagnostics.empty()) << describe(as_system.diagnostics);
+  EXPECT_EQ(schemas(as_system.module),
+            std::vector<std::string>{"t::local.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"});
+  ASSERT_EQ(as_system.module.sources.size(), 1u);
+  EXPECT_EQ(as_system.module.sources[0].path, shown(file));
+
+  // The same header through -I is the library's own.
+  Result as_user = scan_paths({file}, {"-std=c++17", "-I" + dir});
+  EXPECT_TRUE(as_user.diagnostics.empty()) << describe(as_user.diagnostics);
+  ASSERT_EQ(as_user.module.kernels.size(), 2u);
+  EXPECT_EQ(as_user.module.kernels[0].op.str(), "t::from_system.out");
+  EXPECT_EQ(as_user.module.kernels[0].location.file, shown(data_file("system/system_kernels.h")));
+}
+
+TEST(ScanKernels, Examples) {
+  const std::string elementwise = (kRepo / "examples/kernels/elementwise.cpp").string();
+  const std::string reduce = (kRepo / "examples/kernels/reduce.cpp").string();
+  Result result =
+      scan_paths({elementwise, reduce}, {"-std=c++17", "-I" + (kRepo / "include").string(),
+                                         "-I" + (kRepo / "examples/include").string()});
+  EXPECT_TRUE(result.diagnostics.empty()) << describe(result.diagnostics);
+  EXPECT_EQ(result.module.kernels.size(), 9u);
+  EXPECT_EQ(result.module.libclang_version, libclang_version());
+  EXPECT_NE(libclang_version().find("clang version"), std::string::npos);
+  const ir::Kernel* mean = find_kernel(result.module, "demo::mean.out");
+  ASSERT_NE(mean, nullptr);
+  EXPECT_EQ(mean->schema, "demo::mean.out(Tensor self, int[]? dims, ScalarType? dtype, *, "
+                          "Tensor(a!) out) -> Tensor(a!)");
+}
+
+// ---------------------------------------------------------------------------
+// Scanning: arguments and compilation databases
+
+TEST(ScanArguments, GccOnlyFlagIsDroppedWithANote) {
+  const std::string file = data_file("returns.cpp");
+  Result result = scan_paths({file}, {"-std=c++17", "-fconcepts", "-fno-gnu-unique"});
+  ASSERT_EQ(result.diagnostics.size(), 2u) << describe(result.diagnostics);
+  for (const diag::Diagnostic& d : result.diagnostics) {
+    EXPECT_EQ(d.severity, diag::Severity::note);
+    EXPECT_EQ(d.code, "opscan-dropped-flag");
+    EXPECT_EQ(d.location.file, shown(file));
+  }
+  EXPECT_EQ(result.diagnostics[0].message, "dropped '-fconcepts', which libclang does not accept");
+  EXPECT_EQ(result.module.kernels.size(), 3u);
+
+  // What happens to a flag clang does not know and opscan does not drop.
+  Result unknown = scan_paths({file}, {"-std=c++17", "-fno-such-flag"});
+  ASSERT_EQ(unknown.diagnostics.size(), 1u) << describe(unknown.diagnostics);
+  EXPECT_EQ(unknown.diagnostics[0].code, "opscan-clang-error");
+  EXPECT_EQ(unknown.diagnostics[0].message, "unknown argument: '-fno-such-flag'");
+}
+
+TEST(ScanArguments, MissingFile) {
+  const std::string file = data_file("no_such_file.cpp");
+  Result result = scan_paths({file});
+  ASSERT_EQ(result.diagnostics.size(), 1u) << describe(result.diagnostics);
+  EXPECT_EQ(result.diagnostics[0].code, "opscan-parse-failed");
+  EXPECT_EQ(result.diagnostics[0].location.file, shown(file));
+  EXPECT_TRUE(result.module.kernels.empty());
+}
+
+// A build tree: build/compile_commands.json for src/*.cpp, with relative
+// include paths (resolved against the entry's directory).
+class CompilationDatabaseTest : public testing::Test {
+protected:
+  void SetUp() override {
+    const std::string kernel = R"(#include "local.h"
+OPSCAN_KERNEL("t::NAME.out")
+Tensor& NAME_out(const Tensor& self, Tensor& out);
+)";
+    auto source = [&](const std::string& name) {
+      std::string text = kernel;
+      for (size_t at; (at = text.find("NAME")) != std::string::npos;)
+        text.replace(at, 4, name);
+      return text;
+    };
+    dir_.write("inc/local.h", "#include \"" + data_file("et_types.h") + "\"\n");
+    one_ = dir_.write("src/one.cpp", source("one"));
+    two_ = dir_.write("src/two.cpp", source("two"));
+    absent_ = dir_.write("src/absent.cpp", source("absent"));
+    const std::string build = (dir_.path() / "build").string();
+    dir_.write("build/compile_commands.json", R"([
+  {"directory": ")" + build + R"(",
+   "arguments": ["/usr/bin/g++", "-std=c++17", "-I../inc", "-fconcepts-diagnostics-depth=2",
+                 "-o", "one.o", "-c", "../src/one.cpp"],
+   "file": "../src/one.cpp"},
+  {"directory": ")" + build + R"(",
+   "command": "/usr/bin/g++ -std=c++17 -I../inc -DTWO=1 -o two.o -c )" +
+                                                  two_ + R"(",
+   "file": ")" + two_ + R"("}
+])");
+  }
+
+  Result scan_with_database(std::vector<std::string> files, unsigned jobs = 1) {
+    Options options;
+    options.files = std::move(files);
+    options.build_dir = (dir_.path() / "build").string();
+    options.jobs = jobs;
+    return scan(options);
+  }
+
+  TempDir dir_;
+  std::string one_, two_, absent_;
+};
+
+TEST_F(CompilationDatabaseTest, ArgumentsAndCommandEntries) {
+  const fs::path cwd = fs::current_path();
+  Result result = scan_with_database({one_, two_}, 2);
+  // The entries' directory applies to their paths, not to the process.
+  EXPECT_EQ(fs::current_path(), cwd);
+  // one.cpp's entry has a GCC-only flag.
+  ASSERT_EQ(result.diagnostics.size(), 1u) << describe(result.diagnostics);
+  EXPECT_EQ(result.diagnostics[0].code, "opscan-dropped-flag");
+  EXPECT_EQ(result.diagnostics[0].location.file, shown(one_));
+  EXPECT_EQ(result.diagnostics[0].message,
+            "dropped '-fconcepts-diagnostics-depth=2', which libclang does not accept");
+  EXPECT_EQ(schemas(result.module),
+            (std::vector<std::string>{"t::one.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+                                      "t::two.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"}));
+  EXPECT_EQ(result.module.kernels[0].location.file, shown(one_));
+  EXPECT_EQ(result.module.kernels[0].location.line, 3u);
+}
+
+TEST_F(CompilationDatabaseTest, FileMissingFromTheDatabase) {
+  // libclang would infer a command from one.cpp's; opscan does not guess.
+  Result result = scan_with_database({absent_});
+  ASSERT_EQ(result.diagnostics.size(), 1u) << describe(result.diagnostics);
+  EXPECT_EQ(result.diagnostics[0].code, "opscan-no-compile-command");
+  EXPECT_EQ(result.diagnostics[0].severity, diag::Severity::error);
+  EXPECT_EQ(result.diagnostics[0].location.file, shown(absent_));
+  EXPECT_NE(result.diagnostics[0].message.find("no entry for this file in"), std::string::npos);
+  EXPECT_TRUE(result.module.kernels.empty());
+}
+
+TEST_F(CompilationDatabaseTest, MissingDatabase) {
+  Options options;
+  options.files = {one_};
+  options.build_dir = dir_.path().string(); // no compile_commands.json here
+  Result result = scan(options);
+  ASSERT_EQ(result.diagnostics.size(), 1u) << describe(result.diagnostics);
+  EXPECT_EQ(result.diagnostics[0].code, "opscan-no-compile-commands");
+  EXPECT_EQ(result.diagnostics[0].message,
+            "cannot read " + (dir_.path() / "compile_commands.json").string());
+  EXPECT_TRUE(result.module.kernels.empty());
+}
+
+// ---------------------------------------------------------------------------
+// Determinism
+
+TEST(ScanDeterminism, JobsAndFileOrderDoNotChangeTheOutput) {
+  std::vector<std::string> files = {
+      data_file("decl_def.cpp"), data_file("also_includes.cpp"), data_file("returns.cpp"),
+      data_file("declared.cpp"), data_file("macro.cpp"),
+  };
+  Result serial = scan_paths(files, kArgs, 1);
+  Result parallel = scan_paths(files, kArgs, 2);
+  std::reverse(files.begin(), files.end());
+  Result reversed = scan_paths(files, kArgs, 2);
+
+  const std::string json = ir::to_json(serial.module);
+  EXPECT_EQ(serial.module.kernels.size(), 10u);
+  EXPECT_EQ(ir::to_json(parallel.module), json);
+  EXPECT_EQ(ir::to_json(reversed.module), json);
+  EXPECT_EQ(describe(parallel.diagnostics), describe(serial.diagnostics));
+  EXPECT_EQ(describe(reversed.diagnostics), describe(serial.diagnostics));
+  EXPECT_EQ(serial.diagnostics.size(), 3u) << describe(serial.diagnostics);
+}
+
+} // namespace
+} // namespace opscan::scan

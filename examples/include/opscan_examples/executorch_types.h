@@ -20,11 +20,11 @@ class KernelRuntimeContext;
 
 template <typename T>
 class ArrayRef {
- public:
+public:
   const T* data() const { return data_; }
   size_t size() const { return size_; }
 
- private:
+private:
   const T* data_ = nullptr;
   size_t size_ = 0;
 };
@@ -43,8 +43,8 @@ class Tensor {
 class Scalar {
   double value_ = 0;
 };
-}  // namespace etensor
-}  // namespace executorch::runtime
+} // namespace etensor
+} // namespace executorch::runtime
 
 namespace torch::executor {
 using ::executorch::runtime::ArrayRef;
@@ -55,7 +55,7 @@ using ::executorch::runtime::etensor::MemoryFormat;
 using ::executorch::runtime::etensor::Scalar;
 using ::executorch::runtime::etensor::ScalarType;
 using ::executorch::runtime::etensor::Tensor;
-}  // namespace torch::executor
+} // namespace torch::executor
 
 namespace executorch::aten {
 using std::optional;
@@ -70,5 +70,5 @@ using ScalarType = torch::executor::ScalarType;
 using MemoryFormat = torch::executor::MemoryFormat;
 using Layout = torch::executor::Layout;
 using Device = torch::executor::Device;
-}  // namespace executorch::aten
+} // namespace executorch::aten
 #endif

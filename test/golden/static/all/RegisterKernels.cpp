@@ -36,6 +36,7 @@ void aten_add_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   executorch::aten::Tensor& out = stack[3]->to<executorch::aten::Tensor>();
   ::example::elementwise::add_out(context, self, other, alpha, out);
 }
+
 // aten::clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)
 void aten_clamp_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
@@ -49,6 +50,7 @@ void aten_clamp_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   executorch::aten::Tensor& out = stack[3]->to<executorch::aten::Tensor>();
   ::example::elementwise::clamp_out(context, self, min, max, out);
 }
+
 // aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
 void aten_mul_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 4) {
@@ -61,6 +63,7 @@ void aten_mul_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   executorch::aten::Tensor& out = stack[2]->to<executorch::aten::Tensor>();
   ::example::elementwise::mul_out(context, self, other, out);
 }
+
 // demo::mean.out(Tensor self, int[]? dims, ScalarType? dtype, *, Tensor(a!) out) -> Tensor(a!)
 void demo_mean_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
@@ -74,6 +77,7 @@ void demo_mean_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   executorch::aten::Tensor& out = stack[3]->to<executorch::aten::Tensor>();
   ::example::reduce::mean_out(context, self, dims, dtype, out);
 }
+
 // demo::pick(Tensor self, Tensor? fallback, int index) -> Tensor
 void demo_pick(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 4) {
@@ -87,6 +91,7 @@ void demo_pick(KernelRuntimeContext& context, Span<EValue*> stack) {
   executorch::aten::Tensor result = ::example::reduce::pick(context, self, fallback, index);
   *stack[3] = EValue(result);
 }
+
 // demo::relu_(Tensor(a!) self) -> Tensor(a!)
 void demo_relu_(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 2) {
@@ -97,6 +102,7 @@ void demo_relu_(KernelRuntimeContext& context, Span<EValue*> stack) {
   executorch::aten::Tensor& self = stack[0]->to<executorch::aten::Tensor>();
   ::example::elementwise::relu_(context, self);
 }
+
 // demo::scale.out(Tensor self, float factor, bool round, *, Tensor(a!) out) -> Tensor(a!)
 void demo_scale_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
@@ -110,6 +116,7 @@ void demo_scale_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   executorch::aten::Tensor& out = stack[3]->to<executorch::aten::Tensor>();
   ::example::elementwise::scale_out(context, self, factor, round, out);
 }
+
 // demo::sum_dims.out(Tensor self, int[] dims, bool keepdim, *, Tensor(a!) out) -> Tensor(a!)
 void demo_sum_dims_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
@@ -123,6 +130,7 @@ void demo_sum_dims_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   executorch::aten::Tensor& out = stack[3]->to<executorch::aten::Tensor>();
   ::example::reduce::sum_dims_out(context, self, dims, keepdim, out);
 }
+
 // demo::total.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
 void demo_total_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {

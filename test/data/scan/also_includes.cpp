@@ -1,0 +1,2 @@
+// A second translation unit that includes decl_kernels.h.
+#include "include/decl_kernels.h"
