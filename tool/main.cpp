@@ -110,8 +110,8 @@ int generate_from(const ir::Module& module, const GenerateArgs& args) {
   }
   fmt::print("opscan: library '{}': {} operator{} ({}), registration: {}\n", output.library_dir,
              module.kernels.size(), module.kernels.size() == 1 ? "" : "s", namespaces,
-             output.registration_symbol.empty() ? "static initializer"
-                                                : output.registration_symbol + "()");
+             output.registration_function.empty() ? "static initializer"
+                                                  : output.registration_function + "()");
   std::vector<std::string> names;
   for (const emit::OutputFile& f : output.files)
     names.push_back(std::filesystem::path(f.path).filename());

@@ -69,7 +69,6 @@ Output generate(const ir::Module& module, const Options& options) {
   if (options.registration == Registration::manual)
     library.registration_symbol = "register_all_kernels";
   output.library_dir = library.name;
-  output.registration_symbol = library.registration_symbol;
 
   // Generated code follows the canonical order, whatever order the IR came in.
   ir::Module library_ir = module;

@@ -33,8 +33,8 @@ struct OutputFile {
 };
 
 struct Output {
-  std::string library_dir;         // "<lib>", or "all" for the unnamed library
-  std::string registration_symbol; // "register_<lib>_kernels", or empty for static
+  std::string library_dir;           // "<lib>", or "all" for the unnamed library
+  std::string registration_function; // fully qualified; empty in static mode
   std::vector<OutputFile> files;
   diag::Diagnostics diagnostics; // nothing should be written when it has errors
 };

@@ -305,6 +305,9 @@ void generate_executorch(const ir::Module& module, const Library& library, const
 
   std::string registration, register_declaration;
   const size_t count = entries.size();
+  if (!library.registration_symbol.empty()) {
+    output.registration_function = "torch::executor::" + library.registration_symbol;
+  }
   if (library.registration_symbol.empty()) {
     registration = "namespace {\n"
                    "// Static registration: the kernels register when the program loads.\n"

@@ -387,7 +387,9 @@ private:
     CXFile handle = clang_getFile(tu_, file.c_str());
     size_t size = 0;
     const char* data = handle ? clang_getFileContents(tu_, handle, &size) : nullptr;
-    std::string hash = data ? support::sha256_hex({data, size}) : std::string();
+    // libclang has the bytes it parsed; only a file it never loaded is read again.
+    std::optional<std::string> text = data ? std::string(data, size) : support::read_file(file);
+    std::string hash = support::sha256_hex(text.value_or(""));
     result_.fragment.sources.push_back({support::display_path(file), hash});
   }
 

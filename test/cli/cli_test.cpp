@@ -81,7 +81,9 @@ struct BadInput {
   std::string stderr_; // exact
 };
 
-void PrintTo(const BadInput& input, std::ostream* os) { *os << input.name; }
+void PrintTo(const BadInput& input, std::ostream* os) {
+  *os << input.name;
+}
 
 class BadInputTest : public ::testing::TestWithParam<BadInput> {};
 
@@ -221,7 +223,8 @@ TEST(Cli, SummaryAndRerunWritesNothing) {
   EXPECT_EQ(first.err, "");
   const std::string where = out.path().string() + "/t";
   EXPECT_EQ(first.out,
-            "opscan: library 't': 1 operator (1 demo), registration: register_t_kernels()\n"
+            "opscan: library 't': 1 operator (1 demo), registration: "
+            "torch::executor::register_t_kernels()\n"
             "opscan: " +
                 where +
                 ": RegisterKernels.h, RegisterKernels.cpp, NativeFunctions.h, ir.json (4 written, "
@@ -312,7 +315,8 @@ TEST_P(GoldenTest, MatchesGoldenFiles) {
   // Only the registration files differ between modes; the others are
   // compared once, in named mode.
   std::vector<std::string> files = {"RegisterKernels.h", "RegisterKernels.cpp"};
-  if (std::string(mode) == "named") files.insert(files.end(), {"NativeFunctions.h", "ir.json"});
+  if (std::string(mode) == "named")
+    files.insert(files.end(), {"NativeFunctions.h", "ir.json"});
   for (const std::string& file : files) {
     std::string actual = normalized(read(out.path() / lib / file));
     if (update) {

@@ -339,7 +339,7 @@ TEST(GenerateExecuTorch, NamedModeWritesFourFilesUnderTheLibrary) {
   Output output = generate(module_of({neg_out()}), named("mine"));
   ASSERT_TRUE(output.diagnostics.empty());
   EXPECT_EQ(output.library_dir, "mine");
-  EXPECT_EQ(output.registration_symbol, "register_mine_kernels");
+  EXPECT_EQ(output.registration_function, "torch::executor::register_mine_kernels");
   std::vector<std::string> paths;
   for (const auto& f : output.files)
     paths.push_back(f.path);
@@ -376,13 +376,13 @@ TEST(GenerateExecuTorch, ModesShareFileNamesAndDifferInRegistration) {
   Options manual = named("mine");
   manual.registration = Registration::manual;
   Output m = generate(module_of({neg_out()}), manual);
-  EXPECT_EQ(m.registration_symbol, "register_all_kernels");
+  EXPECT_EQ(m.registration_function, "torch::executor::register_all_kernels");
   EXPECT_NE(file(m, "mine/RegisterKernels.h")->find("register_all_kernels();"), std::string::npos);
 
   Options static_mode = named("mine");
   static_mode.registration = Registration::static_init;
   Output s = generate(module_of({neg_out()}), static_mode);
-  EXPECT_EQ(s.registration_symbol, "");
+  EXPECT_EQ(s.registration_function, "");
   EXPECT_NE(file(s, "mine/RegisterKernels.cpp")->find("kRegisteredAtLoad = register_library();"),
             std::string::npos);
   EXPECT_EQ(file(s, "mine/RegisterKernels.h")->find("register_"), std::string::npos);
@@ -391,7 +391,7 @@ TEST(GenerateExecuTorch, ModesShareFileNamesAndDifferInRegistration) {
   unnamed.library.reset();
   Output u = generate(module_of({neg_out()}), unnamed);
   EXPECT_EQ(u.library_dir, "all");
-  EXPECT_EQ(u.registration_symbol, "register_all_kernels");
+  EXPECT_EQ(u.registration_function, "torch::executor::register_all_kernels");
 }
 
 TEST(GenerateExecuTorch, KernelKeysAndFoldedNamesGetDistinctWrappers) {
