@@ -141,6 +141,8 @@ ParsedAnnotation parse_annotation(std::string_view text) {
     *given = true;
     if (!lex.consume('='))
       return fail("expected '=' after '" + *name + "'");
+    lex.skip_space();
+    (*name == "key" ? result.key_offset : result.dispatch_offset) = lex.pos() + 1;
     auto value = lex.string_literal(error);
     if (!value)
       return fail("value of '" + *name + "': " + error);

@@ -21,8 +21,10 @@ struct Annotation {
   // spec may contain escapes or be split into adjacent literals
   // ("t::" "add.out", as macros write it).
   std::vector<size_t> spec_offsets;
-  std::string kernel_key;   // key = "..."
-  std::string dispatch_key; // dispatch = "..."
+  std::string kernel_key;     // key = "..."
+  std::string dispatch_key;   // dispatch = "..."
+  size_t key_offset = 0;      // of the key's first character in the text
+  size_t dispatch_offset = 0; // of the dispatch key's first character
 
   // The offset in the text of byte `i` of `spec` (its end when past it).
   size_t text_offset(size_t i) const {

@@ -1,6 +1,7 @@
 #include "scan/infer.h"
 
 #include <fmt/format.h>
+#include <map>
 
 namespace opscan::scan {
 namespace {
@@ -23,10 +24,16 @@ schema::Type with_alias(schema::Type type, const schema::AliasInfo& alias) {
 // compare equal; fixed list sizes and SymInt are normalised too.
 std::string comparable(schema::Type type) {
   auto strip = [](std::optional<schema::AliasInfo>& alias) {
-    if (alias)
-      alias = schema::AliasInfo{{"_"}, alias->is_write, {}};
+    if (alias && alias->is_write)
+      alias = schema::AliasInfo{{"_"}, true, {}};
+    else
+      alias.reset();
   };
   strip(type.alias);
+  // A C++ list of tensors (ArrayRef<Tensor>) cannot say whether the kernel
+  // writes its tensors: "Tensor(a!)[]" and "Tensor[]" both fit it.
+  if (type.is_list() && type.alias)
+    type.alias.reset();
   for (auto& suffix : type.suffixes) {
     strip(suffix.alias);
     suffix.size.reset();
@@ -92,39 +99,150 @@ std::variant<schema::Schema, InferError> infer_schema(const schema::OperatorName
   return result;
 }
 
-std::vector<InferError> check_declared(const schema::Schema& declared,
-                                       const schema::Schema& inferred) {
+namespace {
+
+// Whether a type is written by the kernel (a write alias on the value itself).
+bool writes(const schema::Type& type) {
+  return type.alias && type.alias->is_write;
+}
+
+std::string plural(size_t n, const char* word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+std::string returns_of(const schema::Schema& s) {
+  std::string text = s.str();
+  return text.substr(text.rfind(" -> ") + 4);
+}
+
+} // namespace
+
+std::vector<InferError> cross_check(const schema::Schema& reference, const schema::Schema& inferred,
+                                    const CppSpelling& cpp, Reference kind) {
+  const std::string says = kind == Reference::declared
+                               ? std::string("schema says")
+                               : "the known schema of " + reference.name.str() + " says";
+  const std::string schema_word = kind == Reference::declared
+                                      ? std::string("schema")
+                                      : "the known schema of " + reference.name.str();
   std::vector<InferError> errors;
-  const auto& want = declared.arguments;
+  const auto& want = reference.arguments;
   const auto& have = inferred.arguments;
   if (want.size() != have.size()) {
-    errors.push_back({-1, "opscan-schema-mismatch",
-                      fmt::format("schema declares {} argument{}, the C++ function takes {}",
-                                  want.size(), want.size() == 1 ? "" : "s", have.size())});
+    errors.push_back(
+        {-1, "opscan-mismatch-count",
+         fmt::format("{} has {}, the C++ function takes {} (after the runtime context)",
+                     schema_word, plural(want.size(), "argument"), have.size())});
     return errors;
   }
+  std::vector<bool> type_ok(want.size());
   for (size_t i = 0; i < want.size(); ++i) {
-    std::string w = comparable(want[i].type), h = comparable(have[i].type);
-    if (w != h) {
-      errors.push_back({static_cast<int>(i), "opscan-schema-mismatch",
-                        fmt::format("argument {} '{}': schema says {}, C++ parameter is {}", i + 1,
-                                    want[i].name, want[i].type.str(), have[i].type.str())});
+    const schema::Type& w = want[i].type;
+    const schema::Type& h = have[i].type;
+    const std::string& cpp_type = i < cpp.params.size() ? cpp.params[i] : h.str();
+    schema::Type w_read = w, h_read = h;
+    w_read.alias.reset();
+    h_read.alias.reset();
+    if (comparable(w) == comparable(h)) {
+      type_ok[i] = true;
+    } else if (comparable(w_read) == comparable(h_read) && writes(w) != writes(h)) {
+      errors.push_back(
+          {static_cast<int>(i), "opscan-mismatch-mutability",
+           writes(w) ? fmt::format("argument {} '{}': {} {} (written by the kernel), C++ parameter "
+                                   "is '{}' (read-only): take it as a non-const reference",
+                                   i + 1, want[i].name, says, w.str(), cpp_type)
+                     : fmt::format("argument {} '{}': {} {} (read-only), C++ parameter is '{}' "
+                                   "(written by the kernel): take it as a const reference",
+                                   i + 1, want[i].name, says, w.str(), cpp_type)});
+    } else {
+      errors.push_back({static_cast<int>(i), "opscan-mismatch-type",
+                        fmt::format("argument {} '{}': {} {}, C++ parameter is '{}'", i + 1,
+                                    want[i].name, says, w.str(), cpp_type)});
     }
   }
-  bool same_returns = declared.returns.size() == inferred.returns.size();
-  for (size_t i = 0; same_returns && i < declared.returns.size(); ++i) {
-    same_returns = comparable(declared.returns[i].type) == comparable(inferred.returns[i].type);
+  // Arguments of one type in a different order: only the names tell.
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (!type_ok[i] || want[i].name == have[i].name)
+      continue;
+    for (size_t j = 0; j < want.size(); ++j) {
+      if (j != i && want[j].name == have[i].name) {
+        errors.push_back(
+            {static_cast<int>(i), "opscan-mismatch-order",
+             fmt::format("argument {}: {} '{}', the C++ parameter here is '{}', which "
+                         "is argument {} in the {}",
+                         i + 1, says, want[i].name, have[i].name, j + 1, schema_word)});
+        break;
+      }
+    }
+  }
+  bool same_returns = reference.returns.size() == inferred.returns.size();
+  for (size_t i = 0; same_returns && i < reference.returns.size(); ++i) {
+    same_returns = comparable(reference.returns[i].type) == comparable(inferred.returns[i].type);
   }
   if (!same_returns) {
-    auto list = [](const schema::Schema& s) {
-      std::string text = s.str();
-      return text.substr(text.rfind(" -> ") + 4);
-    };
-    errors.push_back({-1, "opscan-schema-mismatch",
-                      fmt::format("schema returns {}, the C++ function returns {}", list(declared),
-                                  list(inferred))});
+    errors.push_back({-1, "opscan-mismatch-returns",
+                      fmt::format("{} returns {}, the C++ function returns '{}' ({})", schema_word,
+                                  returns_of(reference), cpp.ret, returns_of(inferred))});
   }
   return errors;
+}
+
+schema::Schema repair(const schema::Schema& declared, const schema::Schema& inferred) {
+  schema::Schema fixed = inferred;
+  fixed.name = declared.name;
+  // Inferred alias name -> the alias the repaired schema uses for it.
+  std::map<std::string, schema::AliasInfo> aliases;
+  for (size_t i = 0; i < fixed.arguments.size(); ++i) {
+    schema::Argument& arg = fixed.arguments[i];
+    if (i >= declared.arguments.size())
+      continue;
+    const schema::Argument& d = declared.arguments[i];
+    // The position keeps the declared name and '*', unless the C++ parameter
+    // here carries the name of another declared argument (a reordering).
+    bool moved = false;
+    for (size_t j = 0; j < declared.arguments.size(); ++j) {
+      moved = moved || (j != i && declared.arguments[j].name == arg.name);
+    }
+    if (moved)
+      continue;
+    arg.name = d.name;
+    arg.kwarg_only = d.kwarg_only;
+    if (comparable(d.type) != comparable(arg.type))
+      continue;
+    if (arg.type.alias && d.type.alias)
+      aliases[arg.type.alias->before.front()] = *d.type.alias;
+    arg = d;
+  }
+  // Keep the schema valid: once keyword-only, always keyword-only; and no
+  // positional argument without a default after one with a default.
+  for (size_t i = 1; i < fixed.arguments.size(); ++i) {
+    fixed.arguments[i].kwarg_only =
+        fixed.arguments[i].kwarg_only || fixed.arguments[i - 1].kwarg_only;
+  }
+  bool later_required = false;
+  for (size_t i = fixed.arguments.size(); i-- > 0;) {
+    schema::Argument& arg = fixed.arguments[i];
+    if (arg.kwarg_only)
+      continue;
+    if (later_required)
+      arg.default_value.reset();
+    later_required = later_required || !arg.default_value;
+  }
+  for (schema::Return& r : fixed.returns) {
+    if (r.type.alias) {
+      auto it = aliases.find(r.type.alias->before.front());
+      if (it != aliases.end())
+        r.type.alias = it->second;
+    }
+  }
+  if (declared.returns.size() == fixed.returns.size()) {
+    for (size_t i = 0; i < fixed.returns.size(); ++i) {
+      if (comparable(declared.returns[i].type) == comparable(fixed.returns[i].type)) {
+        fixed.returns[i].name = declared.returns[i].name;
+      }
+    }
+  }
+  return fixed;
 }
 
 } // namespace opscan::scan

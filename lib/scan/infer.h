@@ -38,10 +38,28 @@ std::variant<schema::Schema, InferError> infer_schema(const schema::OperatorName
                                                       const std::vector<CppParam>& params,
                                                       const CppReturn& ret);
 
-// Compares a declared schema with the one inferred from the signature:
-// argument count, each argument's type and mutability, returns. Alias set
-// names, fixed list sizes and SymInt/int do not matter.
-std::vector<InferError> check_declared(const schema::Schema& declared,
-                                       const schema::Schema& inferred);
+// What a signature is checked against: a schema declared in the annotation,
+// or the schema a known-schemas file gives for the operator.
+enum class Reference { declared, known };
+
+// The C++ side, as written, for messages.
+struct CppSpelling {
+  std::vector<std::string> params; // each parameter's type, after the context
+  std::string ret;                 // the return type
+};
+
+// Compares a reference schema with the one inferred from the signature:
+// argument count, each argument's type, mutability (Tensor(a!) is a
+// non-const Tensor&) and order, and the returns. Alias set names, fixed list
+// sizes, SymInt/int and the mutability of tensor lists (C++ cannot express
+// it) do not matter. One error per mismatch; `param` says which argument.
+std::vector<InferError> cross_check(const schema::Schema& reference, const schema::Schema& inferred,
+                                    const CppSpelling& cpp, Reference kind);
+
+// The declared schema made to fit the signature: the inferred schema, keeping
+// the declared argument's name, default, alias names and keyword-only marker
+// wherever its type still matches, and the declared return names when the
+// returns still match.
+schema::Schema repair(const schema::Schema& declared, const schema::Schema& inferred);
 
 } // namespace opscan::scan

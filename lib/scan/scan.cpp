@@ -4,6 +4,8 @@
 #include "scan/clang_util.h"
 #include "scan/flags.h"
 #include "scan/infer.h"
+#include "scan/kernel_key.h"
+#include "scan/known_schemas.h"
 #include "scan/types.h"
 #include "support/files.h"
 #include "support/sha256.h"
@@ -27,7 +29,8 @@ struct FileResult {
 // Everything the visitor needs for one translation unit.
 class TranslationUnitScanner {
 public:
-  explicit TranslationUnitScanner(CXTranslationUnit tu) : tu_(tu) {}
+  TranslationUnitScanner(CXTranslationUnit tu, const KnownSchemas* known)
+      : tu_(tu), known_(known) {}
 
   FileResult run() {
     report_clang_diagnostics();
@@ -127,6 +130,10 @@ private:
       clang_disposeTokens(tu, tokens, count);
     }
 
+    // Whether offsets map to the source exactly (the annotation is written
+    // out in the file, not made by another macro).
+    bool exact() const { return !pieces_.empty(); }
+
     diag::Location at(size_t offset) const {
       for (const Piece& piece : pieces_) {
         // In this token, or in the space before it.
@@ -225,14 +232,40 @@ private:
                    parsed.error->message);
     }
     const Annotation& note = *parsed.annotation;
-    extract(function, name, usr, where, note,
-            [&](size_t i) { return source.at(note.text_offset(i)); });
+    std::optional<diag::FixIt> spec_fix;
+    if (source.exact()) {
+      // From the spec's opening quote to just after its closing quote.
+      diag::Location begin = source.at(note.spec_offset - 1);
+      diag::Location end = source.at(note.text_offset(note.spec.size()));
+      if (begin.file == end.file && end.offset >= begin.offset) {
+        spec_fix = diag::FixIt{begin.file, begin.offset, end.offset + 1 - begin.offset, ""};
+      }
+    }
+    extract(
+        function, name, usr, where, note, [&](size_t i) { return source.at(note.text_offset(i)); },
+        [&](size_t offset) { return source.at(offset); }, spec_fix);
   }
 
   // `spec_at` maps a byte offset in the annotation's spec to the source.
+  // A string literal holding `text`.
+  static std::string quoted(const std::string& text) {
+    std::string out = "\"";
+    for (char c : text) {
+      if (c == '"' || c == '\\')
+        out += '\\';
+      out += c;
+    }
+    return out + "\"";
+  }
+
+  // `spec_at` maps a byte offset in the annotation's spec to the source,
+  // `text_at` one in the whole annotation text; `spec_fix`, when set, is the
+  // range of the spec's string literal(s), for fix-its that rewrite it.
   void extract(CXCursor function, const std::string& name, const std::string& usr,
                const diag::Location& where, const Annotation& note,
-               const std::function<diag::Location(size_t)>& spec_at) {
+               const std::function<diag::Location(size_t)>& spec_at,
+               const std::function<diag::Location(size_t)>& text_at,
+               const std::optional<diag::FixIt>& spec_fix) {
     ir::Kernel kernel;
     kernel.cpp_function = name;
     kernel.usr = usr;
@@ -268,6 +301,7 @@ private:
     std::vector<CppParam> params;
     std::vector<ir::Argument> arguments;
     std::vector<diag::Location> param_locations;
+    CppSpelling cpp;
     for (int i = 0; i < count; ++i) {
       CXCursor param = clang_Cursor_getArgument(function, static_cast<unsigned>(i));
       CXType type = clang_getCursorType(param);
@@ -292,12 +326,23 @@ private:
         continue;
       }
       if (param_name.empty()) {
-        error("opscan-scan-unnamed-parameter", at,
-              "parameter " + std::to_string(i + 1) + " of '" + name +
-                  "' has no name: name it, the schema argument takes its name");
+        // Suggest the declared schema's name for it, else one by position.
+        const size_t index = params.size();
+        std::string suggested = declared && index < declared->arguments.size()
+                                    ? declared->arguments[index].name
+                                    : "arg" + std::to_string(index + 1);
+        auto d = diag::make_error("opscan-scan-unnamed-parameter", at,
+                                  "parameter " + std::to_string(i + 1) + " of '" + name +
+                                      "' has no name: name it, the schema argument takes its name");
+        diag::Location end = location_of(clang_getRangeEnd(clang_getCursorExtent(param)));
+        if (end.file == at.file)
+          d.fixits.push_back({end.file, end.offset, 0, " " + suggested});
+        result_.diagnostics.push_back(std::move(d));
         bad = true;
+        params.push_back({suggested, *mapped.type, mapped.is_mutable});
         continue;
       }
+      cpp.params.push_back(spelling(type));
       params.push_back({param_name, *mapped.type, mapped.is_mutable});
       arguments.push_back({param_name, "", spelling(type), spelling(clang_getCanonicalType(type)),
                            false, std::nullopt});
@@ -311,6 +356,7 @@ private:
 
     CXType result_type = clang_getCursorResultType(function);
     kernel.cpp_return_type = spelling(result_type);
+    cpp.ret = kernel.cpp_return_type;
     kernel.cpp_canonical_return_type = spelling(clang_getCanonicalType(result_type));
     CppReturn ret;
     if (clang_getCanonicalType(result_type).kind != CXType_Void) {
@@ -338,21 +384,53 @@ private:
     const schema::Schema& inferred_schema = std::get<schema::Schema>(inferred);
     const schema::Schema* used = &inferred_schema;
     kernel.schema_origin = ir::SchemaOrigin::inferred;
-    if (declared) {
-      auto mismatches = check_declared(*declared, inferred_schema);
+    const KnownSchema* known = nullptr;
+    if (!declared && known_) {
+      auto it = known_->find(kernel.op);
+      if (it != known_->end())
+        known = &it->second;
+    }
+    if (declared || known) {
+      const schema::Schema& reference = declared ? *declared : known->schema;
+      auto mismatches = cross_check(reference, inferred_schema, cpp,
+                                    declared ? Reference::declared : Reference::known);
+      std::optional<diag::FixIt> fix;
+      if (declared && spec_fix) {
+        fix = *spec_fix;
+        fix->replacement = quoted(repair(*declared, inferred_schema).str());
+      }
       for (const InferError& e : mismatches) {
         auto d = diag::make_error(
             e.code, e.param >= 0 ? param_locations[static_cast<size_t>(e.param)] : where,
             e.message);
-        d.notes.push_back(
-            {"schema declared here; inferred from the signature: " + inferred_schema.str(),
-             spec_at(0)});
+        if (declared) {
+          // The note spells out what the fix-it writes, for readers of text.
+          d.notes.push_back({fix ? "schema declared here; to fit the signature: " + fix->replacement
+                                 : std::string("schema declared here"),
+                             spec_at(0)});
+          if (fix)
+            d.fixits.push_back(*fix);
+        } else {
+          d.notes.push_back({"known schema: " + known->schema.str(), known->where});
+        }
         result_.diagnostics.push_back(std::move(d));
       }
       if (!mismatches.empty())
         return;
-      used = &*declared;
+      used = &reference;
       kernel.schema_origin = ir::SchemaOrigin::declared;
+    }
+    if (!note.kernel_key.empty()) {
+      size_t required = 0, all = 0;
+      for (const schema::Argument& a : used->arguments) {
+        if (a.type.base != "Tensor" || a.type.is_list())
+          continue;
+        ++all;
+        required += !a.type.is_optional();
+      }
+      if (auto e = check_kernel_key(note.kernel_key, required, all)) {
+        return error("opscan-kernel-key", text_at(note.key_offset + e->offset), e->message);
+      }
     }
     kernel.schema = used->str();
     for (size_t i = 0; i < arguments.size(); ++i) {
@@ -398,6 +476,7 @@ public:
 
 private:
   CXTranslationUnit tu_;
+  const KnownSchemas* known_;
   bool has_clang_errors_ = false;
   FileResult result_;
   struct FirstAnnotation {
@@ -415,7 +494,7 @@ std::string display(diag::Location loc) {
 }
 
 FileResult scan_file_raw(CXIndex index, const Options& options, const CompilationDatabase* db,
-                         const std::string& file) {
+                         const KnownSchemas* known, const std::string& file) {
   FileResult result;
   CompileCommand command{file, {}};
   if (db) {
@@ -455,7 +534,7 @@ FileResult scan_file_raw(CXIndex index, const Options& options, const Compilatio
                              "); check that it exists and that the compiler arguments are valid"));
     return result;
   }
-  TranslationUnitScanner scanner(tu);
+  TranslationUnitScanner scanner(tu, known);
   scanner.note_main_file(command.file);
   result = [&] {
     FileResult r = scanner.run();
@@ -470,12 +549,14 @@ FileResult scan_file_raw(CXIndex index, const Options& options, const Compilatio
 // Scans one file; every path in its results is shown as the user sees it,
 // whichever way the scan ended.
 FileResult scan_file(CXIndex index, const Options& options, const CompilationDatabase* db,
-                     const std::string& file) {
-  FileResult result = scan_file_raw(index, options, db, file);
+                     const KnownSchemas* known, const std::string& file) {
+  FileResult result = scan_file_raw(index, options, db, known, file);
   for (auto& d : result.diagnostics) {
     d.location.file = display(d.location);
     for (auto& n : d.notes)
       n.location.file = display(n.location);
+    for (auto& f : d.fixits)
+      f.file = support::display_path(f.file);
   }
   for (auto& k : result.fragment.kernels)
     k.location.file = display(k.location);
@@ -497,6 +578,12 @@ Result scan(const Options& options) {
     if (!db)
       return out;
   }
+  std::optional<KnownSchemas> known;
+  if (options.schemas_file) {
+    known = load_known_schemas(*options.schemas_file, out.diagnostics);
+    if (!known)
+      return out;
+  }
   const size_t files = options.files.size();
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<size_t>(jobs, files));
@@ -510,7 +597,7 @@ Result scan(const Options& options) {
       index = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
     }
     for (size_t i = next++; i < files; i = next++) {
-      results[i] = scan_file(index, options, db.get(), options.files[i]);
+      results[i] = scan_file(index, options, db.get(), known ? &*known : nullptr, options.files[i]);
     }
     std::lock_guard lock(index_mutex);
     clang_disposeIndex(index);

@@ -15,6 +15,10 @@ struct Options {
   std::optional<std::string> build_dir; // read compile_commands.json from here (-p)
   std::vector<std::string> extra_args;  // compiler arguments (after "--")
   unsigned jobs = 0;                    // worker threads; 0: one per core
+  // A file of known operator schemas, one per line as PyTorch prints them;
+  // kernels annotated with only the name of a known operator are checked
+  // against its schema.
+  std::optional<std::string> schemas_file;
 };
 
 struct Result {

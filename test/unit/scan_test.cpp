@@ -332,42 +332,54 @@ TEST(InferSchema, MixedReturnsAreRefused) {
             "references to all out tensors, or values only");
 }
 
-// check_declared(declared, inferred), both given as schema strings.
-std::vector<InferError> check(std::string_view declared, std::string_view inferred) {
+// cross_check(declared, inferred), both given as schema strings; the C++
+// spellings are the inferred types unless given.
+std::vector<InferError> check(std::string_view declared, std::string_view inferred,
+                              CppSpelling cpp = {}, Reference kind = Reference::declared) {
   schema::Parsed<schema::Schema> d = schema::parse_schema(declared);
   schema::Parsed<schema::Schema> i = schema::parse_schema(inferred);
   EXPECT_TRUE(d) << declared;
   EXPECT_TRUE(i) << inferred;
   if (!d || !i)
     return {};
-  return check_declared(*d.value, *i.value);
+  if (cpp.params.empty()) {
+    for (const auto& a : i.value->arguments)
+      cpp.params.push_back(a.type.str());
+  }
+  if (cpp.ret.empty())
+    cpp.ret = "R";
+  return cross_check(*d.value, *i.value, cpp, kind);
 }
 
-TEST(CheckDeclared, ArgumentCountMismatch) {
+TEST(CrossCheck, ArgumentCountMismatch) {
   auto errors = check("t::f(Tensor self, int dim, bool keepdim) -> Tensor",
                       "t::f(Tensor self, int dim) -> Tensor");
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].param, -1);
-  EXPECT_EQ(errors[0].code, "opscan-schema-mismatch");
-  EXPECT_EQ(errors[0].message, "schema declares 3 arguments, the C++ function takes 2");
+  EXPECT_EQ(errors[0].code, "opscan-mismatch-count");
+  EXPECT_EQ(errors[0].message,
+            "schema has 3 arguments, the C++ function takes 2 (after the runtime context)");
 
   errors = check("t::f(Tensor self) -> Tensor", "t::f() -> Tensor");
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0].message, "schema declares 1 argument, the C++ function takes 0");
+  EXPECT_EQ(errors[0].message,
+            "schema has 1 argument, the C++ function takes 0 (after the runtime context)");
 }
 
-TEST(CheckDeclared, TypeMismatchNamesTheArgument) {
+TEST(CrossCheck, TypeMismatchNamesTheArgumentAndTheCppType) {
   auto errors =
       check("aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> "
             "Tensor(a!)",
-            "aten::add.out(Tensor self, Tensor other, int alpha, *, Tensor(a!) out) -> Tensor(a!)");
+            "aten::add.out(Tensor self, Tensor other, int alpha, *, Tensor(a!) out) -> Tensor(a!)",
+            {{"const Tensor &", "const Tensor &", "int64_t", "Tensor &"}, "Tensor &"});
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].param, 2);
-  EXPECT_EQ(errors[0].code, "opscan-schema-mismatch");
-  EXPECT_EQ(errors[0].message, "argument 3 'alpha': schema says Scalar, C++ parameter is int");
+  EXPECT_EQ(errors[0].code, "opscan-mismatch-type");
+  EXPECT_EQ(errors[0].message,
+            "argument 3 'alpha': schema says Scalar, C++ parameter is 'int64_t'");
 }
 
-TEST(CheckDeclared, EquivalentSpellingsMatch) {
+TEST(CrossCheck, EquivalentSpellingsMatch) {
   // SymInt is int in C++, fixed list sizes and alias set names are not part
   // of the signature, and neither are names, defaults or keyword-only markers.
   EXPECT_TRUE(check("t::f(SymInt n, SymInt[] sizes, SymBool b) -> SymInt",
@@ -380,32 +392,96 @@ TEST(CheckDeclared, EquivalentSpellingsMatch) {
                   .empty());
   EXPECT_TRUE(check("t::f(Tensor input, *, int dim=0) -> Tensor", "t::f(Tensor x, int d) -> Tensor")
                   .empty());
+  // A view's alias and a list of out tensors, which C++ cannot spell.
+  EXPECT_TRUE(check("t::v(Tensor(a) self) -> Tensor(a)", "t::v(Tensor self) -> Tensor").empty());
+  EXPECT_TRUE(check("t::s.out(Tensor self, *, Tensor(a!)[] out) -> ()",
+                    "t::s.out(Tensor self, Tensor[] out) -> ()")
+                  .empty());
 }
 
-TEST(CheckDeclared, MutabilityMismatch) {
+TEST(CrossCheck, MutabilityMismatch) {
   // The schema's out tensor is not writable, but the C++ takes Tensor&.
   auto errors = check("t::f.out(Tensor self, *, Tensor out) -> Tensor(a!)",
-                      "t::f.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
+                      "t::f.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+                      {{"const Tensor &", "Tensor &"}, "Tensor &"});
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].param, 1);
-  EXPECT_EQ(errors[0].message, "argument 2 'out': schema says Tensor, C++ parameter is Tensor(a!)");
+  EXPECT_EQ(errors[0].code, "opscan-mismatch-mutability");
+  EXPECT_EQ(errors[0].message,
+            "argument 2 'out': schema says Tensor (read-only), C++ parameter is 'Tensor &' "
+            "(written by the kernel): take it as a const reference");
 
   // The schema writes self, but the C++ takes const Tensor&.
-  errors = check("t::f_(Tensor(a!) self) -> Tensor(a!)", "t::f_(Tensor self) -> Tensor");
+  errors = check("t::f_(Tensor(a!) self) -> Tensor(a!)", "t::f_(Tensor self) -> Tensor",
+                 {{"const Tensor &"}, "Tensor"});
   ASSERT_EQ(errors.size(), 2u);
   EXPECT_EQ(errors[0].message,
-            "argument 1 'self': schema says Tensor(a!), C++ parameter is Tensor");
+            "argument 1 'self': schema says Tensor(a!) (written by the kernel), C++ parameter is "
+            "'const Tensor &' (read-only): take it as a non-const reference");
   EXPECT_EQ(errors[1].param, -1);
-  EXPECT_EQ(errors[1].message, "schema returns Tensor(a!), the C++ function returns Tensor");
+  EXPECT_EQ(errors[1].code, "opscan-mismatch-returns");
+  EXPECT_EQ(errors[1].message,
+            "schema returns Tensor(a!), the C++ function returns 'Tensor' (Tensor)");
 }
 
-TEST(CheckDeclared, ReturnMismatch) {
-  auto errors = check("t::f(Tensor self) -> (Tensor, Tensor)", "t::f(Tensor self) -> Tensor");
+TEST(CrossCheck, SameTypesInAnotherOrderAreCaughtByName) {
+  auto errors = check("t::sub.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+                      "t::sub.out(Tensor other, Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].code, "opscan-mismatch-order");
+  EXPECT_EQ(errors[0].param, 0);
+  EXPECT_EQ(errors[0].message, "argument 1: schema says 'self', the C++ parameter here is "
+                               "'other', which is argument 2 in the schema");
+}
+
+TEST(CrossCheck, KnownSchemaMessagesNameTheOperator) {
+  auto errors =
+      check("aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) "
+            "-> Tensor(a!)",
+            "aten::add.out(Tensor self, Scalar alpha, Tensor other, *, Tensor(a!) out) "
+            "-> Tensor(a!)",
+            {{"const Tensor &", "const Scalar &", "const Tensor &", "Tensor &"}, "Tensor &"},
+            Reference::known);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].message, "argument 2 'other': the known schema of aten::add.out says Tensor, "
+                               "C++ parameter is 'const Scalar &'");
+  EXPECT_EQ(errors[1].message, "argument 3 'alpha': the known schema of aten::add.out says "
+                               "Scalar, C++ parameter is 'const Tensor &'");
+}
+
+TEST(CrossCheck, ReturnMismatch) {
+  auto errors = check("t::f(Tensor self) -> (Tensor, Tensor)", "t::f(Tensor self) -> Tensor",
+                      {{"const Tensor &"}, "Tensor"});
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0].message, "schema returns (Tensor, Tensor), the C++ function returns Tensor");
-  errors = check("t::f(Tensor self) -> ()", "t::f(Tensor self) -> int");
+  EXPECT_EQ(errors[0].message,
+            "schema returns (Tensor, Tensor), the C++ function returns 'Tensor' (Tensor)");
+  errors = check("t::f(Tensor self) -> ()", "t::f(Tensor self) -> int", {{"Tensor"}, "int64_t"});
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0].message, "schema returns (), the C++ function returns int");
+  EXPECT_EQ(errors[0].message, "schema returns (), the C++ function returns 'int64_t' (int)");
+}
+
+std::string repaired(std::string_view declared, std::string_view inferred) {
+  return repair(*schema::parse_schema(declared).value, *schema::parse_schema(inferred).value).str();
+}
+
+TEST(Repair, KeepsDeclaredNamesAndDefaultsWhereTheyFit) {
+  // alpha's type changed: it takes the C++ type and loses its default.
+  EXPECT_EQ(repaired("aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(o!) out) "
+                     "-> Tensor(o!)",
+                     "aten::add.out(Tensor x, Tensor y, int alpha, *, Tensor(a!) out) -> "
+                     "Tensor(a!)"),
+            "aten::add.out(Tensor self, Tensor other, *, int alpha, Tensor(o!) out) -> Tensor(o!)");
+  // A missing argument comes from the C++ side.
+  EXPECT_EQ(repaired("t::f(Tensor self, int dim=0) -> Tensor",
+                     "t::f(Tensor self, int dim, bool keepdim) -> Tensor"),
+            "t::f(Tensor self, int dim, bool keepdim) -> Tensor");
+  // Returns follow the signature, keeping the declared names that still fit.
+  EXPECT_EQ(repaired("t::m.out(Tensor self, *, Tensor(a!) values, Tensor(b!) indices) -> "
+                     "(Tensor(a!) values, Tensor(b!) indices)",
+                     "t::m.out(Tensor self, *, Tensor(a!) v, Tensor(b!) i) -> (Tensor(a!), "
+                     "Tensor(b!))"),
+            "t::m.out(Tensor self, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) "
+            "values, Tensor(b!) indices)");
 }
 
 // ---------------------------------------------------------------------------
@@ -699,8 +775,8 @@ TEST(ScanErrors, DeclaredSchemaMismatchAndReturnCount) {
       result.diagnostics, file,
       {
           // At the C++ parameter.
-          {"opscan-schema-mismatch", 13, 25,
-           "argument 3 'alpha': schema says Scalar, C++ parameter is int"},
+          {"opscan-mismatch-type", 13, 25,
+           "argument 3 'alpha': schema says Scalar, C++ parameter is 'int64_t'"},
           // At the function's name.
           {"opscan-infer-return-count", 16, 9,
            "kernel 'declared::split_out': returns 1 tensor reference but takes 2 mutable tensors"},
@@ -708,11 +784,18 @@ TEST(ScanErrors, DeclaredSchemaMismatchAndReturnCount) {
   ASSERT_EQ(result.diagnostics.size(), 2u);
   ASSERT_EQ(result.diagnostics[0].notes.size(), 1u);
   const diag::Note& note = result.diagnostics[0].notes[0];
-  EXPECT_EQ(note.message, "schema declared here; inferred from the signature: aten::sub.out(Tensor "
-                          "self, Tensor other, int alpha, *, Tensor(a!) out) -> Tensor(a!)");
+  EXPECT_EQ(note.message,
+            "schema declared here; to fit the signature: \"aten::sub.out(Tensor self, "
+            "Tensor other, *, int alpha, Tensor(a!) out) -> Tensor(a!)\"");
   EXPECT_EQ(note.location.file, shown(file));
   EXPECT_EQ(note.location.line, 11u);
   EXPECT_EQ(note.location.column, 16u); // the spec's first character
+  // The fix-it rewrites the annotation's string to fit the signature.
+  ASSERT_EQ(result.diagnostics[0].fixits.size(), 1u);
+  const diag::FixIt& fix = result.diagnostics[0].fixits[0];
+  EXPECT_EQ(fix.file, shown(file));
+  EXPECT_EQ(fix.replacement, "\"aten::sub.out(Tensor self, Tensor other, *, int alpha, Tensor(a!) "
+                             "out) -> Tensor(a!)\"");
 }
 
 TEST(ScanErrors, ConflictingAnnotationsOfOneFunction) {
@@ -815,7 +898,7 @@ TEST(ScanKernels, DeclarationAndDefinitionAreOneKernel) {
     EXPECT_EQ(k.location.line, rows[i].line);
     EXPECT_EQ(k.location.column, rows[i].column);
   }
-  EXPECT_EQ(result.module.kernels[0].kernel_key, "k");
+  EXPECT_EQ(result.module.kernels[0].kernel_key, "v1/6;0|6;0");
   ASSERT_EQ(result.module.sources.size(), 2u);
   EXPECT_EQ(result.module.sources[0].path, source);
   EXPECT_EQ(result.module.sources[1].path, header);

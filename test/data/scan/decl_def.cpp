@@ -9,7 +9,7 @@ Tensor& declared_out(const Tensor& self, Tensor& out) { return out; }
 OPSCAN_KERNEL("t::defined.out")
 Tensor& defined_out(const Tensor& self, Tensor& out) { return out; }
 
-OPSCAN_KERNEL("t::" "both.out", key = "k")
+OPSCAN_KERNEL("t::" "both.out", key = "v1/6;0|6;0")
 Tensor& both_out(const Tensor& self, Tensor& out) { return out; }
 
 }  // namespace decl_def

@@ -11,7 +11,7 @@ Tensor& declared_out(const Tensor& self, Tensor& out);
 
 Tensor& defined_out(const Tensor& self, Tensor& out);
 
-OPSCAN_KERNEL("t::both.out",key="k")
+OPSCAN_KERNEL("t::both.out",key="v1/6;0|6;0")
 Tensor& both_out(const Tensor& self, Tensor& out);
 
 OPSCAN_KERNEL("t::in_header")
