@@ -1,7 +1,9 @@
 #include "scan/infer.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <map>
+#include <set>
 
 namespace opscan::scan {
 namespace {
@@ -180,38 +182,108 @@ std::vector<InferError> cross_check(const schema::Schema& reference, const schem
     same_returns = comparable(reference.returns[i].type) == comparable(inferred.returns[i].type);
   }
   if (!same_returns) {
-    errors.push_back({-1, "opscan-mismatch-returns",
-                      fmt::format("{} returns {}, the C++ function returns '{}' ({})", schema_word,
-                                  returns_of(reference), cpp.ret, returns_of(inferred))});
+    errors.push_back(
+        {-1, "opscan-mismatch-returns",
+         fmt::format("{} returns {}, the C++ function returns '{}', which is {} in a schema",
+                     schema_word, returns_of(reference), cpp.ret, returns_of(inferred))});
   }
   return errors;
 }
 
+namespace {
+
+// Each inferred argument's declared counterpart, or -1: the declared argument
+// of its name; else, when the counts agree, the one at its position (so a
+// type fix keeps the declared name); else, in order, the next declared
+// argument of its type that is left.
+std::vector<int> counterparts(const schema::Schema& declared, const schema::Schema& inferred) {
+  const auto& want = declared.arguments;
+  const auto& have = inferred.arguments;
+  std::vector<int> pair(have.size(), -1);
+  std::vector<bool> taken(want.size());
+  auto take = [&](size_t i, size_t j) {
+    pair[i] = static_cast<int>(j);
+    taken[j] = true;
+  };
+  for (size_t i = 0; i < have.size(); ++i) {
+    for (size_t j = 0; j < want.size(); ++j) {
+      if (want[j].name == have[i].name)
+        take(i, j);
+    }
+  }
+  if (want.size() == have.size()) {
+    for (size_t i = 0; i < have.size(); ++i) {
+      if (pair[i] < 0 && !taken[i])
+        take(i, i);
+    }
+  }
+  size_t next = 0;
+  for (size_t i = 0; i < have.size(); ++i) {
+    for (size_t j = next; pair[i] < 0 && j < want.size(); ++j) {
+      if (!taken[j] && comparable(want[j].type) == comparable(have[i].type)) {
+        take(i, j);
+        next = j + 1;
+      }
+    }
+  }
+  return pair;
+}
+
+// Every alias set a type names, written or not.
+void add_alias_sets(const schema::Type& type, std::set<std::string>& sets) {
+  auto add = [&](const std::optional<schema::AliasInfo>& alias) {
+    if (!alias)
+      return;
+    sets.insert(alias->before.begin(), alias->before.end());
+    sets.insert(alias->after.begin(), alias->after.end());
+  };
+  add(type.alias);
+  for (const schema::TypeSuffix& suffix : type.suffixes)
+    add(suffix.alias);
+}
+
+} // namespace
+
 schema::Schema repair(const schema::Schema& declared, const schema::Schema& inferred) {
   schema::Schema fixed = inferred;
   fixed.name = declared.name;
-  // Inferred alias name -> the alias the repaired schema uses for it.
+  const std::vector<int> pair = counterparts(declared, inferred);
+  // Inferred alias set -> the alias the repaired schema uses for it.
   std::map<std::string, schema::AliasInfo> aliases;
+  std::vector<bool> kept(fixed.arguments.size());
   for (size_t i = 0; i < fixed.arguments.size(); ++i) {
+    if (pair[i] < 0)
+      continue;
     schema::Argument& arg = fixed.arguments[i];
-    if (i >= declared.arguments.size())
-      continue;
-    const schema::Argument& d = declared.arguments[i];
-    // The position keeps the declared name and '*', unless the C++ parameter
-    // here carries the name of another declared argument (a reordering).
-    bool moved = false;
-    for (size_t j = 0; j < declared.arguments.size(); ++j) {
-      moved = moved || (j != i && declared.arguments[j].name == arg.name);
+    const schema::Argument& d = declared.arguments[static_cast<size_t>(pair[i])];
+    if (comparable(d.type) == comparable(arg.type)) {
+      if (arg.type.alias && d.type.alias)
+        aliases[arg.type.alias->before.front()] = *d.type.alias;
+      arg = d;
+      kept[i] = true;
+    } else {
+      // The C++ type, without the declared default; the out group stays
+      // keyword-only.
+      arg.name = d.name;
+      arg.kwarg_only = d.kwarg_only || arg.kwarg_only;
     }
-    if (moved)
+  }
+  // Tensors written with the C++ type get alias sets no kept argument uses.
+  std::set<std::string> used;
+  for (size_t i = 0; i < fixed.arguments.size(); ++i) {
+    if (kept[i])
+      add_alias_sets(fixed.arguments[i].type, used);
+  }
+  for (size_t i = 0; i < fixed.arguments.size(); ++i) {
+    std::optional<schema::AliasInfo>& alias = fixed.arguments[i].type.alias;
+    if (kept[i] || !alias)
       continue;
-    arg.name = d.name;
-    arg.kwarg_only = d.kwarg_only;
-    if (comparable(d.type) != comparable(arg.type))
-      continue;
-    if (arg.type.alias && d.type.alias)
-      aliases[arg.type.alias->before.front()] = *d.type.alias;
-    arg = d;
+    const std::string set = alias->before.front();
+    std::string name = set;
+    for (size_t n = 0; used.count(name); ++n)
+      name = write_alias(n).before.front();
+    used.insert(name);
+    alias = aliases[set] = schema::AliasInfo{{name}, true, {}};
   }
   // Keep the schema valid: once keyword-only, always keyword-only; and no
   // positional argument without a default after one with a default.
@@ -228,6 +300,10 @@ schema::Schema repair(const schema::Schema& declared, const schema::Schema& infe
       arg.default_value.reset();
     later_required = later_required || !arg.default_value;
   }
+
+  // Returns: a written one aliases the argument the C++ returns; it keeps
+  // the name of the declared return of that alias set. Others keep the
+  // declared return at their position, or its name when the type changed.
   for (schema::Return& r : fixed.returns) {
     if (r.type.alias) {
       auto it = aliases.find(r.type.alias->before.front());
@@ -235,12 +311,29 @@ schema::Schema repair(const schema::Schema& declared, const schema::Schema& infe
         r.type.alias = it->second;
     }
   }
-  if (declared.returns.size() == fixed.returns.size()) {
-    for (size_t i = 0; i < fixed.returns.size(); ++i) {
-      if (comparable(declared.returns[i].type) == comparable(fixed.returns[i].type)) {
-        fixed.returns[i].name = declared.returns[i].name;
+  if (declared.returns.size() != fixed.returns.size())
+    return fixed;
+  std::set<std::string> argument_sets;
+  for (const schema::Argument& arg : fixed.arguments)
+    add_alias_sets(arg.type, argument_sets);
+  std::set<std::string> names;
+  for (size_t i = 0; i < fixed.returns.size(); ++i) {
+    schema::Return& r = fixed.returns[i];
+    const schema::Return* d = &declared.returns[i];
+    if (writes(r.type)) {
+      for (const schema::Return& other : declared.returns) {
+        if (writes(other.type) && other.type.alias->before == r.type.alias->before)
+          d = &other;
       }
+    } else if (comparable(d->type) == comparable(r.type)) {
+      // A view's alias set stays while an argument still has it.
+      std::set<std::string> sets;
+      add_alias_sets(d->type, sets);
+      if (std::includes(argument_sets.begin(), argument_sets.end(), sets.begin(), sets.end()))
+        r.type = d->type;
     }
+    if (!d->name.empty() && names.insert(d->name).second)
+      r.name = d->name;
   }
   return fixed;
 }

@@ -56,10 +56,16 @@ struct CppSpelling {
 std::vector<InferError> cross_check(const schema::Schema& reference, const schema::Schema& inferred,
                                     const CppSpelling& cpp, Reference kind);
 
-// The declared schema made to fit the signature: the inferred schema, keeping
-// the declared argument's name, default, alias names and keyword-only marker
-// wherever its type still matches, and the declared return names when the
-// returns still match.
+// The declared schema made to fit the signature: the inferred schema, in the
+// C++ order, where each C++ parameter takes its declared counterpart (the
+// declared argument of its name; else, when the counts agree, the one at its
+// position; else the next one left of its type). A counterpart of the same
+// type is kept whole (name, default, alias names, keyword-only marker); one of
+// another type lends its name and '*'. Written tensors never share an alias
+// set. Returns keep the declared names, the view alias sets that still have
+// their argument, and the alias sets of the arguments they return. No two
+// arguments of the result share a name or a written alias set, and its '*'
+// and defaults are in order.
 schema::Schema repair(const schema::Schema& declared, const schema::Schema& inferred);
 
 } // namespace opscan::scan

@@ -247,6 +247,11 @@ private:
   }
 
   // `spec_at` maps a byte offset in the annotation's spec to the source.
+  static bool is_naming_rule(const std::string& code) {
+    return code == "opscan-schema-out-suffix" || code == "opscan-schema-reserved-overload" ||
+           code == "opscan-schema-reserved-name" || code == "opscan-schema-syntax";
+  }
+
   // A string literal holding `text`.
   static std::string quoted(const std::string& text) {
     std::string out = "\"";
@@ -275,25 +280,39 @@ private:
 
     // The spec: an operator name, or a schema when it has a '('.
     std::optional<schema::Schema> declared;
+    diag::Diagnostics declared_rule_errors;
+    bool bad = false;
     if (note.spec.find('(') != std::string::npos) {
-      auto parsed = schema::parse_schema(note.spec);
+      auto parsed = schema::parse_schema_with_layout(note.spec);
       if (!parsed)
         return error(parsed.error->code, spec_at(parsed.error->offset), parsed.error->message);
-      declared = *parsed.value;
+      declared = parsed.value->schema;
       kernel.op = declared->name;
+      // torchgen's rules. Naming errors stand on their own; the others are
+      // reported only if the signature fits the schema (otherwise the fix-it
+      // rewrites the schema anyway).
+      for (schema::Error& e : schema::check_schema(*declared, parsed.value->layout)) {
+        if (is_naming_rule(e.code)) {
+          error(e.code, spec_at(e.offset), e.message);
+          bad = true;
+        } else {
+          declared_rule_errors.push_back(diag::make_error(e.code, spec_at(e.offset), e.message));
+        }
+      }
     } else {
       auto parsed = schema::parse_operator_name(note.spec);
       if (!parsed)
         return error(parsed.error->code, spec_at(parsed.error->offset), parsed.error->message);
       kernel.op = *parsed.value;
     }
-    bool bad = false;
     // Offsets are into the printed name, which the spec starts with when
     // written canonically (after any leading spaces).
     const size_t name_at = std::min(note.spec.find_first_not_of(" \t\n\r\f\v"), note.spec.size());
-    for (const schema::Error& e : schema::check_operator_name(kernel.op)) {
-      error(e.code, spec_at(name_at + e.offset), e.message);
-      bad = true;
+    if (!declared) {
+      for (const schema::Error& e : schema::check_operator_name(kernel.op)) {
+        error(e.code, spec_at(name_at + e.offset), e.message);
+        bad = true;
+      }
     }
 
     // Parameters: an optional runtime context, then the schema arguments.
@@ -382,6 +401,22 @@ private:
                    "kernel '" + name + "': " + e->message);
     }
     const schema::Schema& inferred_schema = std::get<schema::Schema>(inferred);
+    if (!declared) {
+      // An inferred schema obeys torchgen's rules too (its name was checked
+      // above).
+      bool broken = false;
+      for (const schema::Error& e :
+           schema::check_schema(inferred_schema, schema::layout_of(inferred_schema))) {
+        if (is_naming_rule(e.code))
+          continue;
+        auto d = diag::make_error(e.code, where, "kernel '" + name + "': " + e.message);
+        d.notes.push_back({"schema inferred from the signature: " + inferred_schema.str(), where});
+        result_.diagnostics.push_back(std::move(d));
+        broken = true;
+      }
+      if (broken)
+        return;
+    }
     const schema::Schema* used = &inferred_schema;
     kernel.schema_origin = ir::SchemaOrigin::inferred;
     const KnownSchema* known = nullptr;
@@ -417,6 +452,11 @@ private:
       }
       if (!mismatches.empty())
         return;
+      if (!declared_rule_errors.empty()) {
+        result_.diagnostics.insert(result_.diagnostics.end(), declared_rule_errors.begin(),
+                                   declared_rule_errors.end());
+        return;
+      }
       used = &reference;
       kernel.schema_origin = ir::SchemaOrigin::declared;
     }

@@ -246,7 +246,7 @@ class Parser {
 public:
   explicit Parser(std::string_view src) : lex_(src) { cur_ = lex_.next(); }
 
-  Schema schema();
+  Schema schema(SchemaLayout& layout);
   OperatorName operator_name();
   Type type(std::string_view what);
   void expect_end(std::string_view after) {
@@ -279,20 +279,21 @@ private:
   AliasInfo alias();
   std::vector<std::string> alias_set();
   int64_t list_size(const Token& tok);
-  std::vector<Argument> arguments(const OperatorName& name);
+  std::vector<Argument> arguments(const OperatorName& name, SchemaLayout& layout);
   std::string default_value(int depth);
-  std::vector<Return> returns();
-  Return ret();
+  std::vector<Return> returns(SchemaLayout& layout);
+  Return ret(SchemaLayout& layout);
 
   Lexer lex_;
   Token cur_;
 };
 
-Schema Parser::schema() {
+Schema Parser::schema(SchemaLayout& layout) {
   Schema s;
+  layout.name = cur_.offset;
   s.name = operator_name();
-  s.arguments = arguments(s.name);
-  s.returns = returns();
+  s.arguments = arguments(s.name, layout);
+  s.returns = returns(layout);
   expect_end("returns");
   return s;
 }
@@ -365,7 +366,7 @@ std::vector<std::string> Parser::alias_set() {
   return set;
 }
 
-std::vector<Argument> Parser::arguments(const OperatorName& name) {
+std::vector<Argument> Parser::arguments(const OperatorName& name, SchemaLayout& layout) {
   expect(Tok::lparen, "'(' after operator name " + quote(name.str()));
   std::vector<Argument> args;
   if (accept(Tok::rparen))
@@ -388,6 +389,8 @@ std::vector<Argument> Parser::arguments(const OperatorName& name) {
       continue;
     }
     Argument a;
+    layout.arguments.push_back(cur_.offset);
+    layout.defaults.emplace_back();
     a.type = type("argument type");
     const Token arg_name = expect(Tok::ident, "argument name after type " + quote(a.type.str()));
     if (auto [it, fresh] = seen.emplace(arg_name.text, arg_name.offset); !fresh)
@@ -396,8 +399,10 @@ std::vector<Argument> Parser::arguments(const OperatorName& name) {
                std::to_string(it->second) + ")");
     a.name = arg_name.text;
     a.kwarg_only = star.has_value();
-    if (accept(Tok::equals))
+    if (accept(Tok::equals)) {
+      layout.defaults.back() = cur_.offset;
       a.default_value = default_value(0);
+    }
     args.push_back(std::move(a));
     if (accept(Tok::comma))
       continue;
@@ -436,17 +441,18 @@ std::string Parser::default_value(int depth) {
   unexpected("default value");
 }
 
-std::vector<Return> Parser::returns() {
+std::vector<Return> Parser::returns(SchemaLayout& layout) {
   expect(Tok::arrow, "'->' after the argument list");
+  layout.return_list = cur_.offset;
   std::vector<Return> rets;
   if (!accept(Tok::lparen)) {
-    rets.push_back(ret());
+    rets.push_back(ret(layout));
     return rets;
   }
   if (accept(Tok::rparen))
     return rets;
   for (;;) {
-    rets.push_back(ret());
+    rets.push_back(ret(layout));
     if (accept(Tok::comma))
       continue;
     if (accept(Tok::rparen))
@@ -455,7 +461,8 @@ std::vector<Return> Parser::returns() {
   }
 }
 
-Return Parser::ret() {
+Return Parser::ret(SchemaLayout& layout) {
+  layout.returns.push_back(cur_.offset);
   Return r;
   r.type = type("return type");
   if (at(Tok::ident))
@@ -535,30 +542,83 @@ bool Type::is_mutable() const {
                      [](const TypeSuffix& s) { return s.alias && s.alias->is_write; });
 }
 
-std::string Schema::str() const {
-  std::vector<std::string> args;
+namespace {
+
+// The canonical printer; records where each part lands so that layout_of
+// cannot drift from str().
+std::string print(const Schema& schema, SchemaLayout* layout) {
+  std::string out = schema.name.str() + "(";
   bool star = false;
-  for (const Argument& a : arguments) {
+  for (size_t i = 0; i < schema.arguments.size(); ++i) {
+    const Argument& a = schema.arguments[i];
+    if (i > 0)
+      out += ", ";
     if (a.kwarg_only && !star) {
-      args.emplace_back("*");
+      out += "*, ";
       star = true;
     }
-    args.push_back(a.type.str() + " " + a.name + (a.default_value ? "=" + *a.default_value : ""));
+    if (layout)
+      layout->arguments.push_back(out.size());
+    out += a.type.str() + " " + a.name;
+    std::optional<size_t> default_at;
+    if (a.default_value) {
+      default_at = out.size() + 1;
+      out += "=" + *a.default_value;
+    }
+    if (layout)
+      layout->defaults.push_back(default_at);
   }
-  std::vector<std::string> rets;
-  for (const Return& r : returns)
-    rets.push_back(r.name.empty() ? r.type.str() : r.type.str() + " " + r.name);
+  out += ") -> ";
+  if (layout)
+    layout->return_list = out.size();
   // As in torchgen, a single return is printed without parentheses even when
   // named; "()" means no returns.
-  const std::string ret_str = rets.size() == 1 ? rets[0] : "(" + join(rets, ", ") + ")";
-  return name.str() + "(" + join(args, ", ") + ") -> " + ret_str;
+  const bool parens = schema.returns.size() != 1;
+  if (parens)
+    out += "(";
+  for (size_t i = 0; i < schema.returns.size(); ++i) {
+    const Return& r = schema.returns[i];
+    if (i > 0)
+      out += ", ";
+    if (layout)
+      layout->returns.push_back(out.size());
+    out += r.type.str();
+    if (!r.name.empty())
+      out += " " + r.name;
+  }
+  if (parens)
+    out += ")";
+  return out;
+}
+
+} // namespace
+
+std::string Schema::str() const {
+  return print(*this, nullptr);
+}
+
+SchemaLayout layout_of(const Schema& schema) {
+  SchemaLayout layout;
+  print(schema, &layout);
+  return layout;
 }
 
 // ---------------------------------------------------------------------------
 // Public entry points
 
 Parsed<Schema> parse_schema(std::string_view text) {
-  return run<Schema>(text, [](Parser& p) { return p.schema(); });
+  return run<Schema>(text, [](Parser& p) {
+    SchemaLayout unused;
+    return p.schema(unused);
+  });
+}
+
+Parsed<ParsedSchema> parse_schema_with_layout(std::string_view text) {
+  return run<ParsedSchema>(text, [](Parser& p) {
+    ParsedSchema result;
+    result.schema = p.schema(result.layout);
+    return result;
+  });
 }
 
 Parsed<OperatorName> parse_operator_name(std::string_view text) {

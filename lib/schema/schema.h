@@ -1,6 +1,35 @@
-// PyTorch-style operator schemas: model, parser and printer
-// (grammar in REFERENCE.md §A). Printing a parsed schema gives its canonical
-// spelling; canonical input round-trips exactly.
+// PyTorch-style operator schemas: model, parser, printer and invariant
+// checks (grammar in REFERENCE.md §A). Printing a parsed schema gives its
+// canonical spelling; canonical input round-trips exactly.
+//
+// Diagnostic codes. Parsing (parse_schema, parse_type, parse_operator_name):
+//   opscan-schema-syntax              malformed text (also a bad identifier)
+//   opscan-schema-unknown-type        base type not in REFERENCE.md §A
+//   opscan-schema-duplicate-argument  two arguments with one name
+//   opscan-schema-kwarg-marker        '*' twice, or with nothing after it
+// Operator names (check_operator_name, and so check_schema):
+//   opscan-schema-out-suffix          name ends in "_out": use overload "out"
+//   opscan-schema-reserved-overload   overload "default"
+//   opscan-schema-reserved-name       name or overload starts with "__"
+// Invariants of a parsed schema (check_schema), after torchgen:
+//   opscan-schema-out-group           a non-mutable argument after the first
+//                                     keyword-only mutable one (out group)
+//   opscan-schema-out-returns         returns neither one per out argument nor
+//                                     none (list/optional outs: none)
+//   opscan-schema-out-return-alias    return i's annotation differs from out
+//                                     argument i's
+//   opscan-schema-mixed-returns       mutable and immutable returns mixed
+//   opscan-schema-return-alias        mutable return aliasing no out argument
+//                                     and not 'self'
+//   opscan-schema-inplace             "name_" whose positional 'self' is missing
+//                                     or immutable, or that does not return
+//                                     self (Tensor self) / nothing (otherwise)
+//   opscan-schema-default-order       positional argument without default
+//                                     after one with a default
+//   opscan-schema-duplicate-alias     two mutable arguments, one alias set
+//   opscan-schema-default-type        default value that does not fit the type
+//   opscan-schema-alias-type          alias annotation on a type other than
+//                                     Tensor, Storage or Generator
 #pragma once
 
 #include <cstddef>
@@ -93,6 +122,30 @@ struct Parsed {
 };
 
 Parsed<Schema> parse_schema(std::string_view text);
+
+// Where the parts of a schema are in some text, as byte offsets: either the
+// text it was parsed from (parse_schema_with_layout) or its canonical
+// spelling (layout_of). Diagnostics from check_schema point at these.
+struct SchemaLayout {
+  size_t name = 0;                             // operator name
+  std::vector<size_t> arguments;               // each argument's type
+  std::vector<std::optional<size_t>> defaults; // each argument's default value
+  size_t return_list = 0;                      // what follows "->"
+  std::vector<size_t> returns;                 // each return's type
+  friend bool operator==(const SchemaLayout&, const SchemaLayout&) = default;
+};
+
+struct ParsedSchema {
+  Schema schema;
+  SchemaLayout layout;
+};
+
+Parsed<ParsedSchema> parse_schema_with_layout(std::string_view text);
+
+// The layout of schema.str(), for schemas built in code (e.g. inferred from a
+// C++ signature): offsets point into the canonical spelling.
+SchemaLayout layout_of(const Schema& schema);
+
 Parsed<OperatorName> parse_operator_name(std::string_view text);
 Parsed<Type> parse_type(std::string_view text);
 
@@ -104,5 +157,12 @@ bool is_base_type(std::string_view name);
 // overload "default" and names starting with "__" refused. Offsets are
 // relative to OperatorName::str().
 std::vector<Error> check_operator_name(const OperatorName& name);
+
+// All findings of check_operator_name plus the invariants listed at the top
+// of this file, sorted by offset. No schema of native_functions.yaml has any
+// but the dunder names opscan reserves. `layout` must come from the same
+// schema: parse_schema_with_layout for text, layout_of for built schemas (a
+// shorter layout is tolerated: missing offsets fall back to the name's).
+std::vector<Error> check_schema(const Schema& schema, const SchemaLayout& layout);
 
 } // namespace opscan::schema

@@ -19,13 +19,13 @@ std::string read(const fs::path& path) {
   return s.str();
 }
 
-struct Run {
+struct ScanRun {
   int exit_code;
   std::string err;
   std::string ir;
 };
 
-Run scan(const std::string& input) {
+ScanRun scan(const std::string& input) {
   const fs::path dir = fs::temp_directory_path() / ("opscan-known-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string command = "cd '" OPSCAN_SOURCE_DIR "' && '" OPSCAN_BINARY
@@ -33,7 +33,7 @@ Run scan(const std::string& input) {
                               (dir / "ir.json").string() + "' test/torch/inputs/" + input +
                               " -- -Iinclude -Iexamples/include 2>'" + (dir / "err").string() + "'";
   int status = std::system(command.c_str());
-  Run run{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read(dir / "err"), read(dir / "ir.json")};
+  ScanRun run{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read(dir / "err"), read(dir / "ir.json")};
   fs::remove_all(dir);
   return run;
 }
@@ -59,7 +59,7 @@ TEST(KnownSchemas, LibtorchSchemasAreDumped) {
 }
 
 TEST(KnownSchemas, NamedKernelsTakeTheKnownSchema) {
-  Run run = scan("known_good.cpp");
+  ScanRun run = scan("known_good.cpp");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   // The known schema, with its defaults and keyword-only arguments, is the kernel's.
   EXPECT_NE(run.ir.find(std::string("\"schema\": \"") + kAddOut + "\""), std::string::npos) << run.ir;
@@ -78,7 +78,7 @@ TEST(KnownSchemas, NamedKernelsTakeTheKnownSchema) {
 }
 
 TEST(KnownSchemas, WrongParameterOrderIsCaught) {
-  Run run = scan("known_bad.cpp");
+  ScanRun run = scan("known_bad.cpp");
   EXPECT_EQ(run.exit_code, 1);
   const std::string file = "test/torch/inputs/known_bad.cpp";
   const std::string known = OPSCAN_KNOWN_SCHEMAS;

@@ -9,6 +9,7 @@
 #include "scan/flags.h"
 #include "scan/infer.h"
 #include "scan/scan.h"
+#include "schema/schema.h"
 #include "support/files.h"
 
 #include <algorithm>
@@ -17,6 +18,8 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -420,8 +423,9 @@ TEST(CrossCheck, MutabilityMismatch) {
             "'const Tensor &' (read-only): take it as a non-const reference");
   EXPECT_EQ(errors[1].param, -1);
   EXPECT_EQ(errors[1].code, "opscan-mismatch-returns");
-  EXPECT_EQ(errors[1].message,
-            "schema returns Tensor(a!), the C++ function returns 'Tensor' (Tensor)");
+  EXPECT_EQ(
+      errors[1].message,
+      "schema returns Tensor(a!), the C++ function returns 'Tensor', which is Tensor in a schema");
 }
 
 TEST(CrossCheck, SameTypesInAnotherOrderAreCaughtByName) {
@@ -453,11 +457,14 @@ TEST(CrossCheck, ReturnMismatch) {
   auto errors = check("t::f(Tensor self) -> (Tensor, Tensor)", "t::f(Tensor self) -> Tensor",
                       {{"const Tensor &"}, "Tensor"});
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0].message,
-            "schema returns (Tensor, Tensor), the C++ function returns 'Tensor' (Tensor)");
+  EXPECT_EQ(
+      errors[0].message,
+      "schema returns (Tensor, Tensor), the C++ function returns 'Tensor', which is Tensor in a "
+      "schema");
   errors = check("t::f(Tensor self) -> ()", "t::f(Tensor self) -> int", {{"Tensor"}, "int64_t"});
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0].message, "schema returns (), the C++ function returns 'int64_t' (int)");
+  EXPECT_EQ(errors[0].message,
+            "schema returns (), the C++ function returns 'int64_t', which is int in a schema");
 }
 
 std::string repaired(std::string_view declared, std::string_view inferred) {
@@ -482,6 +489,43 @@ TEST(Repair, KeepsDeclaredNamesAndDefaultsWhereTheyFit) {
                      "Tensor(b!))"),
             "t::m.out(Tensor self, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) "
             "values, Tensor(b!) indices)");
+}
+
+TEST(Repair, PairsArgumentsByNameThenPositionThenType) {
+  // Too few declared: the C++ names find theirs; the new one is the C++'s.
+  EXPECT_EQ(repaired("t::c.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+                     "t::c.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)"),
+            "t::c.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)");
+  // Too many declared, named otherwise: the rest pair up by type, in order.
+  EXPECT_EQ(repaired("t::c.out(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor(a!) "
+                     "result) -> Tensor(a!)",
+                     "t::c.out(Tensor self, Scalar? min, *, Tensor(a!) out) -> Tensor(a!)"),
+            "t::c.out(Tensor input, Scalar? min=None, *, Tensor(a!) result) -> Tensor(a!)");
+  // Moved arguments keep their defaults, as far as the order allows.
+  EXPECT_EQ(repaired("t::k(Tensor self, int k, int dim=-1, bool largest=True) -> Tensor",
+                     "t::k(Tensor self, bool largest, int k, int dim) -> Tensor"),
+            "t::k(Tensor self, bool largest, int k, int dim=-1) -> Tensor");
+}
+
+TEST(Repair, WrittenTensorsNeverShareAnAliasSet) {
+  // self is written now; out keeps the declared 'a', so self takes another.
+  EXPECT_EQ(repaired("t::r.out(Tensor self, *, Tensor(a!) out) -> ()",
+                     "t::r.out(Tensor(a!) self, *, Tensor(b!) out) -> ()"),
+            "t::r.out(Tensor(b!) self, *, Tensor(a!) out) -> ()");
+  // Swapped outs: each return keeps the name of the declared return of its
+  // alias set.
+  EXPECT_EQ(repaired("t::s.out(Tensor self, *, Tensor(a!) values, Tensor(b!) indices) -> "
+                     "(Tensor(a!) values, Tensor(b!) indices)",
+                     "t::s.out(Tensor self, *, Tensor(a!) indices, Tensor(b!) values) -> "
+                     "(Tensor(a!), Tensor(b!))"),
+            "t::s.out(Tensor self, *, Tensor(b!) indices, Tensor(a!) values) -> (Tensor(b!) "
+            "indices, Tensor(a!) values)");
+  // A view's return keeps its alias set while the argument has it.
+  EXPECT_EQ(
+      repaired("t::v(Tensor(a) self, int i) -> Tensor(a)", "t::v(Tensor self, float i) -> Tensor"),
+      "t::v(Tensor(a) self, float i) -> Tensor(a)");
+  EXPECT_EQ(repaired("t::v(Tensor(a) self) -> Tensor(a)", "t::v(Tensor[] self) -> Tensor"),
+            "t::v(Tensor[] self) -> Tensor");
 }
 
 // ---------------------------------------------------------------------------
@@ -1082,6 +1126,752 @@ TEST(ScanDeterminism, JobsAndFileOrderDoNotChangeTheOutput) {
   EXPECT_EQ(describe(parallel.diagnostics), describe(serial.diagnostics));
   EXPECT_EQ(describe(reversed.diagnostics), describe(serial.diagnostics));
   EXPECT_EQ(serial.diagnostics.size(), 3u) << describe(serial.diagnostics);
+}
+
+// ---------------------------------------------------------------------------
+// Declared-schema mismatches
+//
+// Kernels under test/data/scan/mismatch/ whose declared schema does not fit
+// their C++ signature, one row each: every error exactly, and the fix-it that
+// rewrites the annotation's string literal(s) to the repaired schema. The
+// proof that a fix works: each file with its fix-its applied scans without a
+// diagnostic, every kernel keeping its repaired schema as declared.
+
+struct MismatchError {
+  std::string code;
+  uint32_t line;
+  uint32_t column;
+  std::string message; // all of it
+};
+
+struct MismatchCase {
+  std::string name; // the C++ function
+  std::string file; // in test/data/scan/mismatch/
+  // Where the spec's (first) string literal starts, at its opening quote.
+  struct {
+    uint32_t line;
+    uint32_t column;
+  } at;
+  std::string written;               // the literal(s) as in the file: what the fix-it replaces
+  std::string fixed;                 // the repaired schema, which the fix-it writes quoted
+  std::vector<MismatchError> errors; // in order
+};
+
+const std::vector<MismatchCase> kMismatches = {
+    // Argument count: the error is at the function's name.
+    {"sum_out",
+     "count.cpp",
+     {7, 15},
+     R"x("t::sum.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)")x",
+     R"(t::sum.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!))",
+     {{"opscan-mismatch-count", 8, 9,
+       "schema has 4 arguments, the C++ function takes 3 (after the runtime context)"}}},
+    {"cumsum_out",
+     "count.cpp",
+     {11, 15},
+     R"x("t::cumsum.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)")x",
+     R"(t::cumsum.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!))",
+     {{"opscan-mismatch-count", 12, 9,
+       "schema has 2 arguments, the C++ function takes 3 (after the runtime context)"}}},
+    {"seed",
+     "count.cpp",
+     {15, 15},
+     R"x("t::seed() -> ()")x",
+     R"(t::seed(int value) -> ())",
+     {{"opscan-mismatch-count", 16, 6,
+       "schema has 0 arguments, the C++ function takes 1 (after the runtime context)"}}},
+    {"now",
+     "count.cpp",
+     {19, 15},
+     R"x("t::now(int unit) -> int")x",
+     R"(t::now() -> int)",
+     {{"opscan-mismatch-count", 20, 9,
+       "schema has 1 argument, the C++ function takes 0 (after the runtime context)"}}},
+    {"clamp_out",
+     "count.cpp",
+     {23, 15},
+     R"x("t::clamp.out(Tensor input, Scalar? min=None, Scalar? max=None, Tensor? weight=None, *, Tensor(a!) result) -> Tensor(a!)")x",
+     R"(t::clamp.out(Tensor input, Scalar? min=None, *, Tensor(a!) result) -> Tensor(a!))",
+     {{"opscan-mismatch-count", 24, 9,
+       "schema has 5 arguments, the C++ function takes 3 (after the runtime context)"}}},
+    {"aminmax_out",
+     "count.cpp",
+     {27, 15},
+     R"x("t::aminmax.out(Tensor self, *, Tensor(a!) max) -> Tensor(a!)")x",
+     R"(t::aminmax.out(Tensor self, *, Tensor(b!) min, Tensor(a!) max) -> (Tensor(b!), Tensor(a!)))",
+     {{"opscan-mismatch-count", 28, 30,
+       "schema has 2 arguments, the C++ function takes 3 (after the runtime context)"}}},
+    {"join",
+     "count.cpp",
+     {31, 15},
+     R"x("t::join(Tensor[] parts, str sep=\"-\") -> ()")x",
+     R"(t::join(Tensor[] parts, int limit, str sep="-") -> ())",
+     {{"opscan-mismatch-count", 32, 6,
+       "schema has 2 arguments, the C++ function takes 3 (after the runtime context)"}}},
+    // Argument types: each kind of swap. A changed type loses its default.
+    {"add_out",
+     "types.cpp",
+     {6, 15},
+     R"x("t::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(o!) out) -> Tensor(o!)")x",
+     R"(t::add.out(Tensor self, Tensor other, *, int alpha, Tensor(o!) out) -> Tensor(o!))",
+     {{"opscan-mismatch-type", 7, 93,
+       "argument 3 'alpha': schema says Scalar, C++ parameter is 'int64_t'"}}},
+    {"roll",
+     "types.cpp",
+     {9, 15},
+     R"x("t::roll(Tensor self, int shifts) -> Tensor")x",
+     R"(t::roll(Tensor self, Scalar shifts) -> Tensor)",
+     {{"opscan-mismatch-type", 10, 47,
+       "argument 2 'shifts': schema says int, C++ parameter is 'const executorch::aten::Scalar "
+       "&'"}}},
+    {"norm_out",
+     "types.cpp",
+     {12, 15},
+     R"x("t::norm.out(Tensor self, float p=2, *, Tensor(a!) out) -> Tensor(a!)")x",
+     R"(t::norm.out(Tensor self, Scalar p, *, Tensor(a!) out) -> Tensor(a!))",
+     {{"opscan-mismatch-type", 13, 52,
+       "argument 2 'p': schema says float, C++ parameter is 'const executorch::aten::Scalar &'"}}},
+    {"fill",
+     "types.cpp",
+     {15, 15},
+     R"x("t::fill.Scalar(Tensor self, Scalar value) -> Tensor")x",
+     R"(t::fill.Scalar(Tensor self, float value) -> Tensor)",
+     {{"opscan-mismatch-type", 16, 40,
+       "argument 2 'value': schema says Scalar, C++ parameter is 'double'"}}},
+    {"any",
+     "types.cpp",
+     {18, 15},
+     R"x("t::any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor")x",
+     R"(t::any.dim(Tensor self, int dim, int keepdim) -> Tensor)",
+     {{"opscan-mismatch-type", 19, 53,
+       "argument 3 'keepdim': schema says bool, C++ parameter is 'int64_t'"}}},
+    {"tril",
+     "types.cpp",
+     {21, 15},
+     R"x("t::tril(Tensor self, int diagonal) -> Tensor")x",
+     R"(t::tril(Tensor self, bool diagonal) -> Tensor)",
+     {{"opscan-mismatch-type", 22, 38,
+       "argument 2 'diagonal': schema says int, C++ parameter is 'bool'"}}},
+    {"dropout",
+     "types.cpp",
+     {24, 15},
+     R"x("t::dropout(Tensor input, Tensor mask) -> Tensor")x",
+     R"(t::dropout(Tensor input, Tensor? mask) -> Tensor)",
+     {{"opscan-mismatch-type", 25, 66,
+       "argument 2 'mask': schema says Tensor, C++ parameter is 'const std::optional<Tensor> &'"}}},
+    {"linear",
+     "types.cpp",
+     {27, 15},
+     R"x("t::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor")x",
+     R"(t::linear(Tensor input, Tensor weight, Tensor bias) -> Tensor)",
+     {{"opscan-mismatch-type", 28, 72,
+       "argument 3 'bias': schema says Tensor?, C++ parameter is 'const executorch::aten::Tensor "
+       "&'"}}},
+    {"squeeze",
+     "types.cpp",
+     {30, 15},
+     R"x("t::squeeze.dim(Tensor self, int[1] dim) -> Tensor")x",
+     R"(t::squeeze.dim(Tensor self, int dim) -> Tensor)",
+     {{"opscan-mismatch-type", 31, 44,
+       "argument 2 'dim': schema says int[1], C++ parameter is 'int64_t'"}}},
+    {"permute",
+     "types.cpp",
+     {33, 15},
+     R"x("t::permute(Tensor self, int dims) -> Tensor")x",
+     R"(t::permute(Tensor self, int[] dims) -> Tensor)",
+     {{"opscan-mismatch-type", 34, 54,
+       "argument 2 'dims': schema says int, C++ parameter is 'ArrayRef<int64_t>'"}}},
+    {"to_dtype",
+     "types.cpp",
+     {36, 15},
+     R"x("t::to_dtype(Tensor self, ScalarType dtype, bool copy=False) -> Tensor")x",
+     R"(t::to_dtype(Tensor self, int dtype, bool copy=False) -> Tensor)",
+     {{"opscan-mismatch-type", 37, 45,
+       "argument 2 'dtype': schema says ScalarType, C++ parameter is 'int64_t'"}}},
+    {"cast_out",
+     "types.cpp",
+     {39, 15},
+     R"x("t::cast.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)")x",
+     R"(t::cast.out(Tensor self, *, ScalarType dtype, Tensor(a!) out) -> Tensor(a!))",
+     {{"opscan-mismatch-type", 40, 49,
+       "argument 2 'dtype': schema says ScalarType?, C++ parameter is "
+       "'executorch::aten::ScalarType'"}}},
+    {"reduce",
+     "types.cpp",
+     {42, 15},
+     R"x("t::reduce(Tensor self, str mode) -> Tensor")x",
+     R"(t::reduce(Tensor self, Tensor mode) -> Tensor)",
+     {{"opscan-mismatch-type", 43, 49,
+       "argument 2 'mode': schema says str, C++ parameter is 'const executorch::aten::Tensor &'"}}},
+    {"lookup",
+     "types.cpp",
+     {45, 15},
+     R"x("t::lookup(Tensor table, Tensor key) -> Tensor")x",
+     R"(t::lookup(Tensor table, str key) -> Tensor)",
+     {{"opscan-mismatch-type", 46, 53,
+       "argument 2 'key': schema says Tensor, C++ parameter is 'std::string_view'"}}},
+    {"stack",
+     "types.cpp",
+     {48, 15},
+     R"x("t::stack(Tensor[] tensors, int dim=0) -> Tensor")x",
+     R"(t::stack(Tensor tensors, int dim=0) -> Tensor)",
+     {{"opscan-mismatch-type", 49, 28,
+       "argument 1 'tensors': schema says Tensor[], C++ parameter is 'const "
+       "executorch::aten::Tensor &'"}}},
+    {"unbind_sum",
+     "types.cpp",
+     {51, 15},
+     R"x("t::unbind_sum(Tensor self) -> Tensor")x",
+     R"(t::unbind_sum(Tensor[] self) -> Tensor)",
+     {{"opscan-mismatch-type", 52, 36,
+       "argument 1 'self': schema says Tensor, C++ parameter is "
+       "'ArrayRef<executorch::aten::Tensor>'"}}},
+    {"argmax",
+     "types.cpp",
+     {54, 15},
+     R"x("t::argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor")x",
+     R"(t::argmax(Tensor self, int dim, bool keepdim=False) -> Tensor)",
+     {{"opscan-mismatch-type", 55, 43,
+       "argument 2 'dim': schema says int?, C++ parameter is 'int64_t'"}}},
+    {"index",
+     "types.cpp",
+     {57, 15},
+     R"x("t::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor")x",
+     R"(t::index.Tensor(Tensor self, Tensor[] indices) -> Tensor)",
+     {{"opscan-mismatch-type", 58, 51,
+       "argument 2 'indices': schema says Tensor?[], C++ parameter is "
+       "'ArrayRef<executorch::aten::Tensor>'"}}},
+    {"index_put",
+     "types.cpp",
+     {60, 15},
+     R"x("t::index_put(Tensor self, Tensor[] indices, Tensor values) -> Tensor")x",
+     R"(t::index_put(Tensor self, Tensor?[] indices, Tensor values) -> Tensor)",
+     {{"opscan-mismatch-type", 61, 70,
+       "argument 2 'indices': schema says Tensor[], C++ parameter is "
+       "'ArrayRef<std::optional<Tensor>>'"}}},
+    {"amax",
+     "types.cpp",
+     {63, 15},
+     R"x("t::amax(Tensor self, int[]? dim=None) -> Tensor")x",
+     R"(t::amax(Tensor self, int[] dim) -> Tensor)",
+     {{"opscan-mismatch-type", 64, 51,
+       "argument 2 'dim': schema says int[]?, C++ parameter is 'ArrayRef<int64_t>'"}}},
+    {"upsample",
+     "types.cpp",
+     {66, 15},
+     R"x("t::upsample(Tensor self, float[] scales) -> Tensor")x",
+     R"(t::upsample(Tensor self, int[] scales) -> Tensor)",
+     {{"opscan-mismatch-type", 67, 55,
+       "argument 2 'scales': schema says float[], C++ parameter is 'ArrayRef<int64_t>'"}}},
+    {"var",
+     "types.cpp",
+     {70, 15},
+     R"x("t::var(Tensor self, int dim=0, bool unbiased=True) -> Tensor")x",
+     R"(t::var(Tensor self, int dim, float unbiased) -> Tensor)",
+     {{"opscan-mismatch-type", 71, 52,
+       "argument 3 'unbiased': schema says bool, C++ parameter is 'double'"}}},
+    {"scatter_reduce_out",
+     "types.cpp",
+     {74, 15},
+     R"x("t::scatter_reduce.out(Tensor self, int dim, Tensor index, Tensor src, str reduce='sum', *, bool include_self=True, Tensor(a!) out) -> Tensor(a!)")x",
+     R"(t::scatter_reduce.out(Tensor self, int dim, int[] index, Tensor src, str reduce='sum', *, bool include_self=True, Tensor(a!) out) -> Tensor(a!))",
+     {{"opscan-mismatch-type", 75, 79,
+       "argument 3 'index': schema says Tensor, C++ parameter is 'ArrayRef<int64_t>'"}}},
+    // Mutability, both ways, and in-place operators.
+    {"neg_out",
+     "mutability.cpp",
+     {8, 15},
+     R"x("t::neg.out(Tensor self, *, Tensor out) -> Tensor(a!)")x",
+     R"(t::neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!))",
+     {{"opscan-mismatch-mutability", 9, 45,
+       "argument 2 'out': schema says Tensor (read-only), C++ parameter is "
+       "'executorch::aten::Tensor &' (written by the kernel): take it as a const reference"}}},
+    {"zero_out",
+     "mutability.cpp",
+     {12, 15},
+     R"x("t::zero.out(Scalar value, *, Tensor(a!) out) -> ()")x",
+     R"(t::zero.out(Scalar value, *, Tensor out) -> ())",
+     {{"opscan-mismatch-mutability", 13, 77,
+       "argument 2 'out': schema says Tensor(a!) (written by the kernel), C++ parameter is 'const "
+       "executorch::aten::Tensor &' (read-only): take it as a non-const reference"}}},
+    {"add_relu_out",
+     "mutability.cpp",
+     {16, 15},
+     R"x("t::add_relu.out(Tensor self, Tensor other, *, Tensor(a!) out) -> ()")x",
+     R"(t::add_relu.out(Tensor(b!) self, Tensor other, *, Tensor(a!) out) -> ())",
+     {{"opscan-mismatch-mutability", 17, 27,
+       "argument 1 'self': schema says Tensor (read-only), C++ parameter is "
+       "'executorch::aten::Tensor &' (written by the kernel): take it as a const reference"}}},
+    {"bn_update",
+     "mutability.cpp",
+     {20, 15},
+     R"x("t::bn_update(Tensor input, Tensor(a!) running_mean, Tensor(b!) running_var, float momentum) -> ()")x",
+     R"(t::bn_update(Tensor input, Tensor running_mean, Tensor(b!) running_var, float momentum) -> ())",
+     {{"opscan-mismatch-mutability", 21, 51,
+       "argument 2 'running_mean': schema says Tensor(a!) (written by the kernel), C++ parameter "
+       "is 'const executorch::aten::Tensor &' (read-only): take it as a non-const reference"}}},
+    {"accumulate",
+     "mutability.cpp",
+     {24, 15},
+     R"x("t::accumulate(Tensor self, *, Tensor(a!)? grad) -> ()")x",
+     R"(t::accumulate(Tensor self, *, Tensor? grad) -> ())",
+     {{"opscan-mismatch-mutability", 25, 66,
+       "argument 2 'grad': schema says Tensor(a!)? (written by the kernel), C++ parameter is "
+       "'const std::optional<Tensor> &' (read-only): take it as a non-const reference"}}},
+    {"relu_",
+     "mutability.cpp",
+     {28, 15},
+     R"x("t::relu_(Tensor self) -> Tensor")x",
+     R"(t::relu_(Tensor(a!) self) -> Tensor(a!))",
+     {{"opscan-mismatch-returns", 29, 9,
+       "schema returns Tensor, the C++ function returns 'executorch::aten::Tensor &', which is "
+       "Tensor(a!) in a schema"},
+      {"opscan-mismatch-mutability", 29, 23,
+       "argument 1 'self': schema says Tensor (read-only), C++ parameter is "
+       "'executorch::aten::Tensor &' (written by the kernel): take it as a const reference"}}},
+    {"mul_",
+     "mutability.cpp",
+     {32, 15},
+     R"x("t::mul_.Scalar(Tensor(s!) self, Scalar other) -> Tensor(s!)")x",
+     R"(t::mul_.Scalar(Tensor(s!) self, float other) -> Tensor(s!))",
+     {{"opscan-mismatch-type", 33, 62,
+       "argument 2 'other': schema says Scalar, C++ parameter is 'double'"}}},
+    // Arguments out of order: only their names tell.
+    {"sub_out",
+     "order.cpp",
+     {6, 15},
+     R"x("t::sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)")x",
+     R"(t::sub.out(Tensor other, Tensor self, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!))",
+     {{"opscan-mismatch-order", 7, 31,
+       "argument 1: schema says 'self', the C++ parameter here is 'other', which is argument 2 in "
+       "the schema"},
+      {"opscan-mismatch-order", 7, 52,
+       "argument 2: schema says 'other', the C++ parameter here is 'self', which is argument 1 in "
+       "the schema"}}},
+    {"sort_values",
+     "order.cpp",
+     {10, 15},
+     R"x("t::sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)")x",
+     R"(t::sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(b!) indices, Tensor(a!) values) -> (Tensor(b!) indices, Tensor(a!) values))",
+     {{"opscan-mismatch-order", 11, 100,
+       "argument 4: schema says 'values', the C++ parameter here is 'indices', which is argument 5 "
+       "in the schema"},
+      {"opscan-mismatch-order", 11, 117,
+       "argument 5: schema says 'indices', the C++ parameter here is 'values', which is argument 4 "
+       "in the schema"}}},
+    {"addmm",
+     "order.cpp",
+     {14, 15},
+     R"x("t::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor")x",
+     R"(t::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar alpha=1, Scalar beta=1) -> Tensor)",
+     {{"opscan-mismatch-order", 15, 88,
+       "argument 4: schema says 'beta', the C++ parameter here is 'alpha', which is argument 5 in "
+       "the schema"},
+      {"opscan-mismatch-order", 15, 109,
+       "argument 5: schema says 'alpha', the C++ parameter here is 'beta', which is argument 4 in "
+       "the schema"}}},
+    {"topk",
+     "order.cpp",
+     {18, 15},
+     R"x("t::topk(Tensor self, int k, int dim=-1, bool largest=True) -> Tensor")x",
+     R"(t::topk(Tensor self, bool largest, int k, int dim=-1) -> Tensor)",
+     {{"opscan-mismatch-type", 19, 38, "argument 2 'k': schema says int, C++ parameter is 'bool'"},
+      {"opscan-mismatch-order", 19, 55,
+       "argument 3: schema says 'dim', the C++ parameter here is 'k', which is argument 2 in the "
+       "schema"},
+      {"opscan-mismatch-type", 19, 66,
+       "argument 4 'largest': schema says bool, C++ parameter is 'int64_t'"}}},
+    {"where",
+     "order.cpp",
+     {22, 15},
+     R"x("t::where(Tensor condition, Tensor self, Tensor other) -> Tensor")x",
+     R"(t::where(Tensor self, Tensor other, Tensor condition) -> Tensor)",
+     {{"opscan-mismatch-order", 23, 28,
+       "argument 1: schema says 'condition', the C++ parameter here is 'self', which is argument 2 "
+       "in the schema"},
+      {"opscan-mismatch-order", 23, 48,
+       "argument 2: schema says 'self', the C++ parameter here is 'other', which is argument 3 in "
+       "the schema"},
+      {"opscan-mismatch-order", 23, 69,
+       "argument 3: schema says 'other', the C++ parameter here is 'condition', which is argument "
+       "1 in the schema"}}},
+    // Returns: the error is at the function's name.
+    {"frexp",
+     "returns.cpp",
+     {6, 15},
+     R"x("t::frexp(Tensor self) -> (Tensor mantissa, Tensor exponent)")x",
+     R"(t::frexp(Tensor self) -> Tensor)",
+     {{"opscan-mismatch-returns", 7, 8,
+       "schema returns (Tensor mantissa, Tensor exponent), the C++ function returns "
+       "'executorch::aten::Tensor', which is Tensor in a schema"}}},
+    {"abs_out",
+     "returns.cpp",
+     {9, 15},
+     R"x("t::abs.out(Tensor self, *, Tensor(a!) out) -> Tensor")x",
+     R"(t::abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!))",
+     {{"opscan-mismatch-returns", 10, 9,
+       "schema returns Tensor, the C++ function returns 'executorch::aten::Tensor &', which is "
+       "Tensor(a!) in a schema"}}},
+    {"max_out",
+     "returns.cpp",
+     {12, 15},
+     R"x("t::max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> Tensor(a!)")x",
+     R"(t::max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!), Tensor(b!)))",
+     {{"opscan-mismatch-returns", 13, 30,
+       "schema returns Tensor(a!), the C++ function returns 'std::tuple<Tensor &, Tensor &>', "
+       "which is (Tensor(a!), Tensor(b!)) in a schema"}}},
+    {"copy_out",
+     "returns.cpp",
+     {15, 15},
+     R"x("t::copy.out(Tensor self, *, Tensor(a!) out) -> ()")x",
+     R"(t::copy.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!))",
+     {{"opscan-mismatch-returns", 16, 9,
+       "schema returns (), the C++ function returns 'executorch::aten::Tensor &', which is "
+       "Tensor(a!) in a schema"}}},
+    {"ceil_out",
+     "returns.cpp",
+     {18, 15},
+     R"x("t::ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)")x",
+     R"(t::ceil.out(Tensor self, *, Tensor(a!) out) -> ())",
+     {{"opscan-mismatch-returns", 19, 6,
+       "schema returns Tensor(a!), the C++ function returns 'void', which is () in a schema"}}},
+    {"numel",
+     "returns.cpp",
+     {21, 15},
+     R"x("t::numel(Tensor self) -> int")x",
+     R"(t::numel(Tensor self) -> float)",
+     {{"opscan-mismatch-returns", 22, 8,
+       "schema returns int, the C++ function returns 'double', which is float in a schema"}}},
+    {"item",
+     "returns.cpp",
+     {24, 15},
+     R"x("t::item(Tensor self) -> Scalar")x",
+     R"(t::item(Tensor self) -> bool)",
+     {{"opscan-mismatch-returns", 25, 6,
+       "schema returns Scalar, the C++ function returns 'bool', which is bool in a schema"}}},
+    {"mean_count",
+     "returns.cpp",
+     {27, 15},
+     R"x("t::mean_count(Tensor self) -> (Tensor mean, int count)")x",
+     R"(t::mean_count(Tensor self) -> (Tensor mean, float count))",
+     {{"opscan-mismatch-returns", 28, 28,
+       "schema returns (Tensor mean, int count), the C++ function returns 'std::tuple<Tensor, "
+       "double>', which is (Tensor, float) in a schema"}}},
+    {"norm_value",
+     "returns.cpp",
+     {30, 15},
+     R"x("t::norm_value(Tensor self) -> float")x",
+     R"(t::norm_value(Tensor self) -> Tensor)",
+     {{"opscan-mismatch-returns", 31, 8,
+       "schema returns float, the C++ function returns 'executorch::aten::Tensor', which is Tensor "
+       "in a schema"}}},
+    {"kthvalue",
+     "returns.cpp",
+     {34, 15},
+     R"x("t::kthvalue(Tensor self, int k, int dim=-1) -> (Tensor values, Tensor indices)")x",
+     R"(t::kthvalue(Tensor self, float k, int dim=-1) -> (Tensor values, Tensor indices))",
+     {{"opscan-mismatch-type", 35, 64,
+       "argument 2 'k': schema says int, C++ parameter is 'double'"}}},
+    {"select",
+     "returns.cpp",
+     {38, 15},
+     R"x("t::select.int(Tensor(a) self, int dim, int index) -> Tensor(a)")x",
+     R"(t::select.int(Tensor(a) self, int dim, float index) -> Tensor(a))",
+     {{"opscan-mismatch-type", 39, 55,
+       "argument 3 'index': schema says int, C++ parameter is 'double'"}}},
+    // Annotations written in other ways.
+    {"pow_out",
+     "annotations.cpp",
+     {9, 5},
+     R"x("t::pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)")x",
+     R"(t::pow.Tensor_Scalar_out(Tensor self, float exponent, *, Tensor(a!) out) -> Tensor(a!))",
+     {{"opscan-mismatch-type", 10, 44,
+       "argument 2 'exponent': schema says Scalar, C++ parameter is 'double'"}}},
+    {"lerp_out",
+     "annotations.cpp",
+     {13, 15},
+     R"x("t::lerp.Scalar_out(Tensor self, Tensor end, "
+              "Scalar weight, *, Tensor(a!) out) -> Tensor(a!)")x",
+     R"(t::lerp.Scalar_out(Tensor self, Tensor end, int weight, *, Tensor(a!) out) -> Tensor(a!))",
+     {{"opscan-mismatch-type", 15, 65,
+       "argument 3 'weight': schema says Scalar, C++ parameter is 'int64_t'"}}},
+    {"elu_out",
+     "annotations.cpp",
+     {18, 15},
+     R"x("t::" "elu.out" "(Tensor self, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)")x",
+     R"(t::elu.out(Tensor self, float alpha, *, Tensor(a!) out) -> Tensor(a!))",
+     {{"opscan-mismatch-type", 19, 44,
+       "argument 2 'alpha': schema says Scalar, C++ parameter is 'double'"}}},
+    {"hardtanh_out",
+     "annotations.cpp",
+     {22, 15},
+     R"x("t::hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)")x",
+     R"(t::hardtanh.out(Tensor self, float min_val, float max_val, *, Tensor(a!) out) -> Tensor(a!))",
+     {{"opscan-mismatch-type", 23, 76,
+       "argument 2 'min_val': schema says Scalar, C++ parameter is 'double'"},
+      {"opscan-mismatch-type", 23, 92,
+       "argument 3 'max_val': schema says Scalar, C++ parameter is 'double'"}}},
+    {"softmax_out",
+     "annotations.cpp",
+     {26, 15},
+     R"x("t::softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)")x",
+     R"(t::softmax.out(Tensor self, int dim, int half_to_float, *, Tensor(a!) out) -> Tensor(a!))",
+     {{"opscan-mismatch-type", 28, 62,
+       "argument 3 'half_to_float': schema says bool, C++ parameter is 'int64_t'"}}},
+    {"gelu_out",
+     "annotations.cpp",
+     {31, 18},
+     R"x("t::gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)")x",
+     R"(t::gelu.out(Tensor self, *, bool approximate, Tensor(a!) out) -> Tensor(a!))",
+     {{"opscan-mismatch-type", 32, 43,
+       "argument 2 'approximate': schema says str, C++ parameter is 'bool'"}}},
+};
+
+std::string mismatch_file(const std::string& file) {
+  return data_file("mismatch/" + file);
+}
+
+// A string literal holding `text`, as a fix-it writes it.
+std::string literal(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string text_of(const std::string& path) {
+  std::optional<std::string> text = support::read_file(path);
+  EXPECT_TRUE(text) << "cannot read " << path;
+  return text.value_or("");
+}
+
+// The byte offset of a 1-based line and column in `text`.
+size_t offset_of(std::string_view text, uint32_t line, uint32_t column) {
+  size_t at = 0;
+  for (uint32_t l = 1; l < line && at != std::string_view::npos; ++l) {
+    at = text.find('\n', at);
+    at = at == std::string_view::npos ? at : at + 1;
+  }
+  return at == std::string_view::npos ? at : at + column - 1;
+}
+
+std::vector<std::string> mismatch_files() {
+  std::vector<std::string> files;
+  for (const MismatchCase& c : kMismatches) {
+    if (std::find(files.begin(), files.end(), c.file) == files.end())
+      files.push_back(c.file);
+  }
+  return files;
+}
+
+// All files with mismatches, scanned together once.
+const Result& mismatch_scan() {
+  static const Result result = [] {
+    std::vector<std::string> paths;
+    for (const std::string& file : mismatch_files())
+      paths.push_back(mismatch_file(file));
+    return scan_paths(paths, kArgs, 0);
+  }();
+  return result;
+}
+
+// The diagnostics of the case's kernel: those in its file after its
+// annotation and before the next case's.
+diag::Diagnostics diagnostics_of(const MismatchCase& c, const diag::Diagnostics& all) {
+  const std::string text = text_of(mismatch_file(c.file));
+  const size_t begin = offset_of(text, c.at.line, c.at.column);
+  size_t end = text.size();
+  for (const MismatchCase& other : kMismatches) {
+    const size_t at = offset_of(text, other.at.line, other.at.column);
+    if (other.file == c.file && at > begin)
+      end = std::min(end, at);
+  }
+  diag::Diagnostics mine;
+  for (const diag::Diagnostic& d : all) {
+    if (d.location.file == shown(mismatch_file(c.file)) && d.location.offset >= begin &&
+        d.location.offset < end)
+      mine.push_back(d);
+  }
+  return mine;
+}
+
+TEST(DeclaredMismatch, EachErrorHasTheRepairedSchemaAsNoteAndFixIt) {
+  ASSERT_GE(kMismatches.size(), 40u);
+  for (const MismatchCase& c : kMismatches) {
+    SCOPED_TRACE(c.file + ": " + c.name);
+    const std::string path = mismatch_file(c.file);
+    const std::string text = text_of(path);
+    const size_t offset = offset_of(text, c.at.line, c.at.column);
+    ASSERT_LT(offset, text.size());
+    // The row's literal is in the file where it says.
+    ASSERT_EQ(text.substr(offset, c.written.size()), c.written);
+
+    const diag::Diagnostics diags = diagnostics_of(c, mismatch_scan().diagnostics);
+    ASSERT_EQ(diags.size(), c.errors.size()) << describe(diags);
+    for (size_t i = 0; i < diags.size(); ++i) {
+      const diag::Diagnostic& d = diags[i];
+      const MismatchError& e = c.errors[i];
+      SCOPED_TRACE("error " + std::to_string(i) + ": " + describe({d}));
+      EXPECT_EQ(d.severity, diag::Severity::error);
+      EXPECT_EQ(d.code, e.code);
+      EXPECT_EQ(d.location.file, shown(path));
+      EXPECT_EQ(d.location.line, e.line);
+      EXPECT_EQ(d.location.column, e.column);
+      EXPECT_EQ(d.location.offset, offset_of(text, e.line, e.column));
+      EXPECT_EQ(d.message, e.message);
+      // The note is at the spec's first character and spells out the fix.
+      ASSERT_EQ(d.notes.size(), 1u);
+      EXPECT_EQ(d.notes[0].message,
+                "schema declared here; to fit the signature: " + literal(c.fixed));
+      EXPECT_EQ(d.notes[0].location.file, shown(path));
+      EXPECT_EQ(d.notes[0].location.line, c.at.line);
+      EXPECT_EQ(d.notes[0].location.column, c.at.column + 1);
+      // The fix-it replaces exactly the literal(s), and nothing after them
+      // (fields such as key = "...").
+      ASSERT_EQ(d.fixits.size(), 1u);
+      const diag::FixIt& fix = d.fixits[0];
+      EXPECT_EQ(fix.file, shown(path));
+      EXPECT_EQ(fix.offset, offset);
+      EXPECT_EQ(fix.length, c.written.size());
+      EXPECT_EQ(fix.replacement, literal(c.fixed));
+    }
+  }
+}
+
+TEST(DeclaredMismatch, NothingElseIsReported) {
+  const Result& result = mismatch_scan();
+  size_t expected = 0;
+  for (const MismatchCase& c : kMismatches)
+    expected += c.errors.size();
+  EXPECT_EQ(result.diagnostics.size(), expected) << describe(result.diagnostics);
+  // No kernel with a mismatch is extracted.
+  EXPECT_TRUE(result.module.kernels.empty()) << result.module.kernels.size() << " kernels";
+}
+
+TEST(DeclaredMismatch, RepairedSchemasAreValidAndCanonical) {
+  for (const MismatchCase& c : kMismatches) {
+    SCOPED_TRACE(c.file + ": " + c.name);
+    schema::Parsed<schema::ParsedSchema> parsed = schema::parse_schema_with_layout(c.fixed);
+    ASSERT_TRUE(parsed) << parsed.error->message;
+    EXPECT_EQ(parsed.value->schema.str(), c.fixed);
+    for (const schema::Error& e : schema::check_schema(parsed.value->schema, parsed.value->layout))
+      ADD_FAILURE() << e.code << " at " << e.offset << ": " << e.message;
+  }
+}
+
+// Every file of mismatch/ with its fix-its applied, in a temporary directory
+// (its include of "../et_types.h" is found through -I), scanned together.
+struct FixedScan {
+  TempDir dir;
+  std::map<std::string, std::string> paths; // by file name
+  Result result;
+};
+
+const FixedScan& fixed_scan() {
+  static const std::unique_ptr<FixedScan> fixed = [] {
+    auto out = std::make_unique<FixedScan>();
+    std::vector<std::string> paths;
+    for (const std::string& file : mismatch_files()) {
+      const std::string path = mismatch_file(file);
+      std::vector<diag::FixIt> fixes;
+      for (const diag::Diagnostic& d : mismatch_scan().diagnostics) {
+        for (const diag::FixIt& f : d.fixits) {
+          if (f.file == shown(path) && std::find(fixes.begin(), fixes.end(), f) == fixes.end())
+            fixes.push_back(f);
+        }
+      }
+      // From the end, so that earlier offsets stay valid.
+      std::sort(fixes.begin(), fixes.end(),
+                [](const diag::FixIt& a, const diag::FixIt& b) { return a.offset > b.offset; });
+      std::string text = text_of(path);
+      size_t limit = text.size();
+      for (const diag::FixIt& f : fixes) {
+        EXPECT_LE(f.offset + f.length, limit) << "overlapping fix-its in " << file;
+        text.replace(f.offset, f.length, f.replacement);
+        limit = f.offset;
+      }
+      out->paths[file] = out->dir.write("mismatch/" + file, text);
+      paths.push_back(out->paths[file]);
+    }
+    out->result = scan_paths(paths, {"-std=c++17", "-I" + data_file("mismatch")}, 0);
+    return out;
+  }();
+  return *fixed;
+}
+
+TEST(DeclaredMismatch, FixedFilesScanWithoutErrors) {
+  const FixedScan& fixed = fixed_scan();
+  EXPECT_TRUE(fixed.result.diagnostics.empty()) << describe(fixed.result.diagnostics);
+  EXPECT_EQ(fixed.result.module.kernels.size(), kMismatches.size());
+  for (const MismatchCase& c : kMismatches) {
+    SCOPED_TRACE(c.file + ": " + c.name);
+    const ir::Kernel* k = find_kernel(fixed.result.module, c.fixed.substr(0, c.fixed.find('(')));
+    ASSERT_NE(k, nullptr);
+    EXPECT_EQ(k->schema, c.fixed);
+    EXPECT_EQ(k->schema_origin, ir::SchemaOrigin::declared);
+    EXPECT_EQ(k->location.file, shown(fixed.paths.at(c.file)));
+  }
+}
+
+TEST(DeclaredMismatch, DifferencesCppCannotExpressAreNotMismatches) {
+  const Result& result = scanned("mismatch/accepted.cpp");
+  EXPECT_TRUE(result.diagnostics.empty()) << describe(result.diagnostics);
+  const std::vector<std::string> declared = {
+      "t::alias(Tensor(a) self) -> Tensor(a)",
+      "t::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
+      "t::split_copy.Tensor_out(Tensor self, SymInt split_size, int dim=0, *, Tensor(a!)[] out) "
+      "-> ()",
+      "t::narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)",
+      "t::view(Tensor(a) self, SymInt[] size) -> Tensor(a)",
+      "t::avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, *, "
+      "Tensor(out!) out) -> Tensor(out!)",
+      "t::cumprod(Tensor input, *, int dim=0, ScalarType? dtype=None) -> Tensor",
+  };
+  EXPECT_EQ(result.module.kernels.size(), declared.size());
+  for (const std::string& schema : declared) {
+    SCOPED_TRACE(schema);
+    const ir::Kernel* k = find_kernel(result.module, schema.substr(0, schema.find('(')));
+    ASSERT_NE(k, nullptr);
+    EXPECT_EQ(k->schema, schema);
+    EXPECT_EQ(k->schema_origin, ir::SchemaOrigin::declared);
+  }
+}
+
+// A declared schema that fits the signature but breaks torchgen's rules: the
+// rule is reported at the schema (only once the signature fits it, since a
+// fix-it for a mismatch rewrites the schema anyway).
+TEST(DeclaredMismatch, DeclaredSchemaMustFollowTorchgenRules) {
+  const std::string file = data_file("mismatch/rules.cpp");
+  const Result& result = scanned("mismatch/rules.cpp");
+  expect_diagnostics(result.diagnostics, file,
+                     {{"opscan-schema-return-alias", 7, 60,
+                       "return 0 'Tensor(a!)' aliases argument 'out', which is neither an out "
+                       "argument nor 'self': make 'out' keyword-only (after '*') or do not return "
+                       "it"}});
+  EXPECT_TRUE(result.module.kernels.empty());
+}
+
+TEST(DeclaredMismatch, AnnotationWrittenByAnotherMacroHasNoFixIt) {
+  const std::string file = data_file("mismatch/macro.cpp");
+  const Result& result = scanned("mismatch/macro.cpp");
+  ASSERT_EQ(result.diagnostics.size(), 1u) << describe(result.diagnostics);
+  const diag::Diagnostic& d = result.diagnostics[0];
+  EXPECT_EQ(d.code, "opscan-mismatch-count");
+  EXPECT_EQ(d.location.file, shown(file));
+  EXPECT_EQ(d.location.line, 10u);
+  EXPECT_EQ(d.location.column, 9u);
+  EXPECT_EQ(d.message,
+            "schema has 2 arguments, the C++ function takes 3 (after the runtime context)");
+  // The note is at the macro's use: the literal is not in the file as written.
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_EQ(d.notes[0].message, "schema declared here");
+  EXPECT_EQ(d.notes[0].location.file, shown(file));
+  EXPECT_EQ(d.notes[0].location.line, 9u);
+  EXPECT_EQ(d.notes[0].location.column, 1u);
+  EXPECT_TRUE(d.fixits.empty());
 }
 
 } // namespace

@@ -1,5 +1,8 @@
 #include "schema/schema.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <random>
 #include <string>
@@ -438,6 +441,297 @@ TEST(CheckOperatorName, Errors) {
   EXPECT_EQ(empty[0].message, "name is empty");
 }
 
+// ---------------------------------------------------------------------------
+// Invariants (check_schema) and layouts
+
+std::filesystem::path data_dir() {
+  // The test's own source tree: test/data/schema, next to test/unit.
+  return std::filesystem::path(__FILE__).parent_path().parent_path() / "data" / "schema";
+}
+
+// The lines of a data file, without comments and empty lines, with their
+// 1-based line numbers.
+std::vector<std::pair<int, std::string>> read_lines(const std::string& file) {
+  std::ifstream in(data_dir() / file);
+  EXPECT_TRUE(in) << "cannot read " << (data_dir() / file);
+  std::vector<std::pair<int, std::string>> lines;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (!line.empty() && line[0] != '#')
+      lines.emplace_back(number, line);
+  }
+  return lines;
+}
+
+// Splits "a | b | c" into at most `max` fields; the last one keeps the rest.
+std::vector<std::string> fields(const std::string& line, size_t max) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (out.size() + 1 < max) {
+    const size_t bar = line.find(" | ", start);
+    if (bar == std::string::npos)
+      break;
+    out.push_back(line.substr(start, bar - start));
+    start = bar + 3;
+  }
+  out.push_back(line.substr(start));
+  return out;
+}
+
+std::string describe(const std::vector<Error>& errors) {
+  std::string out;
+  for (const Error& e : errors)
+    out += "\n  " + std::to_string(e.offset) + " " + e.code + ": " + e.message;
+  return out;
+}
+
+// A valid schema: parses, has no findings with either layout, and its
+// canonical spelling parses back to it.
+void expect_valid(const std::string& input, const std::string& canonical) {
+  auto parsed = parse_schema_with_layout(input);
+  ASSERT_TRUE(parsed) << parsed.error->offset << " " << parsed.error->code << ": "
+                      << parsed.error->message;
+  const Schema& schema = parsed.value->schema;
+  EXPECT_EQ(schema.str(), canonical);
+  auto errors = check_schema(schema, parsed.value->layout);
+  EXPECT_TRUE(errors.empty()) << describe(errors);
+  EXPECT_TRUE(check_schema(schema, layout_of(schema)).empty());
+  auto again = parse_schema_with_layout(canonical);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again.value->schema, schema);
+  EXPECT_EQ(again.value->layout, layout_of(schema));
+}
+
+// An invalid schema: exactly one problem, with this code, offset and message
+// fragment; a check finding keeps its code with the canonical layout.
+void expect_invalid(const std::string& schema_text, const std::string& code, size_t offset,
+                    const std::string& fragment) {
+  auto parsed = parse_schema_with_layout(schema_text);
+  std::vector<Error> errors;
+  if (!parsed) {
+    errors.push_back(*parsed.error);
+  } else {
+    errors = check_schema(parsed.value->schema, parsed.value->layout);
+    auto canonical = check_schema(parsed.value->schema, layout_of(parsed.value->schema));
+    ASSERT_EQ(canonical.size(), errors.size());
+    if (!canonical.empty()) {
+      EXPECT_EQ(canonical[0].code, code);
+    }
+  }
+  ASSERT_EQ(errors.size(), 1u) << describe(errors);
+  EXPECT_EQ(errors[0].code, code) << errors[0].message;
+  EXPECT_EQ(errors[0].offset, offset) << errors[0].message;
+  EXPECT_NE(errors[0].message.find(fragment), std::string::npos)
+      << "message: " << errors[0].message << "\nexpected to contain: " << fragment;
+}
+
+TEST(SchemaTable, EveryCase) {
+  const auto lines = read_lines("schemas.txt");
+  size_t valid = 0, invalid = 0;
+  std::vector<std::string> codes;
+  for (const auto& [number, line] : lines) {
+    SCOPED_TRACE("schemas.txt:" + std::to_string(number) + ": " + line);
+    const auto f = fields(line, 4);
+    if (f[0] == "ok") {
+      ASSERT_EQ(f.size(), 2u);
+      expect_valid(f[1], f[1]);
+      ++valid;
+    } else if (f[0] == "canon") {
+      const auto g = fields(line, 3);
+      ASSERT_EQ(g.size(), 3u);
+      EXPECT_NE(g[1], g[2]) << "not a non-canonical input";
+      expect_valid(g[1], g[2]);
+      ++valid;
+    } else {
+      ASSERT_EQ(f.size(), 4u);
+      ASSERT_TRUE(f[0].starts_with("opscan-schema-"));
+      expect_invalid(f[3], f[0], std::stoul(f[1]), f[2]);
+      codes.push_back(f[0]);
+      ++invalid;
+    }
+  }
+  EXPECT_GE(valid + invalid, 150u);
+  EXPECT_GE(valid, 60u);
+  EXPECT_GE(invalid, 60u);
+  // Every diagnostic code of schema.h is exercised.
+  for (const char* code :
+       {"syntax", "unknown-type", "duplicate-argument", "kwarg-marker", "out-suffix",
+        "reserved-overload", "reserved-name", "out-group", "out-returns", "out-return-alias",
+        "mixed-returns", "return-alias", "inplace", "default-order", "duplicate-alias",
+        "default-type", "alias-type"})
+    EXPECT_NE(std::find(codes.begin(), codes.end(), std::string("opscan-schema-") + code),
+              codes.end())
+        << code;
+}
+
+TEST(CheckSchema, CanonicalTableHasNoFindings) {
+  for (const std::string& s : kCanonical) {
+    auto parsed = parse_schema_with_layout(s);
+    ASSERT_TRUE(parsed) << s;
+    auto errors = check_schema(parsed.value->schema, parsed.value->layout);
+    if (s.starts_with("test::alias(")) {
+      // Synthetic syntax test: its mutable return aliases no argument.
+      ASSERT_EQ(errors.size(), 1u) << describe(errors);
+      EXPECT_EQ(errors[0].code, "opscan-schema-return-alias");
+      continue;
+    }
+    EXPECT_TRUE(errors.empty()) << s << describe(errors);
+  }
+}
+
+TEST(SchemaLayout, OffsetsIntoTheParsedText) {
+  const std::string text = "  aten::f( Tensor(a!) self ,int  dim = -1 , * ,"
+                           "Tensor(b!) out) ->  ( Tensor(a!) ,Tensor(b!) )";
+  auto parsed = parse_schema_with_layout(text);
+  ASSERT_TRUE(parsed);
+  const SchemaLayout& l = parsed.value->layout;
+  EXPECT_EQ(l.name, text.find("aten"));
+  EXPECT_EQ(l.arguments, (std::vector<size_t>{text.find("Tensor(a!) self"), text.find("int"),
+                                              text.find("Tensor(b!) out")}));
+  EXPECT_EQ(l.defaults,
+            (std::vector<std::optional<size_t>>{std::nullopt, text.find("-1"), std::nullopt}));
+  EXPECT_EQ(l.return_list, text.rfind("( Tensor"));
+  EXPECT_EQ(l.returns, (std::vector<size_t>{text.find("Tensor(a!) ,"), text.find("Tensor(b!) )")}));
+}
+
+TEST(SchemaLayout, LayoutOfPointsIntoStr) {
+  Schema s;
+  s.name = {"demo", "scale", "out"};
+  s.arguments.push_back({*parse_type("Tensor").value, "self", std::nullopt, false});
+  s.arguments.push_back({*parse_type("float").value, "factor", "1.5", false});
+  s.arguments.push_back({*parse_type("Tensor(a!)").value, "out", std::nullopt, true});
+  s.returns.push_back({*parse_type("Tensor(a!)").value, ""});
+  const std::string text = s.str();
+  ASSERT_EQ(text,
+            "demo::scale.out(Tensor self, float factor=1.5, *, Tensor(a!) out) -> Tensor(a!)");
+  const SchemaLayout l = layout_of(s);
+  EXPECT_EQ(l.name, 0u);
+  EXPECT_EQ(l.arguments, (std::vector<size_t>{text.find("Tensor self"), text.find("float"),
+                                              text.find("Tensor(a!) out")}));
+  EXPECT_EQ(l.defaults[1], text.find("1.5"));
+  EXPECT_EQ(l.return_list, text.rfind("Tensor(a!)"));
+  EXPECT_EQ(l.returns, std::vector<size_t>{text.rfind("Tensor(a!)")});
+  // Single unnamed, named, none, several.
+  for (const std::string& c : kCanonical) {
+    auto parsed = parse_schema_with_layout(c);
+    ASSERT_TRUE(parsed);
+    EXPECT_EQ(layout_of(parsed.value->schema), parsed.value->layout) << c;
+  }
+  Schema empty;
+  empty.name = {"x", "f", ""};
+  EXPECT_EQ(empty.str(), "x::f() -> ()");
+  EXPECT_EQ(layout_of(empty).return_list, std::string("x::f() -> ").size());
+}
+
+TEST(CheckSchema, InferredSchemaThroughLayoutOf) {
+  // As the scanner would build it from `Tensor& f(const Tensor& self,
+  // Tensor& other)`: the returned reference aliases a positional argument.
+  Schema s;
+  s.name = {"demo", "f", ""};
+  s.arguments.push_back({*parse_type("Tensor").value, "self", std::nullopt, false});
+  s.arguments.push_back({*parse_type("Tensor(a!)").value, "other", std::nullopt, false});
+  s.returns.push_back({*parse_type("Tensor(a!)").value, ""});
+  auto errors = check_schema(s, layout_of(s));
+  ASSERT_EQ(errors.size(), 1u) << describe(errors);
+  EXPECT_EQ(errors[0].code, "opscan-schema-return-alias");
+  EXPECT_EQ(errors[0].offset, s.str().rfind("Tensor(a!)"));
+}
+
+TEST(CheckSchema, SeveralFindingsSortedByOffset) {
+  const std::string text = "aten::f.out(Tensor self, int dim=0, bool keepdim, *, Tensor(a!) v, "
+                           "Tensor(b!) i) -> (Tensor(b!) v, Tensor(a!) i)";
+  auto parsed = parse_schema_with_layout(text);
+  ASSERT_TRUE(parsed);
+  auto errors = check_schema(parsed.value->schema, parsed.value->layout);
+  ASSERT_EQ(errors.size(), 3u) << describe(errors);
+  EXPECT_EQ(errors[0].code, "opscan-schema-default-order");
+  EXPECT_EQ(errors[0].offset, text.find("bool keepdim"));
+  EXPECT_EQ(errors[1].code, "opscan-schema-out-return-alias");
+  EXPECT_EQ(errors[1].offset, text.find("Tensor(b!) v"));
+  EXPECT_NE(errors[1].message.find("out argument 'v' is annotated (a!)"), std::string::npos);
+  EXPECT_EQ(errors[2].code, "opscan-schema-out-return-alias");
+  EXPECT_EQ(errors[2].offset, text.find("Tensor(a!) i)"));
+}
+
+TEST(CheckSchema, NameFindingsFollowTheLayout) {
+  const std::string text =
+      "   aten::add_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)";
+  auto parsed = parse_schema_with_layout(text);
+  ASSERT_TRUE(parsed);
+  auto errors = check_schema(parsed.value->schema, parsed.value->layout);
+  ASSERT_EQ(errors.size(), 1u) << describe(errors);
+  EXPECT_EQ(errors[0].code, "opscan-schema-out-suffix");
+  EXPECT_EQ(errors[0].offset, text.find("_out"));
+  // Both the name rules and the in-place rules can fire at once.
+  auto both = parse_schema_with_layout("aten::__x_(Tensor self) -> Tensor");
+  ASSERT_TRUE(both);
+  auto found = check_schema(both.value->schema, both.value->layout);
+  ASSERT_EQ(found.size(), 1u) << describe(found); // dunder names are never in-place
+  EXPECT_EQ(found[0].code, "opscan-schema-reserved-name");
+}
+
+TEST(CheckSchema, MismatchedLayoutIsTolerated) {
+  auto parsed = parse_schema("aten::f(Tensor self, int dim=0, bool k) -> Tensor(a!)");
+  ASSERT_TRUE(parsed);
+  SchemaLayout short_layout;
+  short_layout.name = 7;
+  auto errors = check_schema(*parsed.value, short_layout);
+  ASSERT_EQ(errors.size(), 2u) << describe(errors);
+  for (const Error& e : errors)
+    EXPECT_EQ(e.offset, 7u) << e.code; // missing offsets fall back to the name's
+}
+
+TEST(CheckSchema, MessagesNameTheArgument) {
+  auto check = [](const std::string& text) {
+    auto parsed = parse_schema_with_layout(text);
+    EXPECT_TRUE(parsed) << text;
+    auto errors = check_schema(parsed.value->schema, parsed.value->layout);
+    EXPECT_EQ(errors.size(), 1u) << text << describe(errors);
+    return errors.empty() ? std::string() : errors[0].message;
+  };
+  EXPECT_EQ(check("aten::add.out(Tensor self, Tensor other, *, Tensor(a!) out, Scalar alpha=1) "
+                  "-> Tensor(a!)"),
+            "argument 'alpha' follows out argument 'out' but is not mutable: out arguments come "
+            "last; move 'alpha' before 'out'");
+  EXPECT_EQ(check("aten::f(Tensor self, Scalar alpha=None) -> Tensor"),
+            "default 'None' of argument 'alpha' does not fit its type 'Scalar': None needs an "
+            "optional type: declare it 'Scalar?'");
+  EXPECT_EQ(check("aten::f(Tensor(a!) self, Tensor(a!) other) -> ()"),
+            "arguments 'self' and 'other' both write alias set 'a': give 'other' an alias set of "
+            "its own");
+  EXPECT_EQ(check("aten::f.out(Tensor self, *, Tensor(a!) values, Tensor(b!) indices) -> "
+                  "(Tensor(a!), Tensor(c!))"),
+            "out argument 'indices' is annotated (b!) but return 1 'Tensor(c!)' has (c!): return 1 "
+            "must carry the annotation of out argument 1, (b!)");
+}
+
+// Large inputs must stay cheap to check: no rule may be worse than about
+// linear in the number of arguments times returns.
+TEST(CheckSchema, LargeSchemasStayCheap) {
+  std::string args = "Tensor self, *", rets;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string alias = "(a" + std::to_string(i) + "!)";
+    args += ", Tensor" + alias + " out" + std::to_string(i);
+    rets += std::string(i ? ", " : "") + "Tensor" + alias;
+  }
+  auto parsed = parse_schema_with_layout("x::f.out(" + args + ") -> (" + rets + ")");
+  ASSERT_TRUE(parsed);
+  EXPECT_TRUE(check_schema(parsed.value->schema, parsed.value->layout).empty());
+
+  // A long type and a long list default: the element checks must not copy
+  // the type per item.
+  std::string deep = "int";
+  for (int i = 0; i < 2000; ++i)
+    deep += "[]";
+  std::string items = "[";
+  for (int i = 0; i < 20000; ++i)
+    items += i ? ", []" : "[]";
+  items += "]";
+  auto list = parse_schema_with_layout("x::f(" + deep + " a=" + items + ") -> ()");
+  ASSERT_TRUE(list);
+  EXPECT_TRUE(check_schema(list.value->schema, list.value->layout).empty());
+}
+
 // Mutates canonical schemas at random (fixed seed) and checks the parser
 // neither crashes nor prints something it cannot read back identically.
 TEST(SchemaFuzz, MutationsAreStable) {
@@ -478,6 +772,20 @@ TEST(SchemaFuzz, MutationsAreStable) {
     ASSERT_TRUE(second) << s << "\n" << printed << "\n" << second.error->message;
     EXPECT_EQ(second.value->str(), printed) << s;
     EXPECT_EQ(*second.value, *first.value) << s;
+    // The checks see the same schema through either layout.
+    auto with_layout = parse_schema_with_layout(s);
+    ASSERT_TRUE(with_layout) << s;
+    auto codes = [](std::vector<Error> errors) {
+      std::vector<std::string> out;
+      for (const Error& e : errors)
+        out.push_back(e.code);
+      std::sort(out.begin(), out.end());
+      return out;
+    };
+    EXPECT_EQ(codes(check_schema(*first.value, with_layout.value->layout)),
+              codes(check_schema(*first.value, layout_of(*first.value))))
+        << s;
+    EXPECT_EQ(layout_of(*first.value), parse_schema_with_layout(printed).value->layout) << s;
   }
   // Sanity: the mutations should leave some inputs valid, or the round-trip
   // half of this test checks nothing.

@@ -1,0 +1,582 @@
+// Invariants of operator schemas, after torchgen's FunctionSchema and
+// Arguments checks (torchgen/model.py) and the default values PyTorch's JIT
+// schema parser accepts. Where the two differ the looser one wins, so that no
+// real schema is refused: schema_test runs every rule over all 2952 schemas
+// of PyTorch 1.13 (test/data/schema/pytorch_1.13_schemas.txt).
+#include "schema/schema.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+
+namespace opscan::schema {
+namespace {
+
+// Base types that may carry an alias annotation. PyTorch annotates Tensor
+// almost exclusively; Storage and Generator are mutable objects too.
+bool can_alias(std::string_view base) {
+  return base == "Tensor" || base == "Storage" || base == "Generator";
+}
+
+// The annotation torchgen compares: the one right after the base type, or
+// failing that the first one on a list suffix ("Tensor[](a!)").
+const AliasInfo* annotation(const Type& type) {
+  if (type.alias)
+    return &*type.alias;
+  for (const TypeSuffix& s : type.suffixes)
+    if (s.alias)
+      return &*s.alias;
+  return nullptr;
+}
+
+bool same_annotation(const Type& a, const Type& b) {
+  const AliasInfo* x = annotation(a);
+  const AliasInfo* y = annotation(b);
+  return x && y ? *x == *y : x == y;
+}
+
+std::string annotation_str(const Type& type) {
+  const AliasInfo* a = annotation(type);
+  if (!a)
+    return "no annotation";
+  Type only;
+  only.alias = *a;
+  return only.str(); // an empty base prints just "(a!)"
+}
+
+// "Tensor" exactly: torchgen lets only these out arguments be returned.
+bool is_plain_tensor(const Type& type) {
+  return type.base == "Tensor" && type.suffixes.empty();
+}
+
+std::string quote(std::string_view text) {
+  constexpr size_t kMax = 40;
+  if (text.size() > kMax)
+    return "'" + std::string(text.substr(0, kMax)) + "...'";
+  return "'" + std::string(text) + "'";
+}
+
+// A default value for messages: string literals already carry quotes.
+std::string show(std::string_view value) {
+  if (value.starts_with("'") || value.starts_with("\""))
+    return value.size() > 42 ? std::string(value.substr(0, 40)) + "..." : std::string(value);
+  return quote(value);
+}
+
+std::string plural(size_t n, std::string_view word) {
+  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+}
+
+// ---------------------------------------------------------------------------
+// Default values
+
+// Identifier defaults PyTorch's JIT schema parser understands, per type.
+// Dtype names are c10's getStringToDtypeMap plus the legacy "float",
+// "complex" and "long" the parser special-cases.
+constexpr std::array<std::string_view, 40> kDtypeNames = {
+    "uint8",       "int8",          "int16",           "short",
+    "int32",       "int",           "int64",           "long",
+    "float16",     "half",          "float32",         "float",
+    "float64",     "double",        "complex32",       "chalf",
+    "complex64",   "cfloat",        "complex128",      "cdouble",
+    "complex",     "bool",          "bfloat16",        "qint8",
+    "quint8",      "qint32",        "quint4x2",        "quint2x4",
+    "float8_e5m2", "float8_e4m3fn", "float8_e5m2fnuz", "float8_e4m3fnuz",
+    "uint16",      "uint32",        "uint64",          "bits8",
+    "bits16",      "bits1x8",       "bits2x4",         "bits4x2"};
+
+bool is_dtype_name(std::string_view v) {
+  return std::find(kDtypeNames.begin(), kDtypeNames.end(), v) != kDtypeNames.end();
+}
+
+// The identifiers a (non-optional, non-list) base type accepts, for messages;
+// empty when it accepts none.
+std::string_view identifier_values(std::string_view base) {
+  if (base == "int" || base == "SymInt")
+    return "Mean (a reduction)";
+  if (base == "ScalarType")
+    return "a dtype name such as float, long or int";
+  if (base == "Layout")
+    return "strided";
+  if (base == "MemoryFormat")
+    return "contiguous_format";
+  return {};
+}
+
+bool accepts_identifier(std::string_view base, std::string_view v) {
+  if (base == "int" || base == "SymInt")
+    return v == "Mean";
+  if (base == "ScalarType")
+    return is_dtype_name(v);
+  if (base == "Layout")
+    return v == "strided";
+  if (base == "MemoryFormat")
+    return v == "contiguous_format";
+  return false;
+}
+
+bool is_number_type(std::string_view base) {
+  return base == "int" || base == "SymInt" || base == "float" || base == "Scalar" ||
+         base == "complex";
+}
+
+bool is_float_type(std::string_view base) {
+  return base == "float" || base == "Scalar" || base == "complex";
+}
+
+// Splits "[a, [b, c], 'd, e']" into its top-level items. The parser built
+// the text, so brackets balance outside of strings.
+std::vector<std::string_view> list_items(std::string_view list) {
+  std::vector<std::string_view> items;
+  const std::string_view inner = list.substr(1, list.size() - 2);
+  if (inner.empty())
+    return items;
+  int depth = 0;
+  char quote_char = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < inner.size(); ++i) {
+    const char c = inner[i];
+    if (quote_char) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote_char)
+        quote_char = 0;
+    } else if (c == '\'' || c == '"') {
+      quote_char = c;
+    } else if (c == '[') {
+      ++depth;
+    } else if (c == ']') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      items.push_back(inner.substr(start, i - start));
+      start = i + 1;
+      while (start < inner.size() && inner[start] == ' ')
+        ++start;
+    }
+  }
+  items.push_back(inner.substr(start));
+  return items;
+}
+
+// A type with only its first `suffixes` suffixes: the element type of a list
+// or the contents of an optional, without copying (types can be long).
+struct TypePrefix {
+  const Type* type;
+  size_t suffixes;
+
+  bool ends_with(TypeSuffix::Kind kind) const {
+    return suffixes > 0 && type->suffixes[suffixes - 1].kind == kind;
+  }
+  const TypeSuffix& last() const { return type->suffixes[suffixes - 1]; }
+  TypePrefix drop_last() const { return {type, suffixes - 1}; }
+  std::string str() const { // for messages only
+    Type t = *type;
+    t.suffixes.resize(suffixes);
+    return t.str();
+  }
+};
+
+// Why `value` (as the parser kept it) cannot be a default of `type`, or
+// nothing when it can. Recursion follows the list nesting of the value,
+// which the parser bounds; the work is linear in the value's length.
+std::optional<std::string> default_problem(TypePrefix type, std::string_view value) {
+  if (value == "None") {
+    if (type.ends_with(TypeSuffix::Kind::optional))
+      return std::nullopt;
+    return "None needs an optional type: declare it " + quote(type.str() + "?");
+  }
+  // Past None, an optional behaves like its contents.
+  while (type.ends_with(TypeSuffix::Kind::optional))
+    type = type.drop_last();
+
+  if (type.ends_with(TypeSuffix::Kind::list)) {
+    const TypePrefix element = type.drop_last();
+    if (value.starts_with("[")) {
+      for (std::string_view item : list_items(value))
+        if (auto problem = default_problem(element, item))
+          return "item " + show(item) + ": " + *problem;
+      return std::nullopt;
+    }
+    // "int[2] stride=1" repeats the value; only a fixed size says how often.
+    if (!type.last().size)
+      return "a list type takes a list default such as " + show("[" + std::string(value) + "]") +
+             "; a single value only fits a fixed-size list such as " + quote(element.str() + "[2]");
+    return default_problem(element, value);
+  }
+
+  const std::string& base = type.type->base;
+  if (value.starts_with("["))
+    return "a list default needs a list type such as " + quote(type.str() + "[]");
+  if (value == "True" || value == "False") {
+    // Scalar holds booleans too, and the JIT parser takes them for it.
+    if (base == "bool" || base == "SymBool" || base == "Scalar")
+      return std::nullopt;
+    return "True and False fit only bool (and Scalar)";
+  }
+  if (value.starts_with("'") || value.starts_with("\"")) {
+    // The JIT parser reads a Device default as a string: Device device="cpu".
+    if (base == "str" || base == "Device")
+      return std::nullopt;
+    return "string literals fit only str (and Device)";
+  }
+  if (value == "inf" || value == "-inf" || value == "nan") {
+    if (is_float_type(base))
+      return std::nullopt;
+    return quote(value) + " fits only float, Scalar and complex";
+  }
+  const char first = value.empty() ? '\0' : value[0];
+  if ((first >= '0' && first <= '9') || first == '-') {
+    // PyTorch's dispatcher prints enum defaults as their numbers
+    // (ScalarType? dtype=4, MemoryFormat memory_format=0).
+    const bool is_enum = base == "ScalarType" || base == "Layout" || base == "MemoryFormat";
+    if (is_enum && first != '-' && value.find_first_not_of("0123456789") == std::string_view::npos)
+      return std::nullopt;
+    if (!is_number_type(base))
+      return "numbers fit only int, SymInt, float, Scalar, complex and (as enum values) "
+             "ScalarType, Layout and MemoryFormat";
+    if (!is_float_type(base) && value.find_first_of(".eE") != std::string_view::npos)
+      return "'" + base + "' takes an integer";
+    return std::nullopt;
+  }
+  // An identifier such as Mean, contiguous_format or long.
+  if (accepts_identifier(base, value))
+    return std::nullopt;
+  const std::string_view accepted = identifier_values(base);
+  if (!accepted.empty())
+    return quote(value) + " is not a value of '" + base + "', which takes " + std::string(accepted);
+  return quote(value) + " is not a value of " + quote(type.str()) +
+         ": named defaults fit only int (Mean), ScalarType, Layout and MemoryFormat";
+}
+
+// ---------------------------------------------------------------------------
+// The checker
+
+class Checker {
+public:
+  Checker(const Schema& schema, const SchemaLayout& layout) : s_(schema), l_(layout) {}
+
+  std::vector<Error> run() {
+    for (Error e : check_operator_name(s_.name)) {
+      e.offset += l_.name;
+      errors_.push_back(std::move(e));
+    }
+    alias_types();
+    defaults();
+    default_order();
+    out_group();
+    duplicate_alias();
+    returns();
+    std::stable_sort(errors_.begin(), errors_.end(),
+                     [](const Error& a, const Error& b) { return a.offset < b.offset; });
+    return std::move(errors_);
+  }
+
+private:
+  size_t arg_at(size_t i) const { return i < l_.arguments.size() ? l_.arguments[i] : l_.name; }
+  size_t default_at(size_t i) const {
+    return i < l_.defaults.size() && l_.defaults[i] ? *l_.defaults[i] : arg_at(i);
+  }
+  size_t ret_at(size_t i) const {
+    return i < l_.returns.size() ? l_.returns[i] : std::max(l_.return_list, l_.name);
+  }
+  size_t return_list_at() const { return std::max(l_.return_list, l_.name); }
+
+  void add(size_t offset, std::string_view code, std::string message) {
+    errors_.push_back({offset, "opscan-schema-" + std::string(code), std::move(message)});
+  }
+
+  std::string arg_name(size_t i) const { return quote(s_.arguments[i].name); }
+  std::string ret_name(size_t i) const {
+    const Return& r = s_.returns[i];
+    return "return " + std::to_string(i) + " " +
+           quote(r.type.str() + (r.name.empty() ? "" : " " + r.name));
+  }
+
+  // The first alias annotation on `type` that its base may not carry.
+  static const AliasInfo* misplaced_alias(const Type& type) {
+    if (can_alias(type.base))
+      return nullptr;
+    if (type.alias)
+      return &*type.alias;
+    for (const TypeSuffix& s : type.suffixes)
+      if (s.alias)
+        return &*s.alias;
+    return nullptr;
+  }
+
+  void alias_types() {
+    auto message = [](std::string what, const Type& type, const AliasInfo& alias) {
+      Type only;
+      only.alias = alias;
+      return what + " has type " + quote(type.str()) + ", but only Tensor (and Storage, " +
+             "Generator) values carry alias annotations: remove " + quote(only.str());
+    };
+    for (size_t i = 0; i < s_.arguments.size(); ++i)
+      if (const AliasInfo* a = misplaced_alias(s_.arguments[i].type))
+        add(arg_at(i), "alias-type", message("argument " + arg_name(i), s_.arguments[i].type, *a));
+    for (size_t i = 0; i < s_.returns.size(); ++i)
+      if (const AliasInfo* a = misplaced_alias(s_.returns[i].type))
+        add(ret_at(i), "alias-type", message(ret_name(i), s_.returns[i].type, *a));
+  }
+
+  void defaults() {
+    for (size_t i = 0; i < s_.arguments.size(); ++i) {
+      const Argument& a = s_.arguments[i];
+      if (!a.default_value)
+        continue;
+      if (auto problem = default_problem({&a.type, a.type.suffixes.size()}, *a.default_value))
+        add(default_at(i), "default-type",
+            "default " + show(*a.default_value) + " of argument " + arg_name(i) +
+                " does not fit its type " + quote(a.type.str()) + ": " + *problem);
+    }
+  }
+
+  // Keyword-only arguments are passed by name, so only positional ones need
+  // their defaults at the end.
+  void default_order() {
+    std::optional<size_t> defaulted;
+    for (size_t i = 0; i < s_.arguments.size(); ++i) {
+      const Argument& a = s_.arguments[i];
+      if (a.kwarg_only)
+        break;
+      if (a.default_value) {
+        if (!defaulted)
+          defaulted = i;
+      } else if (defaulted) {
+        add(arg_at(i), "default-order",
+            "argument " + arg_name(i) + " has no default but follows " + arg_name(*defaulted) +
+                ", which has one: give " + arg_name(i) + " a default, move it before " +
+                arg_name(*defaulted) + ", or make it keyword-only (after '*')");
+      }
+    }
+  }
+
+  // torchgen: the first keyword-only mutable argument starts the out group,
+  // and everything after it must be mutable too.
+  void out_group() {
+    std::optional<size_t> first;
+    for (size_t i = 0; i < s_.arguments.size(); ++i) {
+      const Argument& a = s_.arguments[i];
+      const bool is_mutable = a.type.is_mutable();
+      if (!first) {
+        if (a.kwarg_only && is_mutable)
+          first = i;
+        continue;
+      }
+      if (is_mutable) {
+        outs_.push_back(i);
+        continue;
+      }
+      add(arg_at(i), "out-group",
+          "argument " + arg_name(i) + " follows out argument " + arg_name(*first) +
+              " but is not mutable: out arguments come last; move " + arg_name(i) + " before " +
+              arg_name(*first));
+    }
+    if (first)
+      outs_.insert(outs_.begin(), *first);
+    is_out_.assign(s_.arguments.size(), false);
+    for (size_t i : outs_)
+      is_out_[i] = true;
+  }
+
+  void duplicate_alias() {
+    // alias set name -> the mutable argument that first wrote it
+    std::map<std::string, size_t, std::less<>> writers;
+    for (size_t i = 0; i < s_.arguments.size(); ++i) {
+      const Type& t = s_.arguments[i].type;
+      std::vector<const AliasInfo*> written;
+      if (t.alias && t.alias->is_write)
+        written.push_back(&*t.alias);
+      for (const TypeSuffix& suffix : t.suffixes)
+        if (suffix.alias && suffix.alias->is_write)
+          written.push_back(&*suffix.alias);
+      bool reported = false;
+      std::set<std::string> mine;
+      for (const AliasInfo* alias : written) {
+        for (const std::string& set : alias->before) {
+          if (set == "*" || !mine.insert(set).second)
+            continue;
+          auto [it, fresh] = writers.emplace(set, i);
+          if (!fresh && !reported) {
+            reported = true;
+            add(arg_at(i), "duplicate-alias",
+                "arguments " + arg_name(it->second) + " and " + arg_name(i) +
+                    " both write alias set " + quote(set) + ": give " + arg_name(i) +
+                    " an alias set of its own");
+          }
+        }
+      }
+    }
+  }
+
+  // Whether argument i is one a mutable return may alias: an out argument
+  // or the positional 'self' (torchgen's out_and_self).
+  bool returnable(size_t i) const {
+    if (is_out_[i])
+      return true;
+    return !s_.arguments[i].kwarg_only && s_.arguments[i].name == "self";
+  }
+
+  void returns() {
+    const size_t n = s_.returns.size();
+    reported_.assign(n, false);
+    size_t mutable_count = 0;
+    for (const Return& r : s_.returns)
+      mutable_count += r.type.is_mutable();
+    if (mutable_count != 0 && mutable_count != n) {
+      // The returns need rewriting anyway; the finer rules would only echo.
+      const bool first_mutable = s_.returns[0].type.is_mutable();
+      size_t odd = 1;
+      while (odd < n && s_.returns[odd].type.is_mutable() == first_mutable)
+        ++odd;
+      add(ret_at(odd), "mixed-returns",
+          ret_name(odd) + " is " + (first_mutable ? "immutable" : "mutable") + " but " +
+              ret_name(0) + " is " + (first_mutable ? "mutable" : "immutable") +
+              ": return either only out arguments (annotated like them) or only new values");
+      inplace(false);
+      return;
+    }
+    inplace(true);
+    out_returns();
+    // Mutable arguments by annotation: whether one a return may alias has
+    // it, else the first other one (for the message).
+    std::map<std::string, std::pair<bool, size_t>> mutable_args;
+    for (size_t a = 0; a < s_.arguments.size(); ++a) {
+      if (!s_.arguments[a].type.is_mutable())
+        continue;
+      auto [it, fresh] =
+          mutable_args.emplace(annotation_str(s_.arguments[a].type), std::pair{returnable(a), a});
+      if (!fresh && !it->second.first && returnable(a))
+        it->second = {true, a};
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const Type& t = s_.returns[i].type;
+      if (reported_[i] || !t.is_mutable())
+        continue;
+      auto it = mutable_args.find(annotation_str(t));
+      if (it != mutable_args.end() && it->second.first)
+        continue;
+      if (it != mutable_args.end()) {
+        const std::string other = arg_name(it->second.second);
+        add(ret_at(i), "return-alias",
+            ret_name(i) + " aliases argument " + other +
+                ", which is neither an out argument nor 'self': make " + other +
+                " keyword-only (after '*') or do not return it");
+      } else {
+        add(ret_at(i), "return-alias",
+            ret_name(i) + " is mutable but aliases no out argument and not 'self': annotate it " +
+                "like the out argument it returns, or drop the '!'");
+      }
+    }
+  }
+
+  void out_returns() {
+    const size_t n = s_.returns.size();
+    if (outs_.empty() || n == 0)
+      return;
+    for (size_t i : outs_) {
+      if (!is_plain_tensor(s_.arguments[i].type)) {
+        add(ret_at(0), "out-returns",
+            "out argument " + arg_name(i) + " is " + quote(s_.arguments[i].type.str()) +
+                ", not a plain Tensor, so the operator cannot return it: return nothing (-> ())");
+        reported_.assign(n, true);
+        return;
+      }
+    }
+    // Scratch tensors (memory planning) are out arguments nobody returns.
+    std::vector<size_t> returned;
+    for (size_t i : outs_)
+      if (!s_.arguments[i].name.starts_with("_scratch_"))
+        returned.push_back(i);
+    if (n != returned.size()) {
+      std::string names;
+      for (size_t k = 0; k < returned.size() && k < 4; ++k)
+        names += (k ? ", " : "") + arg_name(returned[k]);
+      if (returned.size() > 4)
+        names += ", ...";
+      add(ret_at(n > returned.size() ? returned.size() : 0), "out-returns",
+          plural(n, "return") + " but " + plural(returned.size(), "out argument") + " (" + names +
+              "): return each out argument in order, or nothing (-> ())");
+      reported_.assign(n, true);
+      return;
+    }
+    for (size_t k = 0; k < n && k < outs_.size(); ++k) {
+      const size_t a = outs_[k];
+      if (reported_[k] || same_annotation(s_.arguments[a].type, s_.returns[k].type))
+        continue;
+      reported_[k] = true;
+      add(ret_at(k), "out-return-alias",
+          "out argument " + arg_name(a) + " is annotated " + annotation_str(s_.arguments[a].type) +
+              " but " + ret_name(k) + " has " + annotation_str(s_.returns[k].type) + ": return " +
+              std::to_string(k) + " must carry the annotation of out argument " +
+              std::to_string(k) + ", " + annotation_str(s_.arguments[a].type));
+    }
+  }
+
+  // torchgen: "name_" mutates a positional 'self' and returns it (a plain
+  // Tensor) or nothing (anything else, e.g. Tensor(a!)[] self).
+  void inplace(bool check_returns) {
+    const std::string& name = s_.name.name;
+    if (name.empty() || name.back() != '_' || name.starts_with("__"))
+      return;
+    const std::string op = quote(s_.name.name);
+    std::optional<size_t> self;
+    for (size_t i = 0; i < s_.arguments.size() && !self; ++i)
+      if (!s_.arguments[i].kwarg_only && s_.arguments[i].name == "self")
+        self = i;
+    // Without a mutable self there is nothing the returns could alias;
+    // this finding covers them.
+    if (!self) {
+      add(l_.name, "inplace",
+          "in-place operator " + op +
+              " (its name ends in '_') needs a positional argument "
+              "'Tensor(a!) self' to modify; add it first, or drop the trailing '_'");
+      reported_.assign(reported_.size(), true);
+      return;
+    }
+    const Type& st = s_.arguments[*self].type;
+    if (!st.is_mutable()) {
+      add(arg_at(*self), "inplace",
+          "in-place operator " + op + " must modify 'self', but 'self' is " + quote(st.str()) +
+              ": declare it 'Tensor(a!) self'");
+      reported_.assign(reported_.size(), true);
+      return;
+    }
+    if (!check_returns)
+      return;
+    const size_t n = s_.returns.size();
+    if (is_plain_tensor(st)) {
+      if (n == 1 && same_annotation(s_.returns[0].type, st))
+        return;
+      std::string found = n == 0   ? "nothing"
+                          : n == 1 ? quote(s_.returns[0].type.str())
+                                   : plural(n, "value");
+      add(n == 0 ? return_list_at() : ret_at(0), "inplace",
+          "in-place operator " + op + " must return 'self' as " + quote(st.str()) +
+              " (its annotation), but returns " + found + ": write '-> " + st.str() + "'");
+    } else if (n != 0) {
+      add(ret_at(0), "inplace",
+          "in-place operator " + op + " takes 'self' as " + quote(st.str()) +
+              ", which it cannot return: return nothing (-> ())");
+    } else {
+      return;
+    }
+    reported_.assign(n, true);
+  }
+
+  const Schema& s_;
+  const SchemaLayout& l_;
+  std::vector<bool> is_out_;   // by argument index
+  std::vector<size_t> outs_;   // indices of the out group's mutable arguments
+  std::vector<bool> reported_; // returns already diagnosed, to report each once
+  std::vector<Error> errors_;
+};
+
+} // namespace
+
+std::vector<Error> check_schema(const Schema& schema, const SchemaLayout& layout) {
+  return Checker(schema, layout).run();
+}
+
+} // namespace opscan::schema
