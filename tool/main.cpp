@@ -39,6 +39,7 @@ bool report(const diag::Diagnostics& diags) {
 struct ScanArgs {
   std::vector<std::string> files;
   std::string build_dir;
+  std::string schemas_file;
   unsigned jobs = 0;
   std::vector<std::string> clang_args;
 };
@@ -56,17 +57,25 @@ void add_scan_options(CLI::App& cmd, ScanArgs& args) {
   cmd.add_option("-p", args.build_dir, "Build directory holding compile_commands.json")
       ->check(CLI::ExistingDirectory);
   cmd.add_option("-j,--jobs", args.jobs, "Parallel parse jobs (default: one per core)");
+  cmd.add_option("--schemas", args.schemas_file,
+                 "File of known operator schemas, one per line; kernels annotated with only a "
+                 "known operator's name are checked against its schema")
+      ->check(CLI::ExistingFile);
 }
 
-void add_generate_options(CLI::App& cmd, GenerateArgs& args) {
+// `generate` given only library IRs needs no --registration: each library
+// keeps its own mode. `run` always makes one new library, so needs it.
+void add_generate_options(CLI::App& cmd, GenerateArgs& args, bool registration_required) {
   cmd.add_option("--target", args.target, "Runtime to generate for")
       ->check(CLI::IsMember({"executorch"}))
       ->capture_default_str();
-  cmd.add_option("--registration", args.registration,
-                 "static: register at load time; manual: register_all_kernels(); named: "
-                 "register_<lib>_kernels()")
-      ->required()
-      ->check(CLI::IsMember({"static", "manual", "named"}));
+  CLI::Option* registration =
+      cmd.add_option("--registration", args.registration,
+                     "static: register at load time; manual: register_all_kernels(); named: "
+                     "register_<lib>_kernels()")
+          ->check(CLI::IsMember({"static", "manual", "named"}));
+  if (registration_required)
+    registration->required();
   cmd.add_option("--lib", args.lib, "Library name (output subdirectory and registration symbol)");
   cmd.add_option("--templates", args.templates_dir, "Directory overriding the built-in templates")
       ->check(CLI::ExistingDirectory);
@@ -80,24 +89,30 @@ int scan_into(const ScanArgs& args, ir::Module& module) {
     options.build_dir = args.build_dir;
   options.extra_args = args.clang_args;
   options.jobs = args.jobs;
+  if (!args.schemas_file.empty())
+    options.schemas_file = args.schemas_file;
   scan::Result result = scan::scan(options);
   result.module.generator = generator_name();
   module = std::move(result.module);
   return report(result.diagnostics) ? kErrors : kOk;
 }
 
-int generate_from(const ir::Module& module, const GenerateArgs& args) {
+emit::Options emit_options(const GenerateArgs& args) {
   emit::Options options;
   options.target = *emit::parse_target(args.target);
-  options.registration = *emit::parse_registration(args.registration);
+  if (!args.registration.empty())
+    options.registration = *emit::parse_registration(args.registration);
   options.library = args.lib;
   if (!args.templates_dir.empty())
     options.templates_dir = args.templates_dir;
   options.generator = generator_name();
-  emit::Output output = emit::generate(module, options);
-  if (report(output.diagnostics))
-    return kErrors;
-  emit::WriteReport written = emit::write_outputs(args.out_dir, output.files);
+  return options;
+}
+
+// Writes one generated library and prints its summary.
+int write_library(const ir::Module& module, const emit::Output& output,
+                  const std::string& out_dir) {
+  emit::WriteReport written = emit::write_outputs(out_dir, output.files);
   if (report(written.diagnostics))
     return kFailure;
 
@@ -116,9 +131,83 @@ int generate_from(const ir::Module& module, const GenerateArgs& args) {
   for (const emit::OutputFile& f : output.files)
     names.push_back(std::filesystem::path(f.path).filename());
   fmt::print("opscan: {}: {} ({} written, {} unchanged)\n",
-             support::display_path(std::filesystem::path(args.out_dir) / output.library_dir),
+             support::display_path(std::filesystem::path(out_dir) / output.library_dir),
              fmt::join(names, ", "), written.written.size(), written.unchanged.size());
   return kOk;
+}
+
+int generate_from(const ir::Module& module, const GenerateArgs& args) {
+  emit::Output output = emit::generate(module, emit_options(args));
+  if (report(output.diagnostics))
+    return kErrors;
+  return write_library(module, output, args.out_dir);
+}
+
+// Library IRs without --lib: each library regenerated into its own
+// directory, after checking they can live in one program. --registration,
+// when given, applies to every library.
+int generate_libraries(std::vector<emit::LibraryIr> libraries, const GenerateArgs& args) {
+  if (!args.registration.empty()) {
+    for (emit::LibraryIr& library : libraries)
+      library.module.library->registration = args.registration;
+  }
+  emit::Generation generation = emit::generate_libraries(libraries, emit_options(args));
+  if (report(generation.diagnostics))
+    return kErrors;
+  for (size_t i = 0; i < libraries.size(); ++i) {
+    if (int status = write_library(libraries[i].module, generation.libraries[i], args.out_dir);
+        status != kOk) {
+      return status;
+    }
+  }
+  return kOk;
+}
+
+// Reads the IR files of `generate`, then either generates each library IR
+// as recorded (only library IRs, no --lib) or merges everything into one
+// library (--lib, or scan fragments).
+int generate_command(const std::vector<std::string>& ir_files, const GenerateArgs& args) {
+  std::vector<emit::LibraryIr> inputs;
+  diag::Diagnostics diags;
+  for (const std::string& path : ir_files) {
+    std::string error;
+    auto text = support::read_file(path, &error);
+    if (!text) {
+      diags.push_back(diag::make_error("opscan-io", {path, 0, 0, 0}, "cannot read: " + error));
+      continue;
+    }
+    ir::ReadResult read = ir::from_json(*text, path);
+    diags.insert(diags.end(), read.diagnostics.begin(), read.diagnostics.end());
+    if (read.module)
+      inputs.push_back({path, std::move(*read.module)});
+  }
+  if (report(diags))
+    return kErrors;
+
+  std::vector<std::string> libraries, fragments;
+  for (const emit::LibraryIr& input : inputs)
+    (input.module.library ? libraries : fragments).push_back(input.path);
+  if (!args.lib && fragments.empty())
+    return generate_libraries(std::move(inputs), args);
+  if (!args.lib && !libraries.empty()) {
+    std::fprintf(stderr,
+                 "opscan: error: %s is a library IR and %s is scan output: give --lib to merge "
+                 "them into one library, or pass only library IRs to regenerate each\n",
+                 libraries[0].c_str(), fragments[0].c_str());
+    return kUsage;
+  }
+  if (args.registration.empty()) {
+    std::fprintf(stderr, "opscan: error: --registration is required when merging IR files into "
+                         "one library (only library IRs without --lib keep their own)\n");
+    return kUsage;
+  }
+  std::vector<ir::Module> modules;
+  for (emit::LibraryIr& input : inputs)
+    modules.push_back(std::move(input.module));
+  ir::MergeResult merged = ir::merge(std::move(modules));
+  if (report(merged.diagnostics))
+    return kErrors;
+  return generate_from(merged.module, args);
 }
 
 } // namespace
@@ -143,16 +232,22 @@ int main(int argc, char** argv) {
   std::vector<std::string> ir_files;
   GenerateArgs gen_args;
   CLI::App* gen_cmd = app.add_subcommand("generate", "Generate registration code from IR files");
-  gen_cmd->add_option("ir", ir_files, "IR files (merged)")->required()->check(CLI::ExistingFile);
-  add_generate_options(*gen_cmd, gen_args);
+  gen_cmd
+      ->add_option("ir", ir_files,
+                   "IR files: scan output (merged into one library), or library IRs "
+                   "(<lib>/ir.json; without --lib each is generated into its own directory)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add_generate_options(*gen_cmd, gen_args, /*registration_required=*/false);
   gen_cmd->footer(
-      "Example:\n  opscan generate kernels.ir.json --registration named --lib portable_ops -o gen");
+      "Example:\n  opscan generate kernels.ir.json --registration named --lib portable_ops -o gen\n"
+      "  opscan generate gen/portable_ops/ir.json gen/quantized_ops/ir.json -o gen");
 
   ScanArgs run_scan;
   GenerateArgs run_gen;
   CLI::App* run_cmd = app.add_subcommand("run", "Scan kernel sources and generate in one step");
   add_scan_options(*run_cmd, run_scan);
-  add_generate_options(*run_cmd, run_gen);
+  add_generate_options(*run_cmd, run_gen, /*registration_required=*/true);
   run_cmd->footer("Example:\n  opscan run src/*.cpp --registration named --lib portable_ops -o gen "
                   "-- -Iinclude");
 
@@ -186,28 +281,8 @@ int main(int argc, char** argv) {
       }
       return kOk;
     }
-    if (*gen_cmd) {
-      std::vector<ir::Module> modules;
-      diag::Diagnostics diags;
-      for (const std::string& path : ir_files) {
-        std::string error;
-        auto text = support::read_file(path, &error);
-        if (!text) {
-          diags.push_back(diag::make_error("opscan-io", {path, 0, 0, 0}, "cannot read: " + error));
-          continue;
-        }
-        ir::ReadResult read = ir::from_json(*text, path);
-        diags.insert(diags.end(), read.diagnostics.begin(), read.diagnostics.end());
-        if (read.module)
-          modules.push_back(std::move(*read.module));
-      }
-      if (report(diags))
-        return kErrors;
-      ir::MergeResult merged = ir::merge(std::move(modules));
-      if (report(merged.diagnostics))
-        return kErrors;
-      return generate_from(merged.module, gen_args);
-    }
+    if (*gen_cmd)
+      return generate_command(ir_files, gen_args);
     ir::Module module;
     int status = scan_into(run_scan, module);
     if (status != kOk)

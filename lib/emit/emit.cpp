@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <fmt/format.h>
+#include <map>
 
 namespace opscan::emit {
 
@@ -23,6 +25,18 @@ std::optional<Registration> parse_registration(std::string_view name) {
   if (name == "named")
     return Registration::named;
   return std::nullopt;
+}
+
+const char* to_string(Registration registration) {
+  switch (registration) {
+  case Registration::static_init:
+    return "static";
+  case Registration::manual:
+    return "manual";
+  case Registration::named:
+    return "named";
+  }
+  return "named";
 }
 
 std::string local_name(const std::string& schema_name) {
@@ -79,12 +93,125 @@ Output generate(const ir::Module& module, const Options& options) {
     generate_executorch(library_ir, library, options, output);
     break;
   }
+  diag::sort(output.diagnostics); // in source order, whatever the kernels' order
   if (diag::has_errors(output.diagnostics)) {
     output.files.clear();
     return output;
   }
+  // The IR records the library, so a later run can regenerate it as it is.
+  library_ir.library = ir::LibraryInfo{library.name, to_string(options.registration),
+                                       output.registration_function, "executorch"};
   output.files.push_back({library.name + "/ir.json", ir::to_json(library_ir)});
   return output;
+}
+
+namespace {
+
+// The registration function a library will define: empty in static mode (and
+// for a name generate() will refuse).
+std::string registration_function(const Options& options) {
+  if (options.registration == Registration::static_init)
+    return {};
+  if (options.registration == Registration::manual)
+    return "torch::executor::register_all_kernels";
+  ident::RegistrationSymbol symbol = ident::registration_symbol(options.library);
+  return symbol.ok() ? "torch::executor::" + symbol.symbol : std::string();
+}
+
+std::string describe(const ir::Kernel& k) {
+  return k.op.str() + (k.kernel_key.empty() ? "" : " (kernel key '" + k.kernel_key + "')");
+}
+
+} // namespace
+
+Generation generate_libraries(const std::vector<LibraryIr>& inputs, const Options& options) {
+  Generation generation;
+  diag::Diagnostics& diags = generation.diagnostics;
+  struct Planned {
+    const LibraryIr* input;
+    std::string name;
+    Options options;
+    std::string function;
+  };
+  std::vector<Planned> planned;
+  for (const LibraryIr& input : inputs) {
+    if (!input.module.library) {
+      diags.push_back(diag::make_error(
+          "opscan-ir-not-library", {},
+          input.path + " is scan output (a fragment), not a library IR: generate it with --lib"));
+      continue;
+    }
+    const ir::LibraryInfo& lib = *input.module.library;
+    auto registration = parse_registration(lib.registration);
+    auto target = parse_target(lib.target);
+    if (!registration || !target) {
+      diags.push_back(diag::make_error("opscan-ir-invalid", {},
+                                       input.path + ": unknown registration '" + lib.registration +
+                                           "' or target '" + lib.target + "'"));
+      continue;
+    }
+    Options o = options;
+    // "all" is how the IR names the unnamed default library.
+    o.library = lib.name == "all" ? std::nullopt : std::optional<std::string>(lib.name);
+    o.registration = *registration;
+    o.target = *target;
+    planned.push_back({&input, lib.name, o, registration_function(o)});
+  }
+
+  // One error per later library: the first clash explains it.
+  for (size_t j = 0; j < planned.size(); ++j) {
+    const Planned& b = planned[j];
+    for (size_t i = 0; i < j; ++i) {
+      const Planned& a = planned[i];
+      if (a.name == b.name) {
+        diags.push_back(diag::make_error(
+            "opscan-duplicate-library", {},
+            fmt::format("two libraries named '{}': {} and {}; each library needs its own name (it "
+                        "names the output directory)",
+                        b.name, a.input->path, b.input->path)));
+        break;
+      }
+      if (!a.function.empty() && a.function == b.function) {
+        diags.push_back(diag::make_error(
+            "opscan-duplicate-registration", {},
+            fmt::format("libraries '{}' ({}) and '{}' ({}) both define {}(), so they cannot be "
+                        "linked into one program; give them named registration",
+                        a.name, a.input->path, b.name, b.input->path, a.function)));
+        break;
+      }
+    }
+  }
+
+  // Operators (name and kernel key) that two libraries register: the
+  // runtime would refuse the second library.
+  std::map<std::pair<std::string, std::string>, std::pair<size_t, const ir::Kernel*>> owners;
+  for (size_t j = 0; j < planned.size(); ++j) {
+    for (const ir::Kernel& k : planned[j].input->module.kernels) {
+      auto [it, inserted] = owners.try_emplace({k.op.str(), k.kernel_key}, j, &k);
+      const auto [i, first] = it->second;
+      if (inserted || i == j || planned[i].name == planned[j].name)
+        continue;
+      auto d = diag::make_error(
+          "opscan-library-overlap", k.location,
+          fmt::format("operator {} is registered by library '{}' and by library '{}'; ExecuTorch "
+                      "registers each operator and kernel key once",
+                      describe(k), planned[i].name, planned[j].name));
+      d.notes.push_back({fmt::format("library '{}' registers it here, with '{}'", planned[i].name,
+                                     first->cpp_function),
+                         first->location});
+      diags.push_back(std::move(d));
+    }
+  }
+
+  for (const Planned& p : planned) {
+    Output output = generate(p.input->module, p.options);
+    diags.insert(diags.end(), output.diagnostics.begin(), output.diagnostics.end());
+    output.diagnostics.clear(); // reported once, in the generation's
+    generation.libraries.push_back(std::move(output));
+  }
+  if (diag::has_errors(diags))
+    generation.libraries.clear();
+  return generation;
 }
 
 } // namespace opscan::emit

@@ -1,4 +1,4 @@
-// Code generation: IR -> registration code for one kernel library, from
+// Code generation: IR -> registration code for kernel libraries, from
 // templates. Everything is rendered in memory; write_outputs() then writes
 // each file atomically and only when it changed.
 #pragma once
@@ -18,6 +18,7 @@ enum class Registration { static_init, manual, named };
 
 std::optional<Target> parse_target(std::string_view name);
 std::optional<Registration> parse_registration(std::string_view name);
+const char* to_string(Registration registration); // "static", "manual", "named"
 
 struct Options {
   Target target = Target::executorch;
@@ -39,7 +40,36 @@ struct Output {
   diag::Diagnostics diagnostics; // nothing should be written when it has errors
 };
 
+// Generates one library from `module` (its `library` record, if any, is
+// replaced by the one of this generation). Files, under "<lib>/":
+// RegisterKernels.h, RegisterKernels.cpp, NativeFunctions.h, Functions.h,
+// selected_operators.yaml, ir.json (a library IR).
 Output generate(const ir::Module& module, const Options& options);
+
+// A library IR (an ir.json written by generate()) and where it was read from.
+struct LibraryIr {
+  std::string path;
+  ir::Module module; // module.library is set
+};
+
+struct Generation {
+  std::vector<Output> libraries; // in input order; empty when there are errors
+  diag::Diagnostics diagnostics;
+};
+
+// Generates several libraries in one run, each into its own directory with
+// the name, registration mode and target its IR records (options.library,
+// options.registration and options.target are not used). First checks that
+// they can live in one program:
+//   opscan-duplicate-library       two libraries with the same name
+//   opscan-duplicate-registration  two libraries with the same registration
+//                                  function (e.g. two in manual mode)
+//   opscan-library-overlap         an operator and kernel key registered by
+//                                  two libraries (one error per operator, at
+//                                  the kernel of the later library)
+//   opscan-ir-not-library          an input without a library record
+// Any error, there or in a library's own generation, leaves no output.
+Generation generate_libraries(const std::vector<LibraryIr>& libraries, const Options& options);
 
 struct WriteReport {
   std::vector<std::string> written;

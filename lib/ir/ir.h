@@ -56,10 +56,22 @@ struct SourceFile {
   friend bool operator==(const SourceFile&, const SourceFile&) = default;
 };
 
-// One IR document: a fragment (one translation unit) or a merged library.
+// Which generated library an IR describes: set in the <lib>/ir.json that
+// `opscan generate` writes, absent in scan output (fragments). Lets a later
+// run regenerate several libraries at once, each as it was generated.
+struct LibraryInfo {
+  std::string name;         // the library's name; "all" for the unnamed default library
+  std::string registration; // "static", "manual" or "named"
+  std::string function;     // fully qualified registration function; "" in static mode
+  std::string target;       // "executorch"
+  friend bool operator==(const LibraryInfo&, const LibraryInfo&) = default;
+};
+
+// One IR document: a fragment (one translation unit) or a library.
 struct Module {
-  std::string generator;        // "opscan 0.1.0"
-  std::string libclang_version; // clang_getClangVersion()
+  std::string generator;              // "opscan 0.1.0"
+  std::string libclang_version;       // clang_getClangVersion()
+  std::optional<LibraryInfo> library; // set in a generated library's IR only
   std::vector<SourceFile> sources;
   std::vector<Kernel> kernels;
   friend bool operator==(const Module&, const Module&) = default;
@@ -80,7 +92,8 @@ ReadResult from_json(std::string_view text, const std::string& path);
 
 // Merges fragments into one module: the same kernel (same USR) seen in several
 // fragments is kept once; two different kernels for one operator and kernel
-// key are an error naming both locations.
+// key are an error naming both locations. The result describes no library
+// (`library` unset), whatever the inputs recorded.
 struct MergeResult {
   Module module;
   diag::Diagnostics diagnostics;

@@ -96,6 +96,7 @@ public:
       read_item(Reader(v[i], path(key) + "/" + std::to_string(i)));
   }
   Reader object(const char* key) const { return Reader(field(key), path(key)); }
+  bool has(const char* key) const { return value_.contains(key); }
 
 private:
   const Json& value_;
@@ -134,6 +135,18 @@ Kernel read_kernel(const Reader& r) {
   return k;
 }
 
+LibraryInfo read_library(const Reader& r) {
+  LibraryInfo lib{r.str("name"), r.str("registration"), r.str("function"), r.str("target")};
+  if (lib.name.empty())
+    throw ReadError{r.path("name") + " must not be empty"};
+  if (lib.registration != "static" && lib.registration != "manual" && lib.registration != "named") {
+    throw ReadError{r.path("registration") + " must be \"static\", \"manual\" or \"named\""};
+  }
+  if (lib.target != "executorch")
+    throw ReadError{r.path("target") + " must be \"executorch\""};
+  return lib;
+}
+
 // 1-based line and column of byte `offset` in `text`.
 diag::Location location_of(std::string_view text, size_t offset, const std::string& path) {
   offset = std::min(offset, text.size());
@@ -163,9 +176,15 @@ std::string to_json(const Module& input) {
   Json doc = {{"format", kFormat},
               {"version", kVersion},
               {"generator", module.generator},
-              {"libclang_version", module.libclang_version},
-              {"sources", std::move(sources)},
-              {"kernels", std::move(kernels)}};
+              {"libclang_version", module.libclang_version}};
+  if (const LibraryInfo* lib = module.library ? &*module.library : nullptr) {
+    doc["library"] = {{"name", lib->name},
+                      {"registration", lib->registration},
+                      {"function", lib->function},
+                      {"target", lib->target}};
+  }
+  doc["sources"] = std::move(sources);
+  doc["kernels"] = std::move(kernels);
   // Invalid UTF-8 (a path in a legacy encoding) must not abort the run.
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
@@ -200,6 +219,8 @@ ReadResult from_json(std::string_view text, const std::string& path) {
     Module m;
     m.generator = r.str("generator");
     m.libclang_version = r.str("libclang_version");
+    if (r.has("library"))
+      m.library = read_library(r.object("library"));
     r.each("sources", [&](const Reader& s) {
       m.sources.push_back({s.str("path"), s.str("sha256")});
     });

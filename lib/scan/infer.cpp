@@ -171,8 +171,9 @@ std::vector<InferError> cross_check(const schema::Schema& reference, const schem
         errors.push_back(
             {static_cast<int>(i), "opscan-mismatch-order",
              fmt::format("argument {}: {} '{}', the C++ parameter here is '{}', which "
-                         "is argument {} in the {}",
-                         i + 1, says, want[i].name, have[i].name, j + 1, schema_word)});
+                         "is argument {} in {}",
+                         i + 1, says, want[i].name, have[i].name, j + 1,
+                         kind == Reference::declared ? "the schema" : schema_word)});
         break;
       }
     }

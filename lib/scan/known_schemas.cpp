@@ -41,7 +41,8 @@ std::optional<KnownSchemas> load_known_schemas(const std::string& path, diag::Di
       ++skipped;
       continue;
     }
-    known.insert_or_assign(parsed.value->name, KnownSchema{std::move(*parsed.value), where});
+    schema::OperatorName name = parsed.value->name;  // before the schema moves
+    known.insert_or_assign(std::move(name), KnownSchema{std::move(*parsed.value), where});
   }
   if (skipped > 0) {
     diags.push_back(diag::make_note(

@@ -144,6 +144,20 @@ INSTANTIATE_TEST_SUITE_P(
                  "namespace 'abs', found '.' [opscan-schema-syntax]\n"
                  "OPSCAN_KERNEL(\"abs.out\")\n"
                  "                  ^\n"},
+        BadInput{"ExecuTorchCannotPassIt", "test/cli/inputs/executorch_unsupported.cpp --lib t",
+                 "test/cli/inputs/executorch_unsupported.cpp:19:9: error: kernel 'rotate_out' "
+                 "(demo::rotate.out): argument 'angle' of type complex is not supported by the "
+                 "ExecuTorch target: ExecuTorch has no complex type "
+                 "[opscan-executorch-unsupported]\n"
+                 "Tensor& rotate_out(KernelRuntimeContext& ctx, const Tensor& self, "
+                 "c10::complex<double> angle,\n"
+                 "        ^\n"
+                 "test/cli/inputs/executorch_unsupported.cpp:24:28: error: kernel 'minmax' "
+                 "(demo::minmax): returns 2 values: ExecuTorch has one return slot; write them to "
+                 "out tensors instead [opscan-executorch-unsupported]\n"
+                 "std::tuple<Tensor, Tensor> minmax(KernelRuntimeContext& ctx, const Tensor& "
+                 "self);\n"
+                 "                           ^\n"},
         BadInput{"EmptyLibraryName", "test/cli/inputs/good.cpp --lib ''",
                  "opscan: error: library name is empty: give a name or omit the option "
                  "[opscan-libname-empty]\n"},
@@ -227,12 +241,12 @@ TEST(Cli, SummaryAndRerunWritesNothing) {
             "torch::executor::register_t_kernels()\n"
             "opscan: " +
                 where +
-                ": RegisterKernels.h, RegisterKernels.cpp, NativeFunctions.h, ir.json (4 written, "
-                "0 unchanged)\n");
+                ": RegisterKernels.h, RegisterKernels.cpp, NativeFunctions.h, Functions.h, "
+                "selected_operators.yaml, ir.json (6 written, 0 unchanged)\n");
   Snapshot before = snapshot(out.path());
   RunResult second = opscan(args);
   ASSERT_EQ(second.exit_code, 0) << second.err;
-  EXPECT_NE(second.out.find("(0 written, 4 unchanged)"), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("(0 written, 6 unchanged)"), std::string::npos) << second.out;
   EXPECT_EQ(snapshot(out.path()), before); // same bytes, same modification times
 }
 
@@ -252,8 +266,8 @@ TEST(Cli, ScanThenGenerateEqualsRun) {
                          "--registration named --lib ex -o '" +
                          (dir.path() / "b").string() + "' " + kFlags);
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  for (const char* file :
-       {"RegisterKernels.h", "RegisterKernels.cpp", "NativeFunctions.h", "ir.json"}) {
+  for (const char* file : {"RegisterKernels.h", "RegisterKernels.cpp", "NativeFunctions.h",
+                           "Functions.h", "selected_operators.yaml", "ir.json"}) {
     EXPECT_EQ(read(dir.path() / "a/ex" / file), read(dir.path() / "b/ex" / file)) << file;
   }
 }
@@ -286,10 +300,206 @@ TEST(Cli, TemplatesDirectoryOverridesBuiltIns) {
 }
 
 // ---------------------------------------------------------------------------
-// Golden files: the example library in every registration mode. Refresh with
-// OPSCAN_UPDATE_GOLDEN=1 after an intended change.
+// --schemas: known operator schemas for kernels annotated with a name only.
 
-class GoldenTest : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+TEST(Cli, SchemasFileMustExist) {
+  RunResult run = opscan("scan --schemas test/cli/inputs/no_such_schemas.txt -o /tmp/x.json "
+                         "test/cli/inputs/good.cpp");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("--schemas: File does not exist: test/cli/inputs/no_such_schemas.txt"),
+            std::string::npos)
+      << run.err;
+}
+
+TEST(Cli, SchemasFileChecksKernelsNamedOnly) {
+  // known_schemas.txt gives demo::neg.out an argument good.cpp's kernel lacks.
+  TempDir out;
+  const std::string to = " -o '" + (out.path() / "x").string() + "'";
+  for (const std::string& command : {"scan" + to, "run --registration named" + to}) {
+    RunResult run =
+        opscan(command + " --schemas test/cli/inputs/known_schemas.txt test/cli/inputs/good.cpp " +
+               kFlags);
+    EXPECT_EQ(run.exit_code, 1) << command;
+    EXPECT_NE(run.err.find("test/cli/inputs/known_schemas.txt:2:1: note: known schema: "
+                           "demo::neg.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)"),
+              std::string::npos)
+        << command << "\n"
+        << run.err;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Several libraries in one run: `generate` given library IRs (<lib>/ir.json)
+// and no --lib regenerates each into its own directory.
+
+class Libraries {
+public:
+  // Generates `sources` as library `lib` into the input directory; returns
+  // the path of its library IR.
+  std::string make(const std::string& lib, const std::string& mode, const std::string& sources) {
+    RunResult run = opscan("run " + sources + " --registration " + mode + " --lib " + lib +
+                           " -o '" + (dir_.path() / "in").string() + "' " + kFlags);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return (dir_.path() / "in" / lib / "ir.json").string();
+  }
+  fs::path in() const { return dir_.path() / "in"; }
+  fs::path out() const { return dir_.path() / "out"; }
+  std::string out_option() const { return " -o '" + out().string() + "'"; }
+
+private:
+  TempDir dir_;
+};
+
+const char* const kFiles = "RegisterKernels.h, RegisterKernels.cpp, NativeFunctions.h, "
+                           "Functions.h, selected_operators.yaml, ir.json";
+
+TEST(MultiLibrary, EachLibraryKeepsItsNameAndRegistration) {
+  Libraries libs;
+  std::string ew = libs.make("ew", "named", "examples/kernels/elementwise.cpp");
+  std::string red = libs.make("red", "static", "examples/kernels/reduce.cpp");
+  RunResult run = opscan("generate '" + ew + "' '" + red + "'" + libs.out_option());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  EXPECT_EQ(run.out, "opscan: library 'ew': 5 operators (3 aten, 2 demo), registration: "
+                     "torch::executor::register_ew_kernels()\n"
+                     "opscan: " +
+                         (libs.out() / "ew").string() + ": " + kFiles +
+                         " (6 written, 0 unchanged)\n"
+                         "opscan: library 'red': 4 operators (4 demo), registration: static "
+                         "initializer\n"
+                         "opscan: " +
+                         (libs.out() / "red").string() + ": " + kFiles +
+                         " (6 written, 0 unchanged)\n");
+  // The same files as when each was generated on its own.
+  Snapshot in = snapshot(libs.in()), out = snapshot(libs.out());
+  ASSERT_EQ(in.size(), 12u);
+  for (const auto& [path, file] : in)
+    EXPECT_EQ(out[path].first, file.first) << path;
+
+  // --registration applies to every library.
+  RunResult named =
+      opscan("generate '" + ew + "' '" + red + "' --registration named" + libs.out_option());
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_NE(named.out.find("library 'red': 4 operators (4 demo), registration: "
+                           "torch::executor::register_red_kernels()"),
+            std::string::npos)
+      << named.out;
+}
+
+// A failed multi-library run: exit code 1, exactly `stderr_`, and the output
+// directory (holding an earlier generation) as it was.
+void expect_refused(Libraries& libs, const std::vector<std::string>& irs,
+                    const std::string& stderr_) {
+  std::string good = libs.make("good", "named", "test/cli/inputs/good.cpp");
+  ASSERT_EQ(opscan("generate '" + good + "'" + libs.out_option()).exit_code, 0);
+  Snapshot before = snapshot(libs.out());
+  std::string args;
+  for (const std::string& ir : irs)
+    args += " '" + ir + "'";
+  RunResult run = opscan("generate" + args + libs.out_option());
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, stderr_);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(snapshot(libs.out()), before);
+}
+
+TEST(MultiLibrary, TwoLibrariesWithOneNameAreRefused) {
+  Libraries libs;
+  std::string first = libs.make("ops", "named", "examples/kernels/elementwise.cpp");
+  TempDir other;
+  RunResult run = opscan("run examples/kernels/reduce.cpp --registration named --lib ops -o '" +
+                         other.path().string() + "' " + kFlags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::string second = (other.path() / "ops/ir.json").string();
+  expect_refused(libs, {first, second},
+                 "opscan: error: two libraries named 'ops': " + first + " and " + second +
+                     "; each library needs its own name (it names the output directory) "
+                     "[opscan-duplicate-library]\n");
+}
+
+TEST(MultiLibrary, TwoLibrariesWithOneRegistrationFunctionAreRefused) {
+  Libraries libs;
+  std::string ew = libs.make("ew", "manual", "examples/kernels/elementwise.cpp");
+  std::string red = libs.make("red", "manual", "examples/kernels/reduce.cpp");
+  expect_refused(libs, {ew, red},
+                 "opscan: error: libraries 'ew' (" + ew + ") and 'red' (" + red +
+                     ") both define torch::executor::register_all_kernels(), so they cannot be "
+                     "linked into one program; give them named registration "
+                     "[opscan-duplicate-registration]\n");
+}
+
+TEST(MultiLibrary, AnOperatorInTwoLibrariesIsRefusedAtTheSecond) {
+  Libraries libs;
+  std::string one = libs.make("one", "named", "test/cli/inputs/good.cpp");
+  std::string two = libs.make("two", "named", "test/cli/inputs/neg_again.cpp");
+  expect_refused(libs, {one, two},
+                 "test/cli/inputs/neg_again.cpp:10:9: error: operator demo::neg.out is registered "
+                 "by library 'one' and by library 'two'; ExecuTorch registers each operator and "
+                 "kernel key once [opscan-library-overlap]\n"
+                 "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out);\n"
+                 "        ^\n"
+                 "test/cli/inputs/good.cpp:8:9: note: library 'one' registers it here, with "
+                 "'neg_out'\n"
+                 "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out);\n"
+                 "        ^\n");
+}
+
+TEST(MultiLibrary, LibraryIrsAndScanOutputNeedLib) {
+  Libraries libs;
+  std::string ew = libs.make("ew", "named", "examples/kernels/elementwise.cpp");
+  const fs::path fragment = libs.in() / "reduce.ir.json";
+  ASSERT_EQ(
+      opscan("scan -o '" + fragment.string() + "' examples/kernels/reduce.cpp " + kFlags).exit_code,
+      0);
+  RunResult mixed = opscan("generate '" + ew + "' '" + fragment.string() + "'" + libs.out_option());
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_EQ(mixed.err, "opscan: error: " + ew + " is a library IR and " + fragment.string() +
+                           " is scan output: give --lib to merge them into one library, or pass "
+                           "only library IRs to regenerate each\n");
+  EXPECT_FALSE(fs::exists(libs.out()));
+
+  // Merging into one library needs --registration.
+  RunResult unregistered =
+      opscan("generate '" + ew + "' '" + fragment.string() + "' --lib both" + libs.out_option());
+  EXPECT_EQ(unregistered.exit_code, 2);
+  EXPECT_EQ(unregistered.err, "opscan: error: --registration is required when merging IR files "
+                              "into one library (only library IRs without --lib keep their "
+                              "own)\n");
+
+  // --lib merges library IRs and scan output into one new library.
+  RunResult merged = opscan("generate '" + ew + "' '" + fragment.string() +
+                            "' --lib both --registration static" + libs.out_option());
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_NE(merged.out.find("opscan: library 'both': 9 operators (3 aten, 6 demo), registration: "
+                            "static initializer\n"),
+            std::string::npos)
+      << merged.out;
+  EXPECT_NE(read(libs.out() / "both/ir.json")
+                .find("\"library\": {\n    \"name\": \"both\",\n    \"registration\": "
+                      "\"static\",\n    \"function\": \"\",\n    \"target\": \"executorch\"\n  }"),
+            std::string::npos);
+}
+
+// ---------------------------------------------------------------------------
+// Golden files: the example library in every registration mode, and one
+// kernel per argument and return type the ExecuTorch target supports
+// (test/cli/inputs/all_types.cpp). Refresh with OPSCAN_UPDATE_GOLDEN=1 after
+// an intended change.
+
+struct Golden {
+  const char* name;
+  const char* mode;
+  const char* lib;    // "all": no --lib
+  const char* inputs; // kernel sources
+  const char* golden; // directory under test/golden
+  bool all_files;     // else only the registration files, which differ between modes
+};
+
+void PrintTo(const Golden& golden, std::ostream* os) {
+  *os << golden.name;
+}
+
+class GoldenTest : public ::testing::TestWithParam<Golden> {};
 
 // The libclang version differs between machines; the golden IR says "<libclang>".
 std::string normalized(std::string text) {
@@ -302,23 +512,22 @@ std::string normalized(std::string text) {
 }
 
 TEST_P(GoldenTest, MatchesGoldenFiles) {
-  const auto [mode, lib] = GetParam();
+  const Golden& g = GetParam();
   TempDir out;
-  std::string lib_option = std::string(lib) == "all" ? "" : std::string("--lib ") + lib;
-  RunResult run =
-      opscan("run examples/kernels/elementwise.cpp examples/kernels/reduce.cpp "
-             "--registration " +
-             std::string(mode) + " " + lib_option + " -o '" + out.path().string() + "' " + kFlags);
+  std::string lib_option = std::string(g.lib) == "all" ? "" : std::string("--lib ") + g.lib;
+  RunResult run = opscan("run " + std::string(g.inputs) + " --registration " + g.mode + " " +
+                         lib_option + " -o '" + out.path().string() + "' " + kFlags);
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const fs::path golden = kRepo / "test/golden" / mode / lib;
+  EXPECT_EQ(run.err, "");
+  const fs::path golden = kRepo / "test/golden" / g.golden;
   const bool update = std::getenv("OPSCAN_UPDATE_GOLDEN") != nullptr;
-  // Only the registration files differ between modes; the others are
-  // compared once, in named mode.
   std::vector<std::string> files = {"RegisterKernels.h", "RegisterKernels.cpp"};
-  if (std::string(mode) == "named")
-    files.insert(files.end(), {"NativeFunctions.h", "ir.json"});
+  if (g.all_files) {
+    files.insert(files.end(),
+                 {"NativeFunctions.h", "Functions.h", "selected_operators.yaml", "ir.json"});
+  }
   for (const std::string& file : files) {
-    std::string actual = normalized(read(out.path() / lib / file));
+    std::string actual = normalized(read(out.path() / g.lib / file));
     if (update) {
       fs::create_directories(golden);
       std::ofstream(golden / file, std::ios::binary) << actual;
@@ -328,9 +537,15 @@ TEST_P(GoldenTest, MatchesGoldenFiles) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cli, GoldenTest,
-                         ::testing::Values(std::pair{"named", "examples"},
-                                           std::pair{"manual", "all"}, std::pair{"static", "all"}),
-                         [](const auto& info) { return std::string(info.param.first); });
+const char* const kExamples = "examples/kernels/elementwise.cpp examples/kernels/reduce.cpp";
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, GoldenTest,
+    ::testing::Values(Golden{"named", "named", "examples", kExamples, "named/examples", true},
+                      Golden{"manual", "manual", "all", kExamples, "manual/all", false},
+                      Golden{"static", "static", "all", kExamples, "static/all", false},
+                      Golden{"types", "named", "types", "test/cli/inputs/all_types.cpp", "types",
+                             true}),
+    [](const auto& info) { return std::string(info.param.name); });
 
 } // namespace

@@ -26,6 +26,9 @@ void PrintTo(const Kernel& k, std::ostream* os) {
   *os << k.cpp_function << " for " << k.op.str() << " [" << k.kernel_key << "] at "
       << k.location.file << ":" << k.location.offset;
 }
+void PrintTo(const LibraryInfo& l, std::ostream* os) {
+  *os << l.name << " (" << l.registration << ", " << l.function << ", " << l.target << ")";
+}
 void PrintTo(const Module& m, std::ostream* os) {
   *os << "\n" << to_json(m);
 }
@@ -107,6 +110,8 @@ Module full_module() {
   Module m;
   m.generator = "opscan 0.1.0";
   m.libclang_version = "Debian clang version 14.0.6";
+  m.library =
+      LibraryInfo{"portable", "named", "torch::executor::register_portable_kernels", "executorch"};
   m.sources = {{"src/ops/añadir_核.cpp", kShaA}, {"src/scale.cpp", kShaB}};
   Kernel fallback = add_out();
   fallback.kernel_key = "";
@@ -170,6 +175,37 @@ TEST(IrRoundTrip, AbsentDefaultStaysAbsentAndEmptyDefaultStaysEmpty) {
   EXPECT_EQ(read.module->kernels[0].arguments[2].default_value, std::nullopt);
   EXPECT_EQ(read.module->kernels[1].arguments[2].default_value, std::optional<std::string>(""));
   EXPECT_EQ(*read.module, module);
+}
+
+TEST(IrRoundTrip, LibraryIsWrittenAfterLibclangAndOnlyWhenSet) {
+  std::string json = to_json(full_module());
+  EXPECT_NE(json.find("  \"libclang_version\": \"Debian clang version 14.0.6\",\n"
+                      "  \"library\": {\n"
+                      "    \"name\": \"portable\",\n"
+                      "    \"registration\": \"named\",\n"
+                      "    \"function\": \"torch::executor::register_portable_kernels\",\n"
+                      "    \"target\": \"executorch\"\n"
+                      "  },\n"
+                      "  \"sources\": ["),
+            std::string::npos)
+      << json;
+
+  // A fragment (scan output) has none, and reads back without one.
+  Module fragment = full_module();
+  fragment.library.reset();
+  std::string fragment_json = to_json(fragment);
+  EXPECT_EQ(fragment_json.find("\"library\""), std::string::npos);
+  ReadResult read = from_json(fragment_json, kPath);
+  ASSERT_TRUE(read.module.has_value());
+  EXPECT_EQ(read.module->library, std::nullopt);
+  EXPECT_EQ(*read.module, fragment);
+
+  // Static registration: no function.
+  Module static_lib = full_module();
+  static_lib.library = LibraryInfo{"all", "static", "", "executorch"};
+  read = from_json(to_json(static_lib), kPath);
+  ASSERT_TRUE(read.module.has_value()) << read.diagnostics[0].message;
+  EXPECT_EQ(*read.module, static_lib);
 }
 
 TEST(IrRoundTrip, EmptyModule) {
@@ -414,12 +450,26 @@ TEST(IrRead, WrongTypeNamesItsPath) {
       {Json::json_pointer("/kernels/0/schema_origin"), "guessed",
        "/kernels/0/schema_origin must be \"declared\" or \"inferred\""},
       {Json::json_pointer("/libclang_version"), 14, "/libclang_version must be a string"},
+      {Json::json_pointer("/library"), "portable", "/library must be an object"},
+      {Json::json_pointer("/library/name"), "", "/library/name must not be empty"},
+      {Json::json_pointer("/library/function"), nullptr, "/library/function must be a string"},
+      {Json::json_pointer("/library/registration"), "eager",
+       "/library/registration must be \"static\", \"manual\" or \"named\""},
+      {Json::json_pointer("/library/target"), "tflite", "/library/target must be \"executorch\""},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.pointer.to_string());
     Json doc = full_json();
     doc[c.pointer] = c.value;
     expect_invalid(doc.dump(), c.message);
+  }
+}
+
+TEST(IrRead, LibraryFieldsAreRequiredInALibrary) {
+  for (const char* key : {"name", "registration", "function", "target"}) {
+    Json doc = full_json();
+    doc["library"].erase(key);
+    expect_invalid(doc.dump(), std::string("missing field /library/") + key);
   }
 }
 
@@ -599,6 +649,19 @@ TEST(IrMerge, SameSourceWithSameContentIsFine) {
   EXPECT_EQ(merged.module.sources, (std::vector<SourceFile>{{"include/k.h", kShaA}}));
 }
 
+TEST(IrMerge, MergedLibrariesMakeNoLibrary) {
+  // Merging (--lib) makes a new library: the inputs' library records do not
+  // carry over.
+  Module a = fragment({{"src/a.cpp", kShaA}}, {scale("src/a.cpp", 10)});
+  a.library = LibraryInfo{"a", "named", "torch::executor::register_a_kernels", "executorch"};
+  Module b = fragment({{"src/b.cpp", kShaB}}, {add_out("src/b.cpp", 10)});
+  b.library = LibraryInfo{"b", "static", "", "executorch"};
+  MergeResult merged = merge({a, b});
+  EXPECT_TRUE(merged.diagnostics.empty());
+  EXPECT_EQ(merged.module.library, std::nullopt);
+  EXPECT_EQ(merged.module.kernels.size(), 2u);
+}
+
 TEST(IrMerge, NothingToMerge) {
   MergeResult merged = merge({});
   EXPECT_TRUE(merged.diagnostics.empty());
@@ -751,8 +814,8 @@ TEST(IrSchema, DescribesEverythingToJsonWrites) {
   SchemaWalker walker(schema);
   walker.walk(Json::parse(to_json(full_module())), schema, "");
   walker.expect_all_properties_seen();
-  // document, source, operator, kernel, argument, return, location
-  EXPECT_EQ(walker.objects_seen(), 7u);
+  // document, library, source, operator, kernel, argument, return, location
+  EXPECT_EQ(walker.objects_seen(), 8u);
 }
 
 TEST(IrSchema, DefaultIsOptional) {

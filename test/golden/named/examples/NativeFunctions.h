@@ -14,27 +14,28 @@
 namespace example::elementwise {
 
 // aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
-executorch::aten::Tensor& add_out(executorch::runtime::KernelRuntimeContext& context, const executorch::aten::Tensor& self, const executorch::aten::Tensor& other, const executorch::aten::Scalar& alpha, executorch::aten::Tensor& out);
+::executorch::aten::Tensor& add_out(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Tensor& self, const ::executorch::aten::Tensor& other, const ::executorch::aten::Scalar& alpha, ::executorch::aten::Tensor& out);
 // aten::clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)
-executorch::aten::Tensor& clamp_out(executorch::runtime::KernelRuntimeContext& context, const executorch::aten::Tensor& self, const std::optional<executorch::aten::Scalar>& min, const std::optional<executorch::aten::Scalar>& max, executorch::aten::Tensor& out);
+::executorch::aten::Tensor& clamp_out(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Tensor& self, const std::optional<::executorch::aten::Scalar>& min, const std::optional<::executorch::aten::Scalar>& max, ::executorch::aten::Tensor& out);
 // aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-executorch::aten::Tensor& mul_out(executorch::runtime::KernelRuntimeContext& context, const executorch::aten::Tensor& self, const executorch::aten::Tensor& other, executorch::aten::Tensor& out);
+::executorch::aten::Tensor& mul_out(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Tensor& self, const ::executorch::aten::Tensor& other, ::executorch::aten::Tensor& out);
 // demo::relu_(Tensor(a!) self) -> Tensor(a!)
-executorch::aten::Tensor& relu_(executorch::runtime::KernelRuntimeContext& context, executorch::aten::Tensor& self);
+::executorch::aten::Tensor& relu_(::executorch::runtime::KernelRuntimeContext& context, ::executorch::aten::Tensor& self);
 // demo::scale.out(Tensor self, float factor, bool round, *, Tensor(a!) out) -> Tensor(a!)
-executorch::aten::Tensor& scale_out(executorch::runtime::KernelRuntimeContext& context, const executorch::aten::Tensor& self, double factor, bool round, executorch::aten::Tensor& out);
+::executorch::aten::Tensor& scale_out(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Tensor& self, double factor, bool round, ::executorch::aten::Tensor& out);
 
 }  // namespace example::elementwise
+
 namespace example::reduce {
 
 // demo::mean.out(Tensor self, int[]? dims, ScalarType? dtype, *, Tensor(a!) out) -> Tensor(a!)
-executorch::aten::Tensor& mean_out(executorch::runtime::KernelRuntimeContext& context, const executorch::aten::Tensor& self, std::optional<executorch::aten::ArrayRef<int64_t>> dims, std::optional<executorch::aten::ScalarType> dtype, executorch::aten::Tensor& out);
+::executorch::aten::Tensor& mean_out(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Tensor& self, std::optional<::executorch::aten::ArrayRef<int64_t>> dims, std::optional<::executorch::aten::ScalarType> dtype, ::executorch::aten::Tensor& out);
 // demo::pick(Tensor self, Tensor? fallback, int index) -> Tensor
-executorch::aten::Tensor pick(executorch::runtime::KernelRuntimeContext& context, const executorch::aten::Tensor& self, const std::optional<executorch::aten::Tensor>& fallback, int64_t index);
+::executorch::aten::Tensor pick(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Tensor& self, const std::optional<::executorch::aten::Tensor>& fallback, int64_t index);
 // demo::sum_dims.out(Tensor self, int[] dims, bool keepdim, *, Tensor(a!) out) -> Tensor(a!)
-executorch::aten::Tensor& sum_dims_out(executorch::runtime::KernelRuntimeContext& context, const executorch::aten::Tensor& self, executorch::aten::ArrayRef<int64_t> dims, bool keepdim, executorch::aten::Tensor& out);
+::executorch::aten::Tensor& sum_dims_out(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Tensor& self, ::executorch::aten::ArrayRef<int64_t> dims, bool keepdim, ::executorch::aten::Tensor& out);
 // demo::total.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
-executorch::aten::Tensor& total_out(executorch::runtime::KernelRuntimeContext& context, executorch::aten::ArrayRef<executorch::aten::Tensor> tensors, executorch::aten::Tensor& out);
+::executorch::aten::Tensor& total_out(::executorch::runtime::KernelRuntimeContext& context, ::executorch::aten::ArrayRef<::executorch::aten::Tensor> tensors, ::executorch::aten::Tensor& out);
 
 }  // namespace example::reduce
 
