@@ -46,6 +46,7 @@ struct ScanArgs {
 
 struct GenerateArgs {
   std::string target = "executorch";
+  std::string dispatch_key = "CPU";
   std::string registration;
   std::optional<std::string> lib;
   std::string templates_dir;
@@ -67,7 +68,10 @@ void add_scan_options(CLI::App& cmd, ScanArgs& args) {
 // keeps its own mode. `run` always makes one new library, so needs it.
 void add_generate_options(CLI::App& cmd, GenerateArgs& args, bool registration_required) {
   cmd.add_option("--target", args.target, "Runtime to generate for")
-      ->check(CLI::IsMember({"executorch"}))
+      ->check(CLI::IsMember({"executorch", "torch"}))
+      ->capture_default_str();
+  cmd.add_option("--dispatch-key", args.dispatch_key,
+                 "torch: dispatch key of kernels whose annotation names none")
       ->capture_default_str();
   CLI::Option* registration =
       cmd.add_option("--registration", args.registration,
@@ -106,6 +110,7 @@ emit::Options emit_options(const GenerateArgs& args) {
   if (!args.templates_dir.empty())
     options.templates_dir = args.templates_dir;
   options.generator = generator_name();
+  options.dispatch_key = args.dispatch_key;
   return options;
 }
 

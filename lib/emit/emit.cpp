@@ -14,7 +14,13 @@ namespace opscan::emit {
 std::optional<Target> parse_target(std::string_view name) {
   if (name == "executorch")
     return Target::executorch;
+  if (name == "torch")
+    return Target::torch;
   return std::nullopt;
+}
+
+const char* to_string(Target target) {
+  return target == Target::torch ? "torch" : "executorch";
 }
 
 std::optional<Registration> parse_registration(std::string_view name) {
@@ -92,6 +98,9 @@ Output generate(const ir::Module& module, const Options& options) {
   case Target::executorch:
     generate_executorch(library_ir, library, options, output);
     break;
+  case Target::torch:
+    generate_torch(library_ir, library, options, output);
+    break;
   }
   diag::sort(output.diagnostics); // in source order, whatever the kernels' order
   if (diag::has_errors(output.diagnostics)) {
@@ -100,7 +109,7 @@ Output generate(const ir::Module& module, const Options& options) {
   }
   // The IR records the library, so a later run can regenerate it as it is.
   library_ir.library = ir::LibraryInfo{library.name, to_string(options.registration),
-                                       output.registration_function, "executorch"};
+                                       output.registration_function, to_string(options.target)};
   output.files.push_back({library.name + "/ir.json", ir::to_json(library_ir)});
   return output;
 }
@@ -112,10 +121,13 @@ namespace {
 std::string registration_function(const Options& options) {
   if (options.registration == Registration::static_init)
     return {};
+  // ExecuTorch's live in torch::executor, like its own generator's; the
+  // torch target's in the global namespace.
+  const std::string scope = options.target == Target::torch ? "" : "torch::executor::";
   if (options.registration == Registration::manual)
-    return "torch::executor::register_all_kernels";
+    return scope + "register_all_kernels";
   ident::RegistrationSymbol symbol = ident::registration_symbol(options.library);
-  return symbol.ok() ? "torch::executor::" + symbol.symbol : std::string();
+  return symbol.ok() ? scope + symbol.symbol : std::string();
 }
 
 std::string describe(const ir::Kernel& k) {
@@ -193,9 +205,11 @@ Generation generate_libraries(const std::vector<LibraryIr>& inputs, const Option
         continue;
       auto d = diag::make_error(
           "opscan-library-overlap", k.location,
-          fmt::format("operator {} is registered by library '{}' and by library '{}'; ExecuTorch "
-                      "registers each operator and kernel key once",
-                      describe(k), planned[i].name, planned[j].name));
+          fmt::format("operator {} is registered by library '{}' and by library '{}'; {}",
+                      describe(k), planned[i].name, planned[j].name,
+                      planned[j].options.target == Target::torch
+                          ? "PyTorch's dispatcher takes one definition of an operator"
+                          : "ExecuTorch registers each operator and kernel key once"));
       d.notes.push_back({fmt::format("library '{}' registers it here, with '{}'", planned[i].name,
                                      first->cpp_function),
                          first->location});

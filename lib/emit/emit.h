@@ -13,12 +13,13 @@
 
 namespace opscan::emit {
 
-enum class Target { executorch };
+enum class Target { executorch, torch };
 enum class Registration { static_init, manual, named };
 
 std::optional<Target> parse_target(std::string_view name);
 std::optional<Registration> parse_registration(std::string_view name);
 const char* to_string(Registration registration); // "static", "manual", "named"
+const char* to_string(Target target);             // "executorch", "torch"
 
 struct Options {
   Target target = Target::executorch;
@@ -26,6 +27,7 @@ struct Options {
   std::optional<std::string> library;       // --lib; unset: the unnamed default library
   std::optional<std::string> templates_dir; // overrides the built-in templates
   std::string generator = "opscan";         // "opscan <version>", for the header line
+  std::string dispatch_key = "CPU";         // torch: for kernels whose annotation names none
 };
 
 struct OutputFile {

@@ -24,5 +24,7 @@ std::optional<std::string> render(const std::string& name, const TemplateEnv& en
 
 void generate_executorch(const ir::Module& module, const Library& library, const Options& options,
                          Output& output);
+void generate_torch(const ir::Module& module, const Library& library, const Options& options,
+                    Output& output);
 
 } // namespace opscan::emit

@@ -142,8 +142,8 @@ LibraryInfo read_library(const Reader& r) {
   if (lib.registration != "static" && lib.registration != "manual" && lib.registration != "named") {
     throw ReadError{r.path("registration") + " must be \"static\", \"manual\" or \"named\""};
   }
-  if (lib.target != "executorch")
-    throw ReadError{r.path("target") + " must be \"executorch\""};
+  if (lib.target != "executorch" && lib.target != "torch")
+    throw ReadError{r.path("target") + " must be \"executorch\" or \"torch\""};
   return lib;
 }
 

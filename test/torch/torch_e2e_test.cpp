@@ -4,7 +4,7 @@
 #include "arith/RegisterKernels.h"
 #include "logic/RegisterKernels.h"
 
-#include <ATen/core/Tensor.h>
+#include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <c10/core/TensorOptions.h>
 #include <gtest/gtest.h>

@@ -455,7 +455,7 @@ TEST(IrRead, WrongTypeNamesItsPath) {
       {Json::json_pointer("/library/function"), nullptr, "/library/function must be a string"},
       {Json::json_pointer("/library/registration"), "eager",
        "/library/registration must be \"static\", \"manual\" or \"named\""},
-      {Json::json_pointer("/library/target"), "tflite", "/library/target must be \"executorch\""},
+      {Json::json_pointer("/library/target"), "tflite", "/library/target must be \"executorch\" or \"torch\""},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.pointer.to_string());
