@@ -3,12 +3,11 @@
 // opscan's tests check kernels against (built from the installed libtorch at
 // test time; no list is kept in the repository).
 #include <ATen/core/dispatch/Dispatcher.h>
-#include <torch/library.h>
-
 #include <algorithm>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <torch/library.h>
 #include <vector>
 
 int main() {
@@ -16,7 +15,8 @@ int main() {
   std::vector<std::string> lines;
   for (const c10::OperatorName& name : dispatcher.getAllOpNames()) {
     auto op = dispatcher.findSchema(name);
-    if (!op || !op->hasSchema()) continue;
+    if (!op || !op->hasSchema())
+      continue;
     std::ostringstream line;
     line << op->schema();
     lines.push_back(line.str());
@@ -26,5 +26,6 @@ int main() {
     std::cerr << "dump_schemas: libtorch registered no operators\n";
     return 1;
   }
-  for (const std::string& line : lines) std::cout << line << '\n';
+  for (const std::string& line : lines)
+    std::cout << line << '\n';
 }

@@ -1,10 +1,9 @@
 // Kernels annotated with only an operator name, checked against the schemas
 // of the installed libtorch (dumped at test time by dump_schemas).
-#include <gtest/gtest.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 #include <string>
 
@@ -33,7 +32,8 @@ ScanRun scan(const std::string& input) {
                               (dir / "ir.json").string() + "' test/torch/inputs/" + input +
                               " -- -Iinclude -Iexamples/include 2>'" + (dir / "err").string() + "'";
   int status = std::system(command.c_str());
-  ScanRun run{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read(dir / "err"), read(dir / "ir.json")};
+  ScanRun run{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read(dir / "err"),
+              read(dir / "ir.json")};
   fs::remove_all(dir);
   return run;
 }
@@ -43,7 +43,8 @@ int line_of(const std::string& schema) {
   std::ifstream in(OPSCAN_KNOWN_SCHEMAS);
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
-    if (line == schema) return n;
+    if (line == schema)
+      return n;
   }
   return 0;
 }
@@ -62,10 +63,12 @@ TEST(KnownSchemas, NamedKernelsTakeTheKnownSchema) {
   ScanRun run = scan("known_good.cpp");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   // The known schema, with its defaults and keyword-only arguments, is the kernel's.
-  EXPECT_NE(run.ir.find(std::string("\"schema\": \"") + kAddOut + "\""), std::string::npos) << run.ir;
-  EXPECT_NE(run.ir.find("\"schema\": \"aten::sum.IntList_out(Tensor self, int[1]? dim, bool "
-                        "keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)\""),
-            std::string::npos)
+  EXPECT_NE(run.ir.find(std::string("\"schema\": \"") + kAddOut + "\""), std::string::npos)
+      << run.ir;
+  EXPECT_NE(
+      run.ir.find("\"schema\": \"aten::sum.IntList_out(Tensor self, int[1]? dim, bool "
+                  "keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)\""),
+      std::string::npos)
       << run.ir;
   EXPECT_NE(run.ir.find("\"schema\": \"aten::split_copy.Tensor_out(Tensor self, int "
                         "split_size, int dim=0, *, Tensor(a!)[] out) -> ()\""),
@@ -83,14 +86,18 @@ TEST(KnownSchemas, WrongParameterOrderIsCaught) {
   const std::string file = "test/torch/inputs/known_bad.cpp";
   // opscan shows paths relative to its working directory (the repository) when inside it.
   std::string known = fs::path(OPSCAN_KNOWN_SCHEMAS).lexically_relative(OPSCAN_SOURCE_DIR).string();
-  if (known.empty() || known.starts_with("..")) known = OPSCAN_KNOWN_SCHEMAS;
+  if (known.empty() || known.starts_with(".."))
+    known = OPSCAN_KNOWN_SCHEMAS;
   auto expect = [&](const std::string& text) {
-    EXPECT_NE(run.err.find(text), std::string::npos) << "expected:\n" << text << "\nin:\n" << run.err;
+    EXPECT_NE(run.err.find(text), std::string::npos) << "expected:\n"
+                                                     << text << "\nin:\n"
+                                                     << run.err;
   };
   expect(file + ":10:78: error: argument 2 'other': the known schema of aten::add.out says Tensor, "
                 "C++ parameter is 'const executorch::aten::Scalar &' [opscan-mismatch-type]");
-  expect(file + ":11:31: error: argument 3 'alpha': the known schema of aten::add.out says "
-                "Scalar, C++ parameter is 'const executorch::aten::Tensor &' [opscan-mismatch-type]");
+  expect(file +
+         ":11:31: error: argument 3 'alpha': the known schema of aten::add.out says "
+         "Scalar, C++ parameter is 'const executorch::aten::Tensor &' [opscan-mismatch-type]");
   expect(known + ":" + std::to_string(line_of(kAddOut)) + ":1: note: known schema: " + kAddOut);
   expect(file + ":15:58: error: argument 1: the known schema of aten::mul.out says 'self', the "
                 "C++ parameter here is 'other', which is argument 2 in the known schema of "
@@ -99,4 +106,4 @@ TEST(KnownSchemas, WrongParameterOrderIsCaught) {
                 "function takes 2 (after the runtime context) [opscan-mismatch-count]");
 }
 
-}  // namespace
+} // namespace

@@ -6,9 +6,8 @@
 // static_runtime::), some of which break torchgen's rules.
 #include "schema/schema.h"
 
-#include <gtest/gtest.h>
-
 #include <fstream>
+#include <gtest/gtest.h>
 #include <string>
 
 namespace {
@@ -44,20 +43,23 @@ TEST(LibtorchSchemas, ParsePrintAndCheck) {
     EXPECT_EQ(printed, original);
     const auto errors = check_schema(schema, parsed.value->layout);
     if (schema.name.name.starts_with("__") || schema.name.overload.starts_with("__")) {
-      for (const Error& e : errors) EXPECT_EQ(e.code, "opscan-schema-reserved-name") << e.message;
+      for (const Error& e : errors)
+        EXPECT_EQ(e.code, "opscan-schema-reserved-name") << e.message;
     } else if (schema.name.ns == "aten") {
       ++checked;
-      for (const Error& e : errors) ADD_FAILURE() << e.code << ": " << e.message;
+      for (const Error& e : errors)
+        ADD_FAILURE() << e.code << ": " << e.message;
     } else {
       hand_registered_findings += !errors.empty();
     }
   }
   // Most of libtorch is in the grammar.
   EXPECT_GT(total, 2000u);
-  EXPECT_GT(checked, total * 7 / 10) << outside_grammar << " of " << total << " outside the grammar";
+  EXPECT_GT(checked, total * 7 / 10)
+      << outside_grammar << " of " << total << " outside the grammar";
   std::cout << total << " schemas: " << checked << " aten schemas checked, " << outside_grammar
             << " outside the operator grammar, " << hand_registered_findings
             << " hand-registered ones breaking torchgen's rules\n";
 }
 
-}  // namespace
+} // namespace

@@ -9,7 +9,6 @@
 #include <c10/core/TensorOptions.h>
 #include <gtest/gtest.h>
 #include <torch/library.h>
-
 #include <tuple>
 
 namespace {
@@ -31,11 +30,11 @@ std::vector<float> values(const at::Tensor& t) {
 }
 
 class Registered : public ::testing::Environment {
- public:
+public:
   void SetUp() override {
     register_arith_kernels();
     register_logic_kernels();
-    register_arith_kernels();  // a second call registers nothing more
+    register_arith_kernels(); // a second call registers nothing more
   }
 };
 const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new Registered);
@@ -48,21 +47,24 @@ TEST(TorchTarget, SchemasAreDefinedWithNamesDefaultsAndAliases) {
   EXPECT_EQ(printed.str(), "arith_ops::scale(Tensor self, float factor=2.) -> Tensor");
   std::ostringstream minmax;
   minmax << dispatcher.findSchemaOrThrow("arith_ops::minmax", "out").schema();
-  EXPECT_EQ(minmax.str(), "arith_ops::minmax.out(Tensor self, *, Tensor(a!) min, Tensor(b!) max) -> "
-                          "(Tensor(a!) min, Tensor(b!) max)");
+  EXPECT_EQ(minmax.str(),
+            "arith_ops::minmax.out(Tensor self, *, Tensor(a!) min, Tensor(b!) max) -> "
+            "(Tensor(a!) min, Tensor(b!) max)");
 }
 
 TEST(TorchTarget, OutVariant) {
   at::Tensor out = tensor({0, 0});
-  at::Tensor& result = op<at::Tensor&(const at::Tensor&, const at::Tensor&, const at::Tensor&, at::Tensor&)>(
-                           "arith_ops::add3", "out")
-                           .call(tensor({1, 2}), tensor({10, 20}), tensor({100, 200}), out);
+  at::Tensor& result =
+      op<at::Tensor&(const at::Tensor&, const at::Tensor&, const at::Tensor&, at::Tensor&)>(
+          "arith_ops::add3", "out")
+          .call(tensor({1, 2}), tensor({10, 20}), tensor({100, 200}), out);
   EXPECT_EQ(values(out), (std::vector<float>{111, 222}));
   EXPECT_TRUE(result.is_same(out));
 }
 
 TEST(TorchTarget, FunctionalWithFloat) {
-  at::Tensor r = op<at::Tensor(const at::Tensor&, double)>("arith_ops::scale").call(tensor({1, 2}), 3.0);
+  at::Tensor r =
+      op<at::Tensor(const at::Tensor&, double)>("arith_ops::scale").call(tensor({1, 2}), 3.0);
   EXPECT_EQ(values(r), (std::vector<float>{3, 6}));
 }
 
@@ -85,7 +87,8 @@ TEST(TorchTarget, InPlace) {
 }
 
 TEST(TorchTarget, OptionalTensor) {
-  auto maybe_add = op<at::Tensor(const at::Tensor&, const c10::optional<at::Tensor>&)>("arith_ops::maybe_add");
+  auto maybe_add =
+      op<at::Tensor(const at::Tensor&, const c10::optional<at::Tensor>&)>("arith_ops::maybe_add");
   EXPECT_EQ(values(maybe_add.call(tensor({1, 2}), tensor({3, 4}))), (std::vector<float>{4, 6}));
   EXPECT_EQ(values(maybe_add.call(tensor({1, 2}), c10::nullopt)), (std::vector<float>{1, 2}));
 }
@@ -124,10 +127,12 @@ TEST(TorchTarget, OtherDispatchKey) {
 
 TEST(TorchTarget, SecondLibraryInTheSameExecutable) {
   at::Tensor out = tensor({0, 0, 0});
-  op<at::Tensor&(const at::Tensor&, const at::Scalar&, const at::Scalar&, at::Tensor&)>("logic_ops::clip", "out")
+  op<at::Tensor&(const at::Tensor&, const at::Scalar&, const at::Scalar&, at::Tensor&)>(
+      "logic_ops::clip", "out")
       .call(tensor({-5, 0.5, 5}), at::Scalar(-1), at::Scalar(1), out);
   EXPECT_EQ(values(out), (std::vector<float>{-1, 0.5, 1}));
-  EXPECT_EQ(op<int64_t(const at::Tensor&)>("logic_ops::count_positive").call(tensor({-1, 2, 3})), 2);
+  EXPECT_EQ(op<int64_t(const at::Tensor&)>("logic_ops::count_positive").call(tensor({-1, 2, 3})),
+            2);
 }
 
-}  // namespace
+} // namespace

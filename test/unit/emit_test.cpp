@@ -1131,4 +1131,100 @@ TEST(GenerateLibraries, ErrorsOfOneLibraryLeaveNoOutputForAny) {
   EXPECT_TRUE(generation.libraries.empty());
 }
 
+// ===== generate, torch target ==============================================
+
+// A kernel written against ATen types, as the scanner records it.
+ir::Kernel aten_kernel(std::string ns, std::string name, std::string overload,
+                       bool keys_first = false) {
+  ir::Kernel k = kernel(std::move(ns), std::move(name), std::move(overload), "t::fn",
+                        {{"self", "Tensor", "const at::Tensor &", "const at::Tensor &", false, {}},
+                         {"out", "Tensor(a!)", "at::Tensor &", "at::Tensor &", true, {}}},
+                        {{"", "Tensor(a!)"}});
+  k.has_context = keys_first;
+  k.cpp_return_type = k.cpp_canonical_return_type = "at::Tensor &";
+  k.schema = k.op.str() + "(Tensor self, *, Tensor(a!) out) -> Tensor(a!)";
+  return k;
+}
+
+Options torch_options(Registration registration) {
+  Options o = named("lib");
+  o.target = opscan::emit::Target::torch;
+  o.registration = registration;
+  return o;
+}
+
+TEST(GenerateTorch, NamedRegistrationDefinesCustomOperatorsAndImplementsAll) {
+  ir::Kernel custom = aten_kernel("my_ops", "neg", "out");
+  ir::Kernel aten = aten_kernel("aten", "neg", "out");
+  aten.cpp_function = "t::aten_neg_out";
+  aten.usr += "2";
+  Output output = generate(module_of({custom, aten}), torch_options(Registration::named));
+  ASSERT_TRUE(output.diagnostics.empty()) << output.diagnostics[0].message;
+  EXPECT_EQ(output.registration_function, "register_lib_kernels");
+  const std::string& cpp = *file(output, "lib/RegisterKernels.cpp");
+  // aten's operators are libtorch's to define; custom ones are defined here.
+  EXPECT_NE(cpp.find("m.def(\"my_ops::neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\");"),
+            std::string::npos)
+      << cpp;
+  EXPECT_EQ(cpp.find("m.def(\"aten::"), std::string::npos) << cpp;
+  EXPECT_NE(cpp.find("torch::Library::IMPL, \"aten\", c10::DispatchKey::CPU"), std::string::npos);
+  EXPECT_NE(cpp.find("m.impl(\"neg.out\", TORCH_FN(wrap_my_ops_neg_out));"), std::string::npos);
+  EXPECT_NE(cpp.find("at::Tensor& wrap_my_ops_neg_out(const at::Tensor& self, at::Tensor& out) {\n"
+                     "  return ::t::fn(self, out);\n}"),
+            std::string::npos)
+      << cpp;
+  EXPECT_NE(cpp.find("void register_lib_kernels() {"), std::string::npos);
+  EXPECT_NE(file(output, "lib/RegisterKernels.h")->find("void register_lib_kernels();"),
+            std::string::npos);
+}
+
+TEST(GenerateTorch, StaticRegistrationUsesEagerBlocks) {
+  Output output = generate(module_of({aten_kernel("my_ops", "neg", "out")}),
+                           torch_options(Registration::static_init));
+  ASSERT_TRUE(output.diagnostics.empty());
+  const std::string& cpp = *file(output, "lib/RegisterKernels.cpp");
+  EXPECT_NE(cpp.find("TORCH_LIBRARY_FRAGMENT(my_ops, m) {"), std::string::npos) << cpp;
+  EXPECT_NE(cpp.find("TORCH_LIBRARY_IMPL(my_ops, CPU, m) {"), std::string::npos) << cpp;
+  EXPECT_EQ(cpp.find("register_"), std::string::npos) << cpp;
+}
+
+TEST(GenerateTorch, DispatchKeySetContextIsForwarded) {
+  Output output = generate(module_of({aten_kernel("my_ops", "neg", "out", true)}),
+                           torch_options(Registration::named));
+  ASSERT_TRUE(output.diagnostics.empty());
+  EXPECT_NE(file(output, "lib/RegisterKernels.cpp")
+                ->find("wrap_my_ops_neg_out(c10::DispatchKeySet keys, const at::Tensor& self, "
+                       "at::Tensor& out) {\n  return ::t::fn(keys, self, out);"),
+            std::string::npos);
+}
+
+TEST(GenerateTorch, DispatchKeysAreValidated) {
+  ir::Kernel k = aten_kernel("my_ops", "neg", "out");
+  k.dispatch_key = "GPU";
+  Output output = generate(module_of({k}), torch_options(Registration::named));
+  ASSERT_EQ(output.diagnostics.size(), 1u);
+  EXPECT_EQ(output.diagnostics[0].code, "opscan-torch-dispatch-key");
+  EXPECT_EQ(output.diagnostics[0].message,
+            "kernel 't::fn': 'GPU' is not a dispatch key (e.g. CPU, CUDA, Meta, "
+            "CompositeExplicitAutograd)");
+  EXPECT_TRUE(output.files.empty());
+
+  k.dispatch_key = "Meta";
+  Output meta = generate(module_of({k}), torch_options(Registration::named));
+  ASSERT_TRUE(meta.diagnostics.empty());
+  EXPECT_NE(file(meta, "lib/RegisterKernels.cpp")->find("c10::DispatchKey::Meta"),
+            std::string::npos);
+}
+
+TEST(GenerateTorch, ExecuTorchTypesAreRefused) {
+  // The ExecuTorch kernel of the other tests, given to the torch target.
+  Output output = generate(module_of({neg_out()}), torch_options(Registration::named));
+  ASSERT_EQ(output.diagnostics.size(), 1u);
+  EXPECT_EQ(output.diagnostics[0].code, "opscan-torch-unsupported");
+  EXPECT_NE(output.diagnostics[0].message.find("parameter 'self' is 'const Tensor &', but the "
+                                               "dispatcher passes Tensor as const at::Tensor&"),
+            std::string::npos)
+      << output.diagnostics[0].message;
+}
+
 } // namespace
