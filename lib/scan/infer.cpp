@@ -131,10 +131,10 @@ std::vector<InferError> cross_check(const schema::Schema& reference, const schem
   const auto& want = reference.arguments;
   const auto& have = inferred.arguments;
   if (want.size() != have.size()) {
-    errors.push_back(
-        {-1, "opscan-mismatch-count",
-         fmt::format("{} has {}, the C++ function takes {} (after the runtime context)",
-                     schema_word, plural(want.size(), "argument"), have.size())});
+    errors.push_back({-1, "opscan-mismatch-count",
+                      fmt::format("{} has {}, the C++ function takes {}{}", schema_word,
+                                  plural(want.size(), "argument"), have.size(),
+                                  cpp.has_context ? " (after the runtime context)" : "")});
     return errors;
   }
   std::vector<bool> type_ok(want.size());
@@ -168,12 +168,11 @@ std::vector<InferError> cross_check(const schema::Schema& reference, const schem
       continue;
     for (size_t j = 0; j < want.size(); ++j) {
       if (j != i && want[j].name == have[i].name) {
-        errors.push_back(
-            {static_cast<int>(i), "opscan-mismatch-order",
-             fmt::format("argument {}: {} '{}', the C++ parameter here is '{}', which "
-                         "is argument {} in {}",
-                         i + 1, says, want[i].name, have[i].name, j + 1,
-                         kind == Reference::declared ? "the schema" : schema_word)});
+        errors.push_back({static_cast<int>(i), "opscan-mismatch-order",
+                          fmt::format("argument {}: {} '{}', the C++ parameter here is '{}', which "
+                                      "is argument {} in {}",
+                                      i + 1, says, want[i].name, have[i].name, j + 1,
+                                      kind == Reference::declared ? "the schema" : schema_word)});
         break;
       }
     }

@@ -46,6 +46,7 @@ enum class Reference { declared, known };
 struct CppSpelling {
   std::vector<std::string> params; // each parameter's type, after the context
   std::string ret;                 // the return type
+  bool has_context = true;         // a runtime context comes first (not an argument)
 };
 
 // Compares a reference schema with the one inferred from the signature:

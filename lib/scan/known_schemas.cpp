@@ -41,7 +41,7 @@ std::optional<KnownSchemas> load_known_schemas(const std::string& path, diag::Di
       ++skipped;
       continue;
     }
-    schema::OperatorName name = parsed.value->name;  // before the schema moves
+    schema::OperatorName name = parsed.value->name; // before the schema moves
     known.insert_or_assign(std::move(name), KnownSchema{std::move(*parsed.value), where});
   }
   if (skipped > 0) {

@@ -376,6 +376,7 @@ private:
     CXType result_type = clang_getCursorResultType(function);
     kernel.cpp_return_type = spelling(result_type);
     cpp.ret = kernel.cpp_return_type;
+    cpp.has_context = kernel.has_context;
     kernel.cpp_canonical_return_type = spelling(clang_getCanonicalType(result_type));
     CppReturn ret;
     if (clang_getCanonicalType(result_type).kind != CXType_Void) {
