@@ -40,6 +40,7 @@ struct ScanArgs {
   std::vector<std::string> files;
   std::string build_dir;
   std::string schemas_file;
+  std::string cache_dir;
   unsigned jobs = 0;
   std::vector<std::string> clang_args;
 };
@@ -62,6 +63,8 @@ void add_scan_options(CLI::App& cmd, ScanArgs& args) {
                  "File of known operator schemas, one per line; kernels annotated with only a "
                  "known operator's name are checked against its schema")
       ->check(CLI::ExistingFile);
+  cmd.add_option("--cache", args.cache_dir,
+                 "Directory caching each file's IR fragment: unchanged files are not parsed again");
 }
 
 // `generate` given only library IRs needs no --registration: each library
@@ -95,6 +98,8 @@ int scan_into(const ScanArgs& args, ir::Module& module) {
   options.jobs = args.jobs;
   if (!args.schemas_file.empty())
     options.schemas_file = args.schemas_file;
+  if (!args.cache_dir.empty())
+    options.cache_dir = args.cache_dir;
   scan::Result result = scan::scan(options);
   result.module.generator = generator_name();
   module = std::move(result.module);

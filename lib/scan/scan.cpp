@@ -1,6 +1,7 @@
 #include "scan/scan.h"
 
 #include "scan/annotation.h"
+#include "scan/cache.h"
 #include "scan/clang_util.h"
 #include "scan/flags.h"
 #include "scan/infer.h"
@@ -24,7 +25,31 @@ namespace {
 struct FileResult {
   ir::Module fragment;
   diag::Diagnostics diagnostics;
+  bool parsed = false; // false: from the cache, or not even parsed
 };
+
+// What every file's scan shares.
+struct ScanContext {
+  const Options& options;
+  const CompilationDatabase* db = nullptr;
+  const KnownSchemas* known = nullptr;
+  FragmentCache* cache = nullptr;
+  std::string known_hash; // of the known-schemas file, part of cache keys
+};
+
+// Every file the translation unit read: the main file and its includes.
+std::vector<std::string> inputs_of(CXTranslationUnit tu) {
+  std::vector<std::string> files;
+  clang_getInclusions(
+      tu,
+      [](CXFile file, CXSourceLocation*, unsigned, CXClientData data) {
+        static_cast<std::vector<std::string>*>(data)->push_back(take(clang_getFileName(file)));
+      },
+      &files);
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  return files;
+}
 
 // Everything the visitor needs for one translation unit.
 class TranslationUnitScanner {
@@ -534,8 +559,9 @@ std::string display(diag::Location loc) {
   return loc.file;
 }
 
-FileResult scan_file_raw(CXIndex index, const Options& options, const CompilationDatabase* db,
-                         const KnownSchemas* known, const std::string& file) {
+FileResult scan_file_raw(CXIndex index, const ScanContext& context, const std::string& file) {
+  const Options& options = context.options;
+  const CompilationDatabase* db = context.db;
   FileResult result;
   CompileCommand command{file, {}};
   if (db) {
@@ -558,6 +584,15 @@ FileResult scan_file_raw(CXIndex index, const Options& options, const Compilatio
     }
   }
   add_scanning_arguments(args);
+  // Only clean scans are cached, so a hit has no diagnostics to replay.
+  std::string cache_key;
+  if (context.cache && result.diagnostics.empty()) {
+    cache_key = FragmentCache::key(command.file, args, context.known_hash);
+    if (auto hit = context.cache->lookup(cache_key)) {
+      result.fragment = std::move(*hit);
+      return result;
+    }
+  }
   std::vector<const char*> argv;
   for (const std::string& a : args)
     argv.push_back(a.c_str());
@@ -575,7 +610,7 @@ FileResult scan_file_raw(CXIndex index, const Options& options, const Compilatio
                              "); check that it exists and that the compiler arguments are valid"));
     return result;
   }
-  TranslationUnitScanner scanner(tu, known);
+  TranslationUnitScanner scanner(tu, context.known);
   scanner.note_main_file(command.file);
   result = [&] {
     FileResult r = scanner.run();
@@ -583,15 +618,18 @@ FileResult scan_file_raw(CXIndex index, const Options& options, const Compilatio
                          result.diagnostics.end());
     return r;
   }();
+  result.parsed = true;
+  if (!cache_key.empty() && result.diagnostics.empty()) {
+    context.cache->store(cache_key, inputs_of(tu), result.fragment);
+  }
   clang_disposeTranslationUnit(tu);
   return result;
 }
 
 // Scans one file; every path in its results is shown as the user sees it,
 // whichever way the scan ended.
-FileResult scan_file(CXIndex index, const Options& options, const CompilationDatabase* db,
-                     const KnownSchemas* known, const std::string& file) {
-  FileResult result = scan_file_raw(index, options, db, known, file);
+FileResult scan_file(CXIndex index, const ScanContext& context, const std::string& file) {
+  FileResult result = scan_file_raw(index, context, file);
   for (auto& d : result.diagnostics) {
     d.location.file = display(d.location);
     for (auto& n : d.notes)
@@ -625,6 +663,14 @@ Result scan(const Options& options) {
     if (!known)
       return out;
   }
+  ScanContext context{options, db.get(), known ? &*known : nullptr, nullptr, {}};
+  std::optional<FragmentCache> cache;
+  if (options.cache_dir) {
+    cache.emplace(*options.cache_dir);
+    context.cache = &*cache;
+    if (options.schemas_file)
+      context.known_hash = cache->hash_of(*options.schemas_file);
+  }
   const size_t files = options.files.size();
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<size_t>(jobs, files));
@@ -638,7 +684,7 @@ Result scan(const Options& options) {
       index = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
     }
     for (size_t i = next++; i < files; i = next++) {
-      results[i] = scan_file(index, options, db.get(), known ? &*known : nullptr, options.files[i]);
+      results[i] = scan_file(index, context, options.files[i]);
     }
     std::lock_guard lock(index_mutex);
     clang_disposeIndex(index);
@@ -653,6 +699,7 @@ Result scan(const Options& options) {
 
   std::vector<ir::Module> fragments;
   for (FileResult& r : results) {
+    out.files_parsed += r.parsed;
     fragments.push_back(std::move(r.fragment));
     out.diagnostics.insert(out.diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
   }

@@ -19,11 +19,15 @@ struct Options {
   // kernels annotated with only the name of a known operator are checked
   // against its schema.
   std::optional<std::string> schemas_file;
+  // A directory caching each file's fragment: files whose inputs did not
+  // change since they were scanned with the same arguments are not parsed.
+  std::optional<std::string> cache_dir;
 };
 
 struct Result {
   ir::Module module; // the merged IR of all files
   diag::Diagnostics diagnostics;
+  size_t files_parsed = 0; // the others came from the cache
 };
 
 // Parses every file (function bodies skipped) and extracts its kernels.

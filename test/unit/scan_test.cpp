@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace opscan::scan {
@@ -1126,6 +1127,108 @@ TEST(ScanDeterminism, JobsAndFileOrderDoNotChangeTheOutput) {
   EXPECT_EQ(describe(parallel.diagnostics), describe(serial.diagnostics));
   EXPECT_EQ(describe(reversed.diagnostics), describe(serial.diagnostics));
   EXPECT_EQ(serial.diagnostics.size(), 3u) << describe(serial.diagnostics);
+}
+
+// ---------------------------------------------------------------------------
+// Fragment cache: what a re-scan parses again.
+
+class FragmentCacheTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("opscan-cache-test-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "src");
+    write("src/h1.h", "#pragma once\n#include \"" + data_file("et_types.h") + "\"\n");
+    write("src/h2.h", "#pragma once\n#include \"" + data_file("et_types.h") + "\"\n");
+    for (const char* name : {"a", "b", "c"}) {
+      // a and b include h1.h; c includes h2.h.
+      const std::string header = std::string(name) == "c" ? "h2.h" : "h1.h";
+      write(std::string("src/") + name + ".cpp",
+            "#include \"" + header + "\"\nOPSCAN_KERNEL(\"t::" + name + ".out\")\nTensor& " + name +
+                "_out(KernelRuntimeContext& ctx, const Tensor& self, "
+                "Tensor& out);\n");
+    }
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  void write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+  }
+  Result run(std::vector<std::string> args = kArgs, unsigned jobs = 1) {
+    Options options;
+    for (const char* name : {"a", "b", "c"}) {
+      options.files.push_back((dir_ / "src" / (std::string(name) + ".cpp")).string());
+    }
+    options.extra_args = std::move(args);
+    options.jobs = jobs;
+    options.cache_dir = (dir_ / "cache").string();
+    return scan(options);
+  }
+  fs::path dir_;
+};
+
+TEST_F(FragmentCacheTest, NoChangeParsesNothing) {
+  Result cold = run();
+  ASSERT_TRUE(cold.diagnostics.empty()) << describe(cold.diagnostics);
+  EXPECT_EQ(cold.files_parsed, 3u);
+  Result warm = run();
+  EXPECT_EQ(warm.files_parsed, 0u);
+  EXPECT_EQ(ir::to_json(warm.module), ir::to_json(cold.module));
+}
+
+TEST_F(FragmentCacheTest, AHeaderChangeReparsesExactlyItsIncluders) {
+  Result cold = run();
+  write("src/h1.h", "#pragma once\n#include \"" + data_file("et_types.h") + "\"\n// changed\n");
+  Result after = run();
+  EXPECT_EQ(after.files_parsed, 2u); // a and b, not c
+  EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+  // A changed source: only that file.
+  write("src/c.cpp", "#include \"h2.h\"\nOPSCAN_KERNEL(\"t::c2.out\")\nTensor& c_out("
+                     "KernelRuntimeContext& ctx, const Tensor& self, Tensor& out);\n");
+  Result changed = run();
+  EXPECT_EQ(changed.files_parsed, 1u);
+  ASSERT_EQ(changed.module.kernels.size(), 3u);
+  EXPECT_EQ(changed.module.kernels[2].op.str(), "t::c2.out");
+}
+
+TEST_F(FragmentCacheTest, AFlagChangeReparsesEverything) {
+  run();
+  EXPECT_EQ(run({"-std=c++17", "-DSOMETHING=1"}).files_parsed, 3u);
+  EXPECT_EQ(run({"-std=c++17", "-DSOMETHING=1"}).files_parsed, 0u);
+}
+
+TEST_F(FragmentCacheTest, DamagedEntriesAreRebuilt) {
+  Result cold = run();
+  std::vector<fs::path> entries;
+  for (const auto& e : fs::directory_iterator(dir_ / "cache"))
+    entries.push_back(e.path());
+  ASSERT_EQ(entries.size(), 3u);
+  std::sort(entries.begin(), entries.end());
+  fs::resize_file(entries[0], fs::file_size(entries[0]) / 2); // truncated
+  std::ofstream(entries[1], std::ios::binary) << "not a cache entry";
+  Result after = run();
+  EXPECT_EQ(after.files_parsed, 2u);
+  EXPECT_TRUE(after.diagnostics.empty()) << describe(after.diagnostics);
+  EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+  EXPECT_EQ(run().files_parsed, 0u); // and rewritten whole
+}
+
+TEST_F(FragmentCacheTest, ConcurrentRunsShareTheCacheSafely) {
+  Result results[2];
+  std::thread first([&] { results[0] = run(kArgs, 2); });
+  std::thread second([&] { results[1] = run(kArgs, 2); });
+  first.join();
+  second.join();
+  EXPECT_TRUE(results[0].diagnostics.empty());
+  EXPECT_TRUE(results[1].diagnostics.empty());
+  EXPECT_EQ(ir::to_json(results[0].module), ir::to_json(results[1].module));
+  Result warm = run();
+  EXPECT_EQ(warm.files_parsed, 0u);
+  EXPECT_EQ(ir::to_json(warm.module), ir::to_json(results[0].module));
+  // No temporary files are left behind.
+  for (const auto& e : fs::directory_iterator(dir_ / "cache")) {
+    EXPECT_EQ(e.path().extension(), ".entry") << e.path();
+  }
 }
 
 // ---------------------------------------------------------------------------
