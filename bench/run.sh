@@ -66,7 +66,7 @@ FLAGS="-x c++ -std=c++17 -I$REPO/include -I$REPO/examples/include -I$WORK/corpus
 CLANG_FLAGS="-fsyntax-only -DOPSCAN_SCANNING=1 -w $FLAGS"
 SCAN="$OPSCAN scan -o $WORK/scan.json kernels/*.cpp -- $FLAGS"
 CLANG="printf '%s\n' kernels/*.cpp | xargs -P2 -n1 clang++ $CLANG_FLAGS"
-RUN="$OPSCAN run -j2 kernels/*.cpp --registration named --lib bench -o $WORK/gen -- $FLAGS"
+RUN="$OPSCAN run -j2 kernels/*.cpp --cache $WORK/cache --registration named --lib bench -o $WORK/gen -- $FLAGS"
 GEN="$OPSCAN generate $WORK/big.json --registration named --lib bench -o $WORK/gen-big"
 
 # A comparison is void if either side fails: check both once, loudly.
@@ -90,12 +90,13 @@ $HF --runs $RUNS --export-json "$WORK/scan.hf.json" \
 
 echo "== (2)+(3) opscan run: cold / no change / one file touched" >&2
 # Each command's --prepare runs before each of its runs: cold deletes the
-# output; no-change leaves the previous run's output; touch changes one mtime.
-# run_cold's runs leave gen/ behind for run_nochange.
+# output and the fragment cache; no-change leaves both; "touched" changes one
+# file's content (the cache keys on content hashes, so a bare mtime change is
+# no change). run_cold's runs leave gen/ and the cache behind for the others.
 $HF --runs $RUNS --export-json "$WORK/run.hf.json" \
-  --prepare "rm -rf $WORK/gen" -n run_cold "$RUN" \
+  --prepare "rm -rf $WORK/gen $WORK/cache" -n run_cold "$RUN" \
   --prepare "true" -n run_nochange "$RUN" \
-  --prepare "touch kernels/op_0000.cpp" -n run_touch1 "$RUN" >&2
+  --prepare "echo '// edit '\$RANDOM >> kernels/op_0000.cpp" -n run_touch1 "$RUN" >&2
 
 echo "== (5) generate from an IR of $GEN_OPS operators" >&2
 $HF --warmup 2 --runs $((RUNS > 10 ? RUNS : 10)) --export-json "$WORK/gen.hf.json" \

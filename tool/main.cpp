@@ -100,6 +100,14 @@ int scan_into(const ScanArgs& args, ir::Module& module) {
     options.schemas_file = args.schemas_file;
   if (!args.cache_dir.empty())
     options.cache_dir = args.cache_dir;
+  // Progress on a terminal only, on one line, for scans long enough to want it.
+  if (::isatty(STDERR_FILENO) && args.files.size() > 1) {
+    options.progress = [](size_t done, size_t total, const std::string& file) {
+      std::fprintf(stderr, "\r\033[Kopscan: scanned %zu/%zu %s", done, total, file.c_str());
+      if (done == total)
+        std::fputs("\r\033[K", stderr);
+    };
+  }
   scan::Result result = scan::scan(options);
   result.module.generator = generator_name();
   module = std::move(result.module);

@@ -676,6 +676,8 @@ Result scan(const Options& options) {
   jobs = static_cast<unsigned>(std::min<size_t>(jobs, files));
   std::vector<FileResult> results(files);
   std::atomic<size_t> next{0};
+  std::mutex progress_mutex;
+  size_t done = 0;
   std::mutex index_mutex; // libclang indexes must be created one at a time
   auto worker = [&] {
     CXIndex index;
@@ -685,6 +687,10 @@ Result scan(const Options& options) {
     }
     for (size_t i = next++; i < files; i = next++) {
       results[i] = scan_file(index, context, options.files[i]);
+      if (options.progress) {
+        std::lock_guard lock(progress_mutex);
+        options.progress(++done, files, options.files[i]);
+      }
     }
     std::lock_guard lock(index_mutex);
     clang_disposeIndex(index);

@@ -4,6 +4,7 @@
 #include "diag/diag.h"
 #include "ir/ir.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,9 @@ struct Options {
   // A directory caching each file's fragment: files whose inputs did not
   // change since they were scanned with the same arguments are not parsed.
   std::optional<std::string> cache_dir;
+  // Called after each file, from the worker that scanned it (calls are
+  // serialised): files done, total, the file.
+  std::function<void(size_t done, size_t total, const std::string& file)> progress;
 };
 
 struct Result {

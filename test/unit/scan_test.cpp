@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -1166,6 +1167,25 @@ protected:
   }
   fs::path dir_;
 };
+
+TEST_F(FragmentCacheTest, ProgressIsReportedOncePerFileInOrder) {
+  Options options;
+  for (const char* name : {"a", "b", "c"}) {
+    options.files.push_back((dir_ / "src" / (std::string(name) + ".cpp")).string());
+  }
+  options.extra_args = kArgs;
+  options.jobs = 2;
+  std::vector<size_t> done;
+  std::set<std::string> files;
+  options.progress = [&](size_t n, size_t total, const std::string& file) {
+    EXPECT_EQ(total, 3u);
+    done.push_back(n);
+    files.insert(file);
+  };
+  scan(options);
+  EXPECT_EQ(done, (std::vector<size_t>{1, 2, 3}));
+  EXPECT_EQ(files.size(), 3u);
+}
 
 TEST_F(FragmentCacheTest, NoChangeParsesNothing) {
   Result cold = run();
