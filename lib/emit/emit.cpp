@@ -8,6 +8,7 @@
 #include <array>
 #include <fmt/format.h>
 #include <map>
+#include <set>
 
 namespace opscan::emit {
 
@@ -53,6 +54,52 @@ std::string local_name(const std::string& schema_name) {
   if (taken || !ident::is_valid_identifier(schema_name, ident::Scope::local))
     return schema_name + "_";
   return schema_name;
+}
+
+// A canonical type spelled so that equal types compare equal: "long long" is
+// "long" (int64_t differs between platforms), libc++'s inline namespace is
+// dropped, and spaces do not count ("T &" and "T&").
+std::string normalized(std::string canonical) {
+  auto replace_all = [&](std::string_view from, std::string_view to) {
+    for (size_t at = 0; (at = canonical.find(from, at)) != std::string::npos; at += to.size())
+      canonical.replace(at, from.size(), to);
+  };
+  replace_all("long long", "long");
+  replace_all("std::__1::", "std::");
+  std::erase(canonical, ' ');
+  return canonical;
+}
+
+// The canonical type without its reference and top-level const.
+std::string bare_canonical(std::string canonical) {
+  if (canonical.ends_with('&'))
+    canonical.erase(canonical.find_last_not_of(" &") + 1);
+  if (canonical.starts_with("const "))
+    canonical.erase(0, 6);
+  return normalized(canonical);
+}
+
+std::string namespace_of(const std::string& qualified) {
+  size_t at = qualified.rfind("::");
+  return at == std::string::npos ? std::string() : qualified.substr(0, at);
+}
+
+std::string unqualified(const std::string& qualified) {
+  size_t at = qualified.rfind("::");
+  return at == std::string::npos ? qualified : qualified.substr(at + 2);
+}
+
+// A readable wrapper name, unique in the file: "aten_add_out", then
+// "aten_add_out_2" for the next kernel whose name folds to the same text
+// (add.out and add_out, or kernels of one operator with different keys).
+std::string wrapper_name(const ir::Kernel& kernel, std::set<std::string>& taken,
+                         std::string_view prefix) {
+  std::string base = std::string(prefix) + kernel.op.ns + "_" + kernel.op.name +
+                     (kernel.op.overload.empty() ? "" : "_" + kernel.op.overload);
+  std::string name = base;
+  for (int n = 2; !taken.insert(name).second; ++n)
+    name = fmt::format("{}_{}", base, n);
+  return name;
 }
 
 std::optional<std::string> render(const std::string& name, const TemplateEnv& env,

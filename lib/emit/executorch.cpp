@@ -133,29 +133,6 @@ Passing passing_of(std::string_view canonical) {
   return canonical.starts_with("const ") ? Passing::const_ref : Passing::ref;
 }
 
-// A canonical type spelled so that equal types compare equal: "long long" is
-// "long" (int64_t differs between platforms), libc++'s inline namespace is
-// dropped, and spaces do not count ("T &" and "T&").
-std::string normalized(std::string canonical) {
-  auto replace_all = [&](std::string_view from, std::string_view to) {
-    for (size_t at = 0; (at = canonical.find(from, at)) != std::string::npos; at += to.size())
-      canonical.replace(at, from.size(), to);
-  };
-  replace_all("long long", "long");
-  replace_all("std::__1::", "std::");
-  std::erase(canonical, ' ');
-  return canonical;
-}
-
-// The canonical type without its reference and top-level const.
-std::string bare_canonical(std::string canonical) {
-  if (canonical.ends_with('&'))
-    canonical.erase(canonical.find_last_not_of(" &") + 1);
-  if (canonical.starts_with("const "))
-    canonical.erase(0, 6);
-  return normalized(canonical);
-}
-
 std::string declare(const std::string& cpp_type, Passing passing) {
   switch (passing) {
   case Passing::value:
@@ -185,28 +162,6 @@ std::string global(const std::string& type) {
   }
   out.append(type, pos);
   return out;
-}
-
-std::string namespace_of(const std::string& qualified) {
-  size_t at = qualified.rfind("::");
-  return at == std::string::npos ? std::string() : qualified.substr(0, at);
-}
-
-std::string unqualified(const std::string& qualified) {
-  size_t at = qualified.rfind("::");
-  return at == std::string::npos ? qualified : qualified.substr(at + 2);
-}
-
-// A readable wrapper name, unique in the file: "aten_add_out", then
-// "aten_add_out_2" for the next kernel whose name folds to the same text
-// (add.out and add_out, or kernels of one operator with different keys).
-std::string wrapper_name(const ir::Kernel& kernel, std::set<std::string>& taken) {
-  std::string base = kernel.op.ns + "_" + kernel.op.name +
-                     (kernel.op.overload.empty() ? "" : "_" + kernel.op.overload);
-  std::string name = base;
-  for (int n = 2; !taken.insert(name).second; ++n)
-    name = fmt::format("{}_{}", base, n);
-  return name;
 }
 
 // Everything generated for one kernel.
@@ -317,7 +272,7 @@ std::optional<KernelCode> kernel_code(const ir::Kernel& kernel, std::set<std::st
     code.call_args += ", " + local;
   }
 
-  std::string name = wrapper_name(kernel, taken);
+  std::string name = wrapper_name(kernel, taken, "");
   std::string call = fmt::format("::{}(context{})", kernel.cpp_function, code.call_args);
   std::string finish;
   if (functional) {

@@ -4,6 +4,9 @@
 #include "emit/code_template.h"
 #include "emit/emit.h"
 
+#include <set>
+#include <string_view>
+
 namespace opscan::emit {
 
 // The library being generated, after its name was checked.
@@ -16,6 +19,21 @@ struct Library {
 // itself when it is a valid identifier that does not clash with the
 // wrapper's own names, else the name with a trailing underscore.
 std::string local_name(const std::string& schema_name);
+
+// A canonical C++ type spelled so that equal types compare equal ("long
+// long" is "long", no libc++ inline namespace, no spaces); bare_canonical
+// also drops the reference and top-level const.
+std::string normalized(std::string canonical);
+std::string bare_canonical(std::string canonical);
+
+// "a::b::f" -> "a::b" and "f".
+std::string namespace_of(const std::string& qualified);
+std::string unqualified(const std::string& qualified);
+
+// A readable wrapper name, unique in the file: <prefix>ns_name_overload,
+// then ..._2 for the next kernel whose name folds to the same text.
+std::string wrapper_name(const ir::Kernel& kernel, std::set<std::string>& taken,
+                         std::string_view prefix);
 
 // Renders the built-in (or overriding) template `name` with `env`; reports
 // template errors into `diags`.

@@ -85,17 +85,6 @@ std::optional<TorchType> torch_type(const schema::Type& type, bool is_return) {
   return std::nullopt;
 }
 
-// The canonical type without reference, top-level const and "long long".
-std::string bare(std::string canonical) {
-  if (canonical.ends_with('&'))
-    canonical.erase(canonical.find_last_not_of(" &") + 1);
-  if (canonical.starts_with("const "))
-    canonical.erase(0, 6);
-  for (size_t at; (at = canonical.find("long long")) != std::string::npos;)
-    canonical.replace(at, 9, "long");
-  return canonical;
-}
-
 // The dispatch keys a kernel may be registered under (c10::DispatchKey).
 bool is_dispatch_key(std::string_view key) {
   static constexpr std::array<std::string_view, 38> kKeys = {
@@ -140,16 +129,6 @@ bool is_dispatch_key(std::string_view key) {
   return std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
 }
 
-std::string unqualified(const std::string& qualified) {
-  size_t at = qualified.rfind("::");
-  return at == std::string::npos ? qualified : qualified.substr(at + 2);
-}
-
-std::string namespace_of(const std::string& qualified) {
-  size_t at = qualified.rfind("::");
-  return at == std::string::npos ? std::string() : qualified.substr(0, at);
-}
-
 struct KernelCode {
   std::string wrapper;
   std::string declaration;
@@ -183,7 +162,7 @@ std::optional<KernelCode> kernel_code(const ir::Kernel& kernel, std::set<std::st
     if (!t)
       return fail("argument '" + a.name + "' of type " + a.schema_type +
                   " is not supported by the torch target");
-    if (!t->canonical.empty() && bare(a.cpp_canonical_type) != t->canonical) {
+    if (!t->canonical.empty() && bare_canonical(a.cpp_canonical_type) != normalized(t->canonical)) {
       return fail(fmt::format("parameter '{}' is '{}', but the dispatcher passes {} as {}", a.name,
                               a.cpp_type, a.schema_type, t->cpp));
     }
@@ -192,11 +171,7 @@ std::optional<KernelCode> kernel_code(const ir::Kernel& kernel, std::set<std::st
     args.push_back(local);
     declared.push_back(a.cpp_canonical_type + " " + local);
   }
-  std::string base = kernel.op.ns + "_" + kernel.op.name +
-                     (kernel.op.overload.empty() ? "" : "_" + kernel.op.overload);
-  std::string name = "wrap_" + base;
-  for (int n = 2; !taken.insert(name).second; ++n)
-    name = fmt::format("wrap_{}_{}", base, n);
+  std::string name = wrapper_name(kernel, taken, "wrap_");
 
   // A kernel taking a DispatchKeySet first gets it from the dispatcher.
   std::string keys_param = kernel.has_context ? "c10::DispatchKeySet keys" : "";
