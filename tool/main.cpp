@@ -5,6 +5,7 @@
 #include "ident/ident.h"
 #include "ir/ir.h"
 #include "scan/scan.h"
+#include "support/depfile.h"
 #include "support/files.h"
 
 #include <CLI/CLI.hpp>
@@ -13,6 +14,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>
+#include <sstream>
 #include <unistd.h>
 
 namespace {
@@ -41,6 +43,7 @@ struct ScanArgs {
   std::string build_dir;
   std::string schemas_file;
   std::string cache_dir;
+  std::string flags_file;
   unsigned jobs = 0;
   std::vector<std::string> clang_args;
 };
@@ -52,6 +55,7 @@ struct GenerateArgs {
   std::optional<std::string> lib;
   std::string templates_dir;
   std::string out_dir;
+  std::optional<std::vector<std::string>> operators; // --operators: set when given
 };
 
 void add_scan_options(CLI::App& cmd, ScanArgs& args) {
@@ -65,6 +69,28 @@ void add_scan_options(CLI::App& cmd, ScanArgs& args) {
       ->check(CLI::ExistingFile);
   cmd.add_option("--cache", args.cache_dir,
                  "Directory caching each file's IR fragment: unchanged files are not parsed again");
+  cmd.add_option("--flags-file", args.flags_file,
+                 "File of compiler arguments, one per line, used before those after --")
+      ->check(CLI::ExistingFile);
+}
+
+// The lines of a --flags-file, each one argument as written (no quoting).
+std::optional<std::vector<std::string>> read_flags_file(const std::string& path) {
+  std::string error;
+  auto text = support::read_file(path, &error);
+  if (!text) {
+    std::fprintf(stderr, "opscan: error: cannot read %s: %s\n", path.c_str(), error.c_str());
+    return std::nullopt;
+  }
+  std::vector<std::string> args;
+  std::istringstream lines(*text);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line.back() == '\r')
+      line.pop_back();
+    if (!line.empty())
+      args.push_back(line);
+  }
+  return args;
 }
 
 // `generate` given only library IRs needs no --registration: each library
@@ -84,17 +110,33 @@ void add_generate_options(CLI::App& cmd, GenerateArgs& args, bool registration_r
   if (registration_required)
     registration->required();
   cmd.add_option("--lib", args.lib, "Library name (output subdirectory and registration symbol)");
+  // One value per occurrence: a vector option would otherwise swallow the
+  // positional arguments that follow it.
+  cmd.add_option_function<std::vector<std::string>>(
+         "--operators", [&args](const std::vector<std::string>& names) { args.operators = names; },
+         "Generate only the kernels of these operators (ns::name.overload or ns::name; "
+         "comma-separated, or the option repeated)")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd.add_option("--templates", args.templates_dir, "Directory overriding the built-in templates")
       ->check(CLI::ExistingDirectory);
   cmd.add_option("-o,--output", args.out_dir, "Output directory")->required();
 }
 
-int scan_into(const ScanArgs& args, ir::Module& module) {
+int scan_into(const ScanArgs& args, ir::Module& module, std::vector<std::string>* inputs = nullptr) {
   scan::Options options;
   options.files = args.files;
   if (!args.build_dir.empty())
     options.build_dir = args.build_dir;
-  options.extra_args = args.clang_args;
+  if (!args.flags_file.empty()) {
+    auto flags = read_flags_file(args.flags_file);
+    if (!flags)
+      return kFailure;
+    options.extra_args = std::move(*flags);
+  }
+  options.extra_args.insert(options.extra_args.end(), args.clang_args.begin(),
+                            args.clang_args.end());
   options.jobs = args.jobs;
   if (!args.schemas_file.empty())
     options.schemas_file = args.schemas_file;
@@ -111,6 +153,8 @@ int scan_into(const ScanArgs& args, ir::Module& module) {
   scan::Result result = scan::scan(options);
   result.module.generator = generator_name();
   module = std::move(result.module);
+  if (inputs)
+    *inputs = std::move(result.inputs);
   return report(result.diagnostics) ? kErrors : kOk;
 }
 
@@ -154,11 +198,20 @@ int write_library(const ir::Module& module, const emit::Output& output,
   return kOk;
 }
 
-int generate_from(const ir::Module& module, const GenerateArgs& args) {
-  emit::Output output = emit::generate(module, emit_options(args));
+// One library from `scanned` (with --operators, only the operators named).
+int generate_from(const ir::Module& scanned, const GenerateArgs& args) {
+  ir::SelectResult selected;
+  const ir::Module* module = &scanned;
+  if (args.operators) {
+    selected = ir::select_operators(scanned, *args.operators);
+    if (report(selected.diagnostics))
+      return kErrors;
+    module = &selected.module;
+  }
+  emit::Output output = emit::generate(*module, emit_options(args));
   if (report(output.diagnostics))
     return kErrors;
-  return write_library(module, output, args.out_dir);
+  return write_library(*module, output, args.out_dir);
 }
 
 // Library IRs without --lib: each library regenerated into its own
@@ -181,11 +234,9 @@ int generate_libraries(std::vector<emit::LibraryIr> libraries, const GenerateArg
   return kOk;
 }
 
-// Reads the IR files of `generate`, then either generates each library IR
-// as recorded (only library IRs, no --lib) or merges everything into one
-// library (--lib, or scan fragments).
-int generate_command(const std::vector<std::string>& ir_files, const GenerateArgs& args) {
-  std::vector<emit::LibraryIr> inputs;
+// Reads IR files into `inputs`; reports what cannot be read and returns
+// false on errors.
+bool read_irs(const std::vector<std::string>& ir_files, std::vector<emit::LibraryIr>& inputs) {
   diag::Diagnostics diags;
   for (const std::string& path : ir_files) {
     std::string error;
@@ -199,14 +250,74 @@ int generate_command(const std::vector<std::string>& ir_files, const GenerateArg
     if (read.module)
       inputs.push_back({path, std::move(*read.module)});
   }
-  if (report(diags))
+  return !report(diags);
+}
+
+// `check`: whether library IRs can live in one program, as generate checks
+// before regenerating them; writes nothing.
+int check_command(const std::vector<std::string>& ir_files) {
+  std::vector<emit::LibraryIr> inputs;
+  if (!read_irs(ir_files, inputs))
+    return kErrors;
+  if (report(emit::check_libraries(inputs)))
+    return kErrors;
+  std::vector<std::string> names;
+  for (const emit::LibraryIr& input : inputs)
+    names.push_back(input.module.library->name);
+  fmt::print("opscan: {} librar{} ({}) can live in one program\n", names.size(),
+             names.size() == 1 ? "y" : "ies", fmt::join(names, ", "));
+  return kOk;
+}
+
+// --stamp: created or touched once the command succeeded, so build tools that
+// compare times see the step done even when no output changed.
+int touch_stamp(const std::string& stamp) {
+  std::string error;
+  if (stamp.empty() || support::touch(stamp, &error))
+    return kOk;
+  std::fprintf(stderr, "opscan: error: cannot touch %s: %s\n", stamp.c_str(), error.c_str());
+  return kFailure;
+}
+
+// Writes `content` to `path` unless it holds it already; reports a failure.
+bool write_output(const std::string& path, const std::string& content) {
+  std::string error;
+  if (support::write_if_changed(path, content, &error) != support::WriteOutcome::failed)
+    return true;
+  std::fprintf(stderr, "opscan: error: cannot write %s: %s\n", path.c_str(), error.c_str());
+  return false;
+}
+
+// The end of a build step that wrote `output` from `inputs`: its depfile
+// (whose target is the stamp, if any), then its stamp.
+int finish_step(const std::string& output, const std::vector<std::string>& inputs,
+                const std::string& depfile, const std::string& stamp) {
+  if (!depfile.empty() &&
+      !write_output(depfile, support::make_depfile(stamp.empty() ? output : stamp, inputs)))
+    return kFailure;
+  return touch_stamp(stamp);
+}
+
+// Reads the IR files of `generate`, then either generates each library IR
+// as recorded (only library IRs, no --lib) or merges everything into one
+// library (--lib, or scan fragments).
+int generate_command(const std::vector<std::string>& ir_files, const GenerateArgs& args) {
+  std::vector<emit::LibraryIr> inputs;
+  if (!read_irs(ir_files, inputs))
     return kErrors;
 
   std::vector<std::string> libraries, fragments;
   for (const emit::LibraryIr& input : inputs)
     (input.module.library ? libraries : fragments).push_back(input.path);
-  if (!args.lib && fragments.empty())
+  if (!args.lib && fragments.empty()) {
+    if (args.operators) {
+      std::fprintf(stderr, "opscan: error: --operators selects the operators of one new library: "
+                           "give --lib to merge the library IRs into one (without --lib each "
+                           "library is generated again with all its operators)\n");
+      return kUsage;
+    }
     return generate_libraries(std::move(inputs), args);
+  }
   if (!args.lib && !libraries.empty()) {
     std::fprintf(stderr,
                  "opscan: error: %s is a library IR and %s is scan output: give --lib to merge "
@@ -240,12 +351,35 @@ int main(int argc, char** argv) {
       "Exit codes: 0 success, 1 errors in the input, 2 usage error, 3 I/O or internal failure.");
 
   ScanArgs scan_args;
-  std::string ir_out;
+  std::string ir_out, depfile, scan_stamp;
   CLI::App* scan_cmd = app.add_subcommand("scan", "Scan kernel sources into an IR file");
   add_scan_options(*scan_cmd, scan_args);
   scan_cmd->add_option("-o,--output", ir_out, "IR file to write")->required();
+  scan_cmd->add_option("--depfile", depfile,
+                       "Write a depfile (Make syntax) listing every file the scan read, for "
+                       "Ninja and Make; its target is the --stamp file, or else the IR file");
+  scan_cmd->add_option("--stamp", scan_stamp,
+                       "File to create or touch after a successful scan, even when the IR "
+                       "file kept its content");
   scan_cmd->footer("Example:\n  opscan scan -o kernels.ir.json src/op_add.cpp src/op_mul.cpp -- "
                    "-Iinclude -std=c++17");
+
+  ScanArgs pch_args; // only its flags file is used
+  std::string pch_header, pch_out, pch_depfile, pch_stamp;
+  CLI::App* pch_cmd = app.add_subcommand(
+      "pch", "Precompile the header every kernel source includes first, for faster scans");
+  pch_cmd->add_option("header", pch_header, "The header")->required()->check(CLI::ExistingFile);
+  pch_cmd->add_option("-o,--output", pch_out, "Precompiled header to write")->required();
+  pch_cmd->add_option("--flags-file", pch_args.flags_file,
+                      "File of compiler arguments, one per line, used before those after --")
+      ->check(CLI::ExistingFile);
+  pch_cmd->add_option("--depfile", pch_depfile,
+                      "Write a depfile (Make syntax) listing every file the header read");
+  pch_cmd->add_option("--stamp", pch_stamp,
+                      "File to create or touch after success, even when the output kept its "
+                      "content");
+  pch_cmd->footer("Example:\n  opscan pch include/kernels/runtime.h -o runtime.pch -- -Iinclude\n"
+                  "  opscan scan src/*.cpp -o kernels.ir.json -- -Iinclude -include-pch runtime.pch");
 
   std::vector<std::string> ir_files;
   GenerateArgs gen_args;
@@ -257,9 +391,24 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile);
   add_generate_options(*gen_cmd, gen_args, /*registration_required=*/false);
+  std::string gen_stamp;
+  gen_cmd->add_option("--stamp", gen_stamp,
+                      "File to create or touch after a successful generation, even when no "
+                      "generated file changed");
   gen_cmd->footer(
       "Example:\n  opscan generate kernels.ir.json --registration named --lib portable_ops -o gen\n"
       "  opscan generate gen/portable_ops/ir.json gen/quantized_ops/ir.json -o gen");
+
+  std::vector<std::string> check_files;
+  std::string check_stamp;
+  CLI::App* check_cmd = app.add_subcommand(
+      "check", "Check that library IRs can be linked into one program (writes nothing)");
+  check_cmd->add_option("ir", check_files, "Library IRs (<lib>/ir.json)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  check_cmd->add_option("--stamp", check_stamp,
+                        "File to create or touch when the libraries can live in one program");
+  check_cmd->footer("Example:\n  opscan check gen/portable_ops/ir.json gen/quantized_ops/ir.json");
 
   ScanArgs run_scan;
   GenerateArgs run_gen;
@@ -288,19 +437,44 @@ int main(int argc, char** argv) {
   try {
     if (*scan_cmd) {
       ir::Module module;
-      int status = scan_into(scan_args, module);
+      std::vector<std::string> inputs;
+      int status = scan_into(scan_args, module, &inputs);
       if (status != kOk)
         return status;
-      std::string error;
-      if (support::write_if_changed(ir_out, ir::to_json(module), &error) ==
-          support::WriteOutcome::failed) {
-        std::fprintf(stderr, "opscan: error: cannot write %s: %s\n", ir_out.c_str(), error.c_str());
+      if (!write_output(ir_out, ir::to_json(module)))
         return kFailure;
+      for (const std::string& file : {scan_args.schemas_file, scan_args.flags_file}) {
+        if (!file.empty())
+          inputs.push_back(std::filesystem::weakly_canonical(std::filesystem::absolute(file)));
       }
-      return kOk;
+      return finish_step(ir_out, inputs, depfile, scan_stamp);
     }
-    if (*gen_cmd)
-      return generate_command(ir_files, gen_args);
+    if (*pch_cmd) {
+      scan::PrecompileOptions options{pch_header, {}, pch_out};
+      if (!pch_args.flags_file.empty()) {
+        auto flags = read_flags_file(pch_args.flags_file);
+        if (!flags)
+          return kFailure;
+        options.args = std::move(*flags);
+      }
+      options.args.insert(options.args.end(), clang_args.begin(), clang_args.end());
+      scan::PrecompileResult result = scan::precompile(options);
+      if (report(result.diagnostics))
+        return kErrors;
+      if (!pch_args.flags_file.empty()) {
+        result.inputs.push_back(
+            std::filesystem::weakly_canonical(std::filesystem::absolute(pch_args.flags_file)));
+      }
+      return finish_step(pch_out, result.inputs, pch_depfile, pch_stamp);
+    }
+    if (*gen_cmd) {
+      int status = generate_command(ir_files, gen_args);
+      return status == kOk ? touch_stamp(gen_stamp) : status;
+    }
+    if (*check_cmd) {
+      int status = check_command(check_files);
+      return status == kOk ? touch_stamp(check_stamp) : status;
+    }
     ir::Module module;
     int status = scan_into(run_scan, module);
     if (status != kOk)

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace opscan::emit {
 
@@ -102,6 +103,20 @@ std::string wrapper_name(const ir::Kernel& kernel, std::set<std::string>& taken,
   return name;
 }
 
+std::string link_anchor_definition(const Library& library) {
+  return fmt::format(
+      "// Nothing references this file in static mode, so a linker taking it from a\n"
+      "// static archive would drop it, registration and all. The CMake integration\n"
+      "// links with\n"
+      "//   -Wl,--undefined={0}\n"
+      "// which makes the linker keep this object, and the kernels it references.\n"
+      "extern \"C\" {{\n"
+      "extern const int {0};\n"
+      "const int {0} = 1;\n"
+      "}}",
+      library.link_anchor);
+}
+
 std::optional<std::string> render(const std::string& name, const TemplateEnv& env,
                                   const Options& options, diag::Diagnostics& diags) {
   auto report = [&](const TemplateError& e) {
@@ -130,12 +145,15 @@ Output generate(const ir::Module& module, const Options& options) {
   if (!symbol.ok())
     return output;
 
-  Library library{options.library.value_or("all"), symbol.symbol};
-  if (options.registration == Registration::static_init)
+  Library library{options.library.value_or("all"), symbol.symbol, ""};
+  if (options.registration == Registration::static_init) {
     library.registration_symbol.clear();
+    library.link_anchor = "opscan_static_registration_" + library.name;
+  }
   if (options.registration == Registration::manual)
     library.registration_symbol = "register_all_kernels";
   output.library_dir = library.name;
+  output.link_anchor = library.link_anchor;
 
   // Generated code follows the canonical order, whatever order the IR came in.
   ir::Module library_ir = module;
@@ -155,8 +173,9 @@ Output generate(const ir::Module& module, const Options& options) {
     return output;
   }
   // The IR records the library, so a later run can regenerate it as it is.
-  library_ir.library = ir::LibraryInfo{library.name, to_string(options.registration),
-                                       output.registration_function, to_string(options.target)};
+  library_ir.library =
+      ir::LibraryInfo{library.name, to_string(options.registration), output.registration_function,
+                      to_string(options.target), library.link_anchor};
   output.files.push_back({library.name + "/ir.json", ir::to_json(library_ir)});
   return output;
 }
@@ -181,40 +200,55 @@ std::string describe(const ir::Kernel& k) {
   return k.op.str() + (k.kernel_key.empty() ? "" : " (kernel key '" + k.kernel_key + "')");
 }
 
+// How to generate a library IR again: `base` with the name, registration
+// mode and target its record gives; nullopt (with `why`) for an input
+// without a usable record.
+std::optional<Options> library_options(const LibraryIr& input, const Options& base,
+                                       diag::Diagnostic* why = nullptr) {
+  if (!input.module.library) {
+    if (why) {
+      *why = diag::make_error(
+          "opscan-ir-not-library", {},
+          input.path + " is scan output (a fragment), not a library IR: generate it with --lib");
+    }
+    return std::nullopt;
+  }
+  const ir::LibraryInfo& lib = *input.module.library;
+  auto registration = parse_registration(lib.registration);
+  auto target = parse_target(lib.target);
+  if (!registration || !target) {
+    if (why) {
+      *why = diag::make_error("opscan-ir-invalid", {},
+                              input.path + ": unknown registration '" + lib.registration +
+                                  "' or target '" + lib.target + "'");
+    }
+    return std::nullopt;
+  }
+  Options o = base;
+  // "all" is how the IR names the unnamed default library.
+  o.library = lib.name == "all" ? std::nullopt : std::optional<std::string>(lib.name);
+  o.registration = *registration;
+  o.target = *target;
+  return o;
+}
+
 } // namespace
 
-Generation generate_libraries(const std::vector<LibraryIr>& inputs, const Options& options) {
-  Generation generation;
-  diag::Diagnostics& diags = generation.diagnostics;
+diag::Diagnostics check_libraries(const std::vector<LibraryIr>& inputs) {
+  diag::Diagnostics diags;
   struct Planned {
     const LibraryIr* input;
     std::string name;
-    Options options;
-    std::string function;
+    Target target;
+    std::string function; // empty in static mode
   };
   std::vector<Planned> planned;
   for (const LibraryIr& input : inputs) {
-    if (!input.module.library) {
-      diags.push_back(diag::make_error(
-          "opscan-ir-not-library", {},
-          input.path + " is scan output (a fragment), not a library IR: generate it with --lib"));
-      continue;
-    }
-    const ir::LibraryInfo& lib = *input.module.library;
-    auto registration = parse_registration(lib.registration);
-    auto target = parse_target(lib.target);
-    if (!registration || !target) {
-      diags.push_back(diag::make_error("opscan-ir-invalid", {},
-                                       input.path + ": unknown registration '" + lib.registration +
-                                           "' or target '" + lib.target + "'"));
-      continue;
-    }
-    Options o = options;
-    // "all" is how the IR names the unnamed default library.
-    o.library = lib.name == "all" ? std::nullopt : std::optional<std::string>(lib.name);
-    o.registration = *registration;
-    o.target = *target;
-    planned.push_back({&input, lib.name, o, registration_function(o)});
+    diag::Diagnostic why;
+    if (auto o = library_options(input, Options{}, &why))
+      planned.push_back({&input, input.module.library->name, o->target, registration_function(*o)});
+    else
+      diags.push_back(std::move(why));
   }
 
   // One error per later library: the first clash explains it.
@@ -241,12 +275,16 @@ Generation generate_libraries(const std::vector<LibraryIr>& inputs, const Option
     }
   }
 
-  // Operators (name and kernel key) that two libraries register: the
-  // runtime would refuse the second library.
-  std::map<std::pair<std::string, std::string>, std::pair<size_t, const ir::Kernel*>> owners;
+  // Operators (name and kernel key) that two libraries register with the
+  // same runtime: it would refuse the second library. ExecuTorch's registry
+  // and PyTorch's dispatcher are separate, so one library for each may
+  // register the same operator.
+  using Key = std::tuple<Target, std::string, std::string>;
+  std::map<Key, std::pair<size_t, const ir::Kernel*>> owners;
   for (size_t j = 0; j < planned.size(); ++j) {
+    const Target target = planned[j].target;
     for (const ir::Kernel& k : planned[j].input->module.kernels) {
-      auto [it, inserted] = owners.try_emplace({k.op.str(), k.kernel_key}, j, &k);
+      auto [it, inserted] = owners.try_emplace({target, k.op.str(), k.kernel_key}, j, &k);
       const auto [i, first] = it->second;
       if (inserted || i == j || planned[i].name == planned[j].name)
         continue;
@@ -254,7 +292,7 @@ Generation generate_libraries(const std::vector<LibraryIr>& inputs, const Option
           "opscan-library-overlap", k.location,
           fmt::format("operator {} is registered by library '{}' and by library '{}'; {}",
                       describe(k), planned[i].name, planned[j].name,
-                      planned[j].options.target == Target::torch
+                      target == Target::torch
                           ? "PyTorch's dispatcher takes one definition of an operator"
                           : "ExecuTorch registers each operator and kernel key once"));
       d.notes.push_back({fmt::format("library '{}' registers it here, with '{}'", planned[i].name,
@@ -263,9 +301,18 @@ Generation generate_libraries(const std::vector<LibraryIr>& inputs, const Option
       diags.push_back(std::move(d));
     }
   }
+  return diags;
+}
 
-  for (const Planned& p : planned) {
-    Output output = generate(p.input->module, p.options);
+Generation generate_libraries(const std::vector<LibraryIr>& inputs, const Options& options) {
+  Generation generation;
+  diag::Diagnostics& diags = generation.diagnostics;
+  diags = check_libraries(inputs);
+  for (const LibraryIr& input : inputs) {
+    auto o = library_options(input, options); // the inputs it refuses, check_libraries reported
+    if (!o)
+      continue;
+    Output output = generate(input.module, *o);
     diags.insert(diags.end(), output.diagnostics.begin(), output.diagnostics.end());
     output.diagnostics.clear(); // reported once, in the generation's
     generation.libraries.push_back(std::move(output));

@@ -38,6 +38,11 @@ struct OutputFile {
 struct Output {
   std::string library_dir;           // "<lib>", or "all" for the unnamed library
   std::string registration_function; // fully qualified; empty in static mode
+  // Static mode only (else empty): "opscan_static_registration_<lib>", an
+  // extern "C" symbol RegisterKernels.cpp defines. Nothing references a
+  // statically registered library, so a link from a static archive needs
+  // -Wl,--undefined=<link_anchor> to keep it.
+  std::string link_anchor;
   std::vector<OutputFile> files;
   diag::Diagnostics diagnostics; // nothing should be written when it has errors
 };
@@ -54,6 +59,21 @@ struct LibraryIr {
   ir::Module module; // module.library is set
 };
 
+// Whether libraries can live in one program, registered with their
+// runtimes (an ExecuTorch and a torch library may register one operator:
+// the runtimes are separate). Errors:
+//   opscan-duplicate-library       two libraries with the same name
+//   opscan-duplicate-registration  two libraries with the same registration
+//                                  function (e.g. two in manual mode)
+//   opscan-library-overlap         an operator and kernel key registered by
+//                                  two libraries of one target (one error
+//                                  per operator, at the kernel of the later
+//                                  library, with a note at the earlier one)
+//   opscan-ir-not-library          an input without a library record
+//   opscan-ir-invalid              a record naming an unknown registration
+//                                  mode or target
+diag::Diagnostics check_libraries(const std::vector<LibraryIr>& libraries);
+
 struct Generation {
   std::vector<Output> libraries; // in input order; empty when there are errors
   diag::Diagnostics diagnostics;
@@ -61,16 +81,9 @@ struct Generation {
 
 // Generates several libraries in one run, each into its own directory with
 // the name, registration mode and target its IR records (options.library,
-// options.registration and options.target are not used). First checks that
-// they can live in one program:
-//   opscan-duplicate-library       two libraries with the same name
-//   opscan-duplicate-registration  two libraries with the same registration
-//                                  function (e.g. two in manual mode)
-//   opscan-library-overlap         an operator and kernel key registered by
-//                                  two libraries (one error per operator, at
-//                                  the kernel of the later library)
-//   opscan-ir-not-library          an input without a library record
-// Any error, there or in a library's own generation, leaves no output.
+// options.registration and options.target are not used), after
+// check_libraries(). Any error, there or in a library's own generation,
+// leaves no output.
 Generation generate_libraries(const std::vector<LibraryIr>& libraries, const Options& options);
 
 struct WriteReport {

@@ -261,7 +261,8 @@ std::optional<KernelCode> kernel_code(const ir::Kernel& kernel, std::set<std::st
     // (optional tensors too) is a converted copy, non-const when the kernel
     // takes a non-const reference (Tensor(a!)?: it writes through the tensor
     // handle, which shares its data with the value on the stack).
-    const bool tensor = conv.cpp_type == aten("Tensor");
+    static const std::string kTensor = aten("Tensor");
+    const bool tensor = conv.cpp_type == kTensor;
     std::string local_type = tensor ? declare(conv.cpp_type, passing) : conv.cpp_type;
     if (!tensor && passing == Passing::const_ref)
       local_type = "const " + local_type;
@@ -475,11 +476,14 @@ void generate_executorch(const ir::Module& module, const Library& library, const
     registration = "namespace {\n"
                    "// Static registration: the kernels register when the program loads.\n"
                    "[[maybe_unused]] const Error kRegisteredAtLoad = register_library();\n"
-                   "}  // namespace";
+                   "}  // namespace\n\n" +
+                   link_anchor_definition(library);
     register_declaration =
         fmt::format("// The {} kernels of library '{}' register themselves when the program loads\n"
-                    "// (static registration): there is nothing to call.",
-                    count, library.name);
+                    "// (static registration): there is nothing to call. Linking them from a\n"
+                    "// static archive needs -Wl,--undefined={}\n"
+                    "// (RegisterKernels.cpp defines it), or the linker drops them.",
+                    count, library.name, library.link_anchor);
   } else {
     registration =
         fmt::format("namespace torch::executor {{\n\n"

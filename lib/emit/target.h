@@ -13,7 +13,12 @@ namespace opscan::emit {
 struct Library {
   std::string name;                // as given, or "all" for the unnamed library
   std::string registration_symbol; // empty in static mode
+  std::string link_anchor;         // static mode only: "opscan_static_registration_<name>"
 };
+
+// Static mode: the definition of the library's link anchor in
+// RegisterKernels.cpp, with the comment that says why it is there.
+std::string link_anchor_definition(const Library& library);
 
 // A local variable name for a schema argument in generated code: the name
 // itself when it is a valid identifier that does not clash with the

@@ -266,6 +266,8 @@ void generate_torch(const ir::Module& module, const Library& library, const Opti
       blocks.push_back(fmt::format("TORCH_LIBRARY_IMPL({}, {}, m) {{\n{}}}", where.first,
                                    where.second, indented(lines, "  ")));
     }
+    // After a blank line (fmt, not operator+: GCC 12 -O3 warns falsely on it).
+    blocks.push_back(fmt::format("\n{}", link_anchor_definition(library)));
   } else {
     std::string body;
     for (const auto& [ns, lines] : defs) {
@@ -306,8 +308,10 @@ void generate_torch(const ir::Module& module, const Library& library, const Opti
       library.registration_symbol.empty()
           ? fmt::format(
                 "// The kernels of library '{}' register themselves when the program loads\n"
-                "// (static registration): there is nothing to call.",
-                library.name)
+                "// (static registration): there is nothing to call. Linking them from a\n"
+                "// static archive needs -Wl,--undefined={}\n"
+                "// (RegisterKernels.cpp defines it), or the linker drops them.",
+                library.name, library.link_anchor)
           : fmt::format(
                 "// Registers the {} kernels of library '{}' with PyTorch's dispatcher (and\n"
                 "// defines the schemas of its own operator namespaces). Registers once,\n"

@@ -391,11 +391,14 @@ std::string code_point_list(std::vector<UChar32>::const_iterator first,
 // Describes where `name` (decoded into `units`) differs from its NFC form,
 // since the two usually look identical on screen.
 std::optional<Finding> check_nfc(std::string_view name, const std::vector<Unit>& units) {
+  const icu::Normalizer2* nfc = nfc_normalizer();
+  // ASCII text is always NFC: no need to ask ICU (slow, and most names are ASCII).
+  if (nfc != nullptr && std::ranges::all_of(units, [](const Unit& u) { return u.cp < 0x80; }))
+    return std::nullopt;
   std::vector<UChar32> cps;
   for (const Unit& u : units) {
     cps.push_back(u.cp);
   }
-  const icu::Normalizer2* nfc = nfc_normalizer();
   UErrorCode status = U_ZERO_ERROR;
   const icu::UnicodeString text = to_icu(cps);
   if (nfc == nullptr || !nfc->isNormalized(text, status) || U_FAILURE(status)) {
@@ -541,6 +544,7 @@ std::vector<Finding> check_identifier(std::string_view name, Scope scope) {
   // Nothing else can be judged reliably in ill-formed text, so stop at the
   // first bad sequence.
   std::vector<Unit> units;
+  units.reserve(name.size());
   for (std::size_t pos = 0; pos < name.size();) {
     const Unit u = decode_at(name, pos);
     if (u.problem != Utf8Problem::none) {
@@ -554,13 +558,16 @@ std::vector<Finding> check_identifier(std::string_view name, Scope scope) {
 
   for (std::size_t i = 0; i < units.size(); ++i) {
     const Unit& u = units[i];
-    const std::string where = describe(u.cp) + " at byte " + std::to_string(u.offset) + " cannot ";
+    // Built only for a bad character: names are checked by the thousand.
+    auto where = [&] {
+      return describe(u.cp) + " at byte " + std::to_string(u.offset) + " cannot ";
+    };
     if (i == 0 && !is_start(u.cp)) {
       findings.push_back(error(kCodeStart, quoted(name) + " is not a valid C++ identifier: " +
-                                               where + "start an identifier"));
+                                               where() + "start an identifier"));
     } else if (i != 0 && !is_continue(u.cp)) {
       findings.push_back(error(kCodeChar, quoted(name) + " is not a valid C++ identifier: " +
-                                              where + "appear in an identifier"));
+                                              where() + "appear in an identifier"));
     }
   }
 

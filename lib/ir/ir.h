@@ -63,7 +63,10 @@ struct LibraryInfo {
   std::string name;         // the library's name; "all" for the unnamed default library
   std::string registration; // "static", "manual" or "named"
   std::string function;     // fully qualified registration function; "" in static mode
-  std::string target;       // "executorch"
+  std::string target;       // "executorch" or "torch"
+  // Static mode only (else empty): the symbol that keeps the registration
+  // object in a link from a static archive (-Wl,--undefined=<it>).
+  std::string link_anchor = {};
   friend bool operator==(const LibraryInfo&, const LibraryInfo&) = default;
 };
 
@@ -80,6 +83,11 @@ struct Module {
 // Sorts sources by path and kernels by operator, kernel key and location, so
 // equal content always serialises to the same bytes.
 void canonicalize(Module& module);
+
+// True when canonicalize would leave `module` as it is because its sources
+// and kernels are already in strictly increasing order (false, to be safe,
+// when two kernels tie).
+bool is_canonical(const Module& module);
 
 // Deterministic JSON (canonicalised, two-space indent, trailing newline).
 std::string to_json(const Module& module);
@@ -99,5 +107,18 @@ struct MergeResult {
   diag::Diagnostics diagnostics;
 };
 MergeResult merge(std::vector<Module> fragments);
+
+// Selective generation: keeps only the kernels (every kernel key) of the
+// operators named, each "ns::name.overload" or "ns::name" (an operator
+// without overload), as Kernel::op.str() spells it; the rest of `module` is
+// kept as it is. Errors, once per name:
+//   opscan-schema-*           a malformed name (the parser's code)
+//   opscan-unknown-operator   no kernel of `module` implements it; suggests
+//                             a close name, or another overload of it
+struct SelectResult {
+  Module module;
+  diag::Diagnostics diagnostics;
+};
+SelectResult select_operators(const Module& module, const std::vector<std::string>& names);
 
 } // namespace opscan::ir

@@ -38,7 +38,7 @@ std::string FragmentCache::hash_of(const std::string& path) {
   return hashes_.emplace(path, hash).first->second;
 }
 
-std::optional<ir::Module> FragmentCache::lookup(const std::string& key) {
+std::optional<FragmentCache::Entry> FragmentCache::lookup(const std::string& key) {
   auto text = support::read_file(dir_ / (key + ".entry"));
   if (!text)
     return std::nullopt;
@@ -48,16 +48,20 @@ std::optional<ir::Module> FragmentCache::lookup(const std::string& key) {
   if (!std::getline(in, line) || line != kHeader)
     return std::nullopt;
   size_t consumed = line.size() + 1;
+  std::vector<std::string> inputs;
   while (std::getline(in, line)) {
     consumed += line.size() + 1;
     if (line == "---") {
       auto read = ir::from_json(std::string_view(*text).substr(consumed), "cache");
-      return read.module; // nullopt for a damaged entry
+      if (!read.module)
+        return std::nullopt; // damaged
+      return Entry{std::move(*read.module), std::move(inputs)};
     }
     if (line.size() < 66 || line[64] != ' ')
       return std::nullopt;
     if (hash_of(line.substr(65)) != line.substr(0, 64))
       return std::nullopt;
+    inputs.push_back(line.substr(65));
   }
   return std::nullopt; // truncated
 }

@@ -26,8 +26,13 @@ public:
   static std::string key(const std::string& file, const std::vector<std::string>& args,
                          const std::string& known_schemas_hash);
 
-  // The cached fragment, when every input it was made from is unchanged.
-  std::optional<ir::Module> lookup(const std::string& key);
+  struct Entry {
+    ir::Module fragment;
+    std::vector<std::string> inputs; // the files it was made from
+  };
+
+  // The cached entry, when every input it was made from is unchanged.
+  std::optional<Entry> lookup(const std::string& key);
 
   // Records `fragment`, made from `inputs` (the file and everything it included).
   void store(const std::string& key, const std::vector<std::string>& inputs,

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <unistd.h>
 
 namespace opscan::scan {
 namespace {
@@ -26,6 +27,7 @@ struct FileResult {
   ir::Module fragment;
   diag::Diagnostics diagnostics;
   bool parsed = false; // false: from the cache, or not even parsed
+  std::vector<std::string> inputs; // files read, when known
 };
 
 // What every file's scan shares.
@@ -49,6 +51,49 @@ std::vector<std::string> inputs_of(CXTranslationUnit tu) {
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
   return files;
+}
+
+// libclang's errors about a translation unit (warnings are off).
+diag::Diagnostics clang_errors(CXTranslationUnit tu) {
+  diag::Diagnostics errors;
+  unsigned n = clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < n; ++i) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      errors.push_back(diag::make_error("opscan-clang-error",
+                                        location_of(clang_getDiagnosticLocation(d)),
+                                        take(clang_getDiagnosticSpelling(d))));
+    }
+    clang_disposeDiagnostic(d);
+  }
+  return errors;
+}
+
+// The arguments libclang gets for `file`: `args` without the GCC-only flags
+// it rejects (each dropped with a note), plus opscan's own.
+std::vector<std::string> parse_arguments(const std::string& file, std::vector<std::string> args,
+                                         diag::Diagnostics& diags) {
+  std::vector<std::string> kept;
+  for (std::string& arg : args) {
+    if (is_gcc_only_flag(arg)) {
+      diags.push_back(diag::make_note("opscan-dropped-flag", {file, 0, 0, 0},
+                                      "dropped '" + arg + "', which libclang does not accept"));
+    } else {
+      kept.push_back(std::move(arg));
+    }
+  }
+  add_scanning_arguments(kept);
+  return kept;
+}
+
+// A precompiled header loaded with -include-pch stands for every file it was
+// made from: libclang's inclusion list no longer names them.
+void add_precompiled_headers(const std::vector<std::string>& args,
+                             std::vector<std::string>& inputs) {
+  for (size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] == "-include-pch")
+      inputs.push_back(args[i + 1]);
+  }
 }
 
 // Everything the visitor needs for one translation unit.
@@ -513,16 +558,9 @@ private:
   }
 
   void report_clang_diagnostics() {
-    unsigned n = clang_getNumDiagnostics(tu_);
-    for (unsigned i = 0; i < n; ++i) {
-      CXDiagnostic d = clang_getDiagnostic(tu_, i);
-      if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-        error("opscan-clang-error", location_of(clang_getDiagnosticLocation(d)),
-              take(clang_getDiagnosticSpelling(d)));
-        has_clang_errors_ = true;
-      }
-      clang_disposeDiagnostic(d);
-    }
+    diag::Diagnostics errors = clang_errors(tu_);
+    has_clang_errors_ = !errors.empty();
+    result_.diagnostics.insert(result_.diagnostics.end(), errors.begin(), errors.end());
   }
 
   void note_source(const std::string& file) {
@@ -573,23 +611,15 @@ FileResult scan_file_raw(CXIndex index, const ScanContext& context, const std::s
   command.args.insert(command.args.end(), options.extra_args.begin(), options.extra_args.end());
   if (!db)
     add_default_language(command.args);
-  std::vector<std::string> args;
-  for (std::string& arg : command.args) {
-    if (is_gcc_only_flag(arg)) {
-      result.diagnostics.push_back(
-          diag::make_note("opscan-dropped-flag", {file, 0, 0, 0},
-                          "dropped '" + arg + "', which libclang does not accept"));
-    } else {
-      args.push_back(std::move(arg));
-    }
-  }
-  add_scanning_arguments(args);
+  std::vector<std::string> args =
+      parse_arguments(file, std::move(command.args), result.diagnostics);
   // Only clean scans are cached, so a hit has no diagnostics to replay.
   std::string cache_key;
   if (context.cache && result.diagnostics.empty()) {
     cache_key = FragmentCache::key(command.file, args, context.known_hash);
     if (auto hit = context.cache->lookup(cache_key)) {
-      result.fragment = std::move(*hit);
+      result.fragment = std::move(hit->fragment);
+      result.inputs = std::move(hit->inputs);
       return result;
     }
   }
@@ -619,8 +649,10 @@ FileResult scan_file_raw(CXIndex index, const ScanContext& context, const std::s
     return r;
   }();
   result.parsed = true;
+  result.inputs = inputs_of(tu);
+  add_precompiled_headers(args, result.inputs);
   if (!cache_key.empty() && result.diagnostics.empty()) {
-    context.cache->store(cache_key, inputs_of(tu), result.fragment);
+    context.cache->store(cache_key, result.inputs, result.fragment);
   }
   clang_disposeTranslationUnit(tu);
   return result;
@@ -646,6 +678,69 @@ FileResult scan_file(CXIndex index, const ScanContext& context, const std::strin
 
 std::string libclang_version() {
   return take(clang_getClangVersion());
+}
+
+// Every file of `files`, absolute with symbolic links resolved: what build
+// tools must watch (a lexically normalised "/usr/bin/../lib" may not exist).
+std::vector<std::string> real_paths(const std::vector<std::string>& files) {
+  std::set<std::string> paths;
+  for (const std::string& file : files)
+    paths.insert(std::filesystem::weakly_canonical(std::filesystem::absolute(file)).string());
+  return {paths.begin(), paths.end()};
+}
+
+PrecompileResult precompile(const PrecompileOptions& options) {
+  PrecompileResult out;
+  std::vector<std::string> args = options.args;
+  add_default_language(args);
+  args = parse_arguments(options.header, std::move(args), out.diagnostics);
+  args.insert(args.end(), {"-x", "c++-header"}); // the last -x wins
+  std::vector<const char*> argv;
+  for (const std::string& a : args)
+    argv.push_back(a.c_str());
+
+  CXIndex index = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
+  CXTranslationUnit tu = nullptr;
+  CXErrorCode code = clang_parseTranslationUnit2(
+      index, options.header.c_str(), argv.data(), static_cast<int>(argv.size()), nullptr, 0,
+      CXTranslationUnit_ForSerialization | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles,
+      &tu);
+  if (code != CXError_Success || !tu) {
+    out.diagnostics.push_back(diag::make_error(
+        "opscan-parse-failed", {options.header, 0, 0, 0},
+        "libclang could not parse this header (error " + std::to_string(int(code)) +
+            "); check that it exists and that the compiler arguments are valid"));
+  } else {
+    diag::Diagnostics errors = clang_errors(tu);
+    out.diagnostics.insert(out.diagnostics.end(), errors.begin(), errors.end());
+    if (errors.empty()) {
+      // Saved beside the output, then moved over it only if it differs, so
+      // an unchanged header leaves the scans that load it up to date.
+      std::string temporary = options.output + ".tmp" + std::to_string(::getpid());
+      std::string error;
+      if (clang_saveTranslationUnit(tu, temporary.c_str(), clang_defaultSaveOptions(tu)) !=
+          CXSaveError_None) {
+        error = "libclang could not save the precompiled header";
+      } else if (auto content = support::read_file(temporary, &error)) {
+        if (support::write_if_changed(options.output, *content, &error) !=
+            support::WriteOutcome::failed)
+          error.clear();
+      }
+      std::filesystem::remove(temporary);
+      if (!error.empty()) {
+        out.diagnostics.push_back(
+            diag::make_error("opscan-io", {options.output, 0, 0, 0}, "cannot write: " + error));
+      } else {
+        out.inputs = real_paths(inputs_of(tu));
+      }
+    }
+    clang_disposeTranslationUnit(tu);
+  }
+  clang_disposeIndex(index);
+  for (auto& d : out.diagnostics)
+    d.location.file = display(d.location);
+  diag::sort(out.diagnostics);
+  return out;
 }
 
 Result scan(const Options& options) {
@@ -704,11 +799,14 @@ Result scan(const Options& options) {
     t.join();
 
   std::vector<ir::Module> fragments;
+  std::vector<std::string> inputs;
   for (FileResult& r : results) {
     out.files_parsed += r.parsed;
+    inputs.insert(inputs.end(), r.inputs.begin(), r.inputs.end());
     fragments.push_back(std::move(r.fragment));
     out.diagnostics.insert(out.diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
   }
+  out.inputs = real_paths(inputs);
   ir::MergeResult merged = ir::merge(std::move(fragments));
   out.module = std::move(merged.module);
   out.module.libclang_version = libclang_version();

@@ -32,12 +32,32 @@ struct Result {
   ir::Module module; // the merged IR of all files
   diag::Diagnostics diagnostics;
   size_t files_parsed = 0; // the others came from the cache
+  // Every file the scanned translation units read (the sources and all they
+  // included), absolute and sorted: what a build tool's depfile lists.
+  std::vector<std::string> inputs;
 };
 
 // Parses every file (function bodies skipped) and extracts its kernels.
 // Diagnostics are sorted; the module holds whatever could be extracted even
 // when there are errors.
 Result scan(const Options& options);
+
+// A precompiled header for scans: the common header of a library's sources,
+// parsed once. Scans given "-include-pch <output>" (and the same arguments)
+// load it instead of parsing those headers again in every file; it acts as
+// if each file included `header` first.
+struct PrecompileOptions {
+  std::string header;
+  std::vector<std::string> args; // compiler arguments, as for scan
+  std::string output;            // written only when its content changes
+};
+
+struct PrecompileResult {
+  diag::Diagnostics diagnostics; // errors mean nothing was written
+  std::vector<std::string> inputs; // every file read, absolute and sorted
+};
+
+PrecompileResult precompile(const PrecompileOptions& options);
 
 // "clang version 14.0.6", as libclang reports itself.
 std::string libclang_version();

@@ -221,24 +221,9 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 std::string unknown_type_message(std::string_view name) {
-  // Only small edits count as close; for anything further a suggestion is
-  // more likely to mislead than help.
-  std::string_view best;
-  size_t best_distance = 3;
-  for (std::string_view base : kBaseTypes) {
-    const size_t gap =
-        name.size() > base.size() ? name.size() - base.size() : base.size() - name.size();
-    if (gap >= best_distance)
-      continue;
-    const size_t d = edit_distance(name, base);
-    if (d < best_distance && d < name.size()) {
-      best = base;
-      best_distance = d;
-    }
-  }
   std::string msg = "unknown type " + quote(name);
-  if (!best.empty())
-    return msg + "; did you mean '" + std::string(best) + "'?";
+  if (auto best = closest_match(name, kBaseTypes))
+    return msg + "; did you mean '" + std::string(*best) + "'?";
   return msg + "; expected a base type such as 'Tensor', 'Scalar', 'int', 'float' or 'bool'";
 }
 
@@ -635,6 +620,26 @@ Parsed<Type> parse_type(std::string_view text) {
     p.expect_end("type");
     return t;
   });
+}
+
+std::optional<std::string_view> closest_match(std::string_view text,
+                                              std::span<const std::string_view> candidates) {
+  // Only small edits count as close; for anything further a suggestion is
+  // more likely to mislead than help.
+  std::optional<std::string_view> best;
+  size_t best_distance = 3;
+  for (std::string_view candidate : candidates) {
+    const size_t gap = text.size() > candidate.size() ? text.size() - candidate.size()
+                                                      : candidate.size() - text.size();
+    if (gap >= best_distance)
+      continue;
+    const size_t d = edit_distance(text, candidate);
+    if (d < best_distance && d < text.size()) {
+      best = candidate;
+      best_distance = d;
+    }
+  }
+  return best;
 }
 
 bool is_base_type(std::string_view name) {

@@ -35,6 +35,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -148,6 +149,13 @@ SchemaLayout layout_of(const Schema& schema);
 
 Parsed<OperatorName> parse_operator_name(std::string_view text);
 Parsed<Type> parse_type(std::string_view text);
+
+// The candidate closest to `text` by edit distance (case differences are
+// free), for "did you mean" messages: fewer than three edits away and fewer
+// than `text` has characters; the first of equally close ones. nullopt when
+// none is that close.
+std::optional<std::string_view> closest_match(std::string_view text,
+                                              std::span<const std::string_view> candidates);
 
 // The base types of REFERENCE.md §A ("Tensor", "int", "SymInt", ...).
 bool is_base_type(std::string_view name);

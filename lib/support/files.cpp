@@ -1,10 +1,13 @@
 #include "support/files.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
 
@@ -74,9 +77,41 @@ WriteOutcome write_if_changed(const fs::path& path, const std::string& content,
   return WriteOutcome::written;
 }
 
+bool touch(const fs::path& path, std::string* error) {
+  std::error_code ec;
+  if (path.has_parent_path())
+    fs::create_directories(path.parent_path(), ec);
+  if (ec) {
+    if (error)
+      *error = ec.message();
+    return false;
+  }
+  // No O_TRUNC: an existing stamp keeps its content, only its time changes.
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    if (error)
+      *error = std::strerror(errno);
+    return false;
+  }
+  // A null time sets both times to now; creating the file alone would leave
+  // an existing file's time as it was.
+  bool ok = ::futimens(fd, nullptr) == 0;
+  int saved = errno;
+  ::close(fd);
+  if (!ok && error)
+    *error = std::strerror(saved);
+  return ok;
+}
+
 std::string display_path(const fs::path& path) {
   std::error_code ec;
-  fs::path absolute = fs::absolute(path, ec).lexically_normal();
+  fs::path absolute = fs::absolute(path, ec);
+  // "a/link/.." is not "a" when link is a symbolic link (libclang reports
+  // such paths for the standard library): resolve those, lexically
+  // normalise the others.
+  bool has_parent_step = std::any_of(absolute.begin(), absolute.end(),
+                                     [](const fs::path& part) { return part == ".."; });
+  absolute = has_parent_step ? fs::weakly_canonical(absolute, ec) : absolute.lexically_normal();
   fs::path cwd = fs::current_path(ec);
   if (!ec) {
     fs::path relative = absolute.lexically_relative(cwd);

@@ -21,6 +21,12 @@ enum class WriteOutcome { unchanged, written, failed };
 WriteOutcome write_if_changed(const std::filesystem::path& path, const std::string& content,
                               std::string* error = nullptr);
 
+// Creates `path` (and its parent directories) if it does not exist, else
+// leaves its content alone; either way sets its modification time to now.
+// For stamp files: build tools compare their time with the inputs'. On
+// failure returns false with `error` set.
+bool touch(const std::filesystem::path& path, std::string* error = nullptr);
+
 // `path` relative to the current directory when it lies inside it, else
 // absolute; lexically normalised. Keeps outputs independent of where a
 // checkout lives.

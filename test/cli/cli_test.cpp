@@ -1,5 +1,6 @@
 // Runs the opscan binary the way users do, from the repository root, and
 // checks its exact output, exit codes and files.
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +17,7 @@ namespace {
 
 const fs::path kRepo = OPSCAN_SOURCE_DIR;
 const char* const kFlags = "-- -std=c++17 -Iinclude -Iexamples/include";
+const char* const kExamples = "examples/kernels/elementwise.cpp examples/kernels/reduce.cpp";
 
 struct RunResult {
   int exit_code = -1;
@@ -57,6 +59,14 @@ RunResult opscan(const std::string& args) {
   run.out = read(io.path() / "out");
   run.err = read(io.path() / "err");
   return run;
+}
+
+// Two generated ExecuTorch libraries have the same files.
+void expect_same_library(const fs::path& a, const fs::path& b) {
+  for (const char* file : {"RegisterKernels.h", "RegisterKernels.cpp", "NativeFunctions.h",
+                           "Functions.h", "selected_operators.yaml", "ir.json"}) {
+    EXPECT_EQ(read(a / file), read(b / file)) << file;
+  }
 }
 
 // Every file under `dir` with its content and modification time.
@@ -158,6 +168,17 @@ INSTANTIATE_TEST_SUITE_P(
                  "std::tuple<Tensor, Tensor> minmax(KernelRuntimeContext& ctx, const Tensor& "
                  "self);\n"
                  "                           ^\n"},
+        BadInput{"UnknownOperatorSelected",
+                 "test/cli/inputs/good.cpp --lib t --operators demo::neg,demo::abs.out",
+                 "opscan: error: no kernel implements operator 'demo::neg'; did you mean "
+                 "'demo::neg.out'? [opscan-unknown-operator]\n"
+                 "opscan: error: no kernel implements operator 'demo::abs.out' "
+                 "[opscan-unknown-operator]\n"},
+        BadInput{"MalformedOperatorSelected",
+                 "test/cli/inputs/good.cpp --lib t --operators demo::neg.out --operators neg.out",
+                 "opscan: error: operator name 'neg.out' is malformed: expected '::' after "
+                 "namespace 'neg', found '.' (write namespace::name.overload, or namespace::name "
+                 "without overload) [opscan-schema-syntax]\n"},
         BadInput{"EmptyLibraryName", "test/cli/inputs/good.cpp --lib ''",
                  "opscan: error: library name is empty: give a name or omit the option "
                  "[opscan-libname-empty]\n"},
@@ -217,7 +238,7 @@ TEST(Cli, VersionNamesOpscanAndLibclang) {
 }
 
 TEST(Cli, HelpOfEachCommandHasAnExample) {
-  for (const char* command : {"scan", "generate", "run"}) {
+  for (const char* command : {"scan", "generate", "run", "check", "pch"}) {
     RunResult run = opscan(std::string(command) + " --help");
     EXPECT_EQ(run.exit_code, 0) << command;
     EXPECT_NE(run.out.find("Example:\n  opscan " + std::string(command)), std::string::npos)
@@ -266,10 +287,7 @@ TEST(Cli, ScanThenGenerateEqualsRun) {
                          "--registration named --lib ex -o '" +
                          (dir.path() / "b").string() + "' " + kFlags);
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  for (const char* file : {"RegisterKernels.h", "RegisterKernels.cpp", "NativeFunctions.h",
-                           "Functions.h", "selected_operators.yaml", "ir.json"}) {
-    EXPECT_EQ(read(dir.path() / "a/ex" / file), read(dir.path() / "b/ex" / file)) << file;
-  }
+  expect_same_library(dir.path() / "a/ex", dir.path() / "b/ex");
 }
 
 TEST(Cli, GenerateFromDamagedIrIsALocatedError) {
@@ -297,6 +315,281 @@ TEST(Cli, TemplatesDirectoryOverridesBuiltIns) {
   // The other templates are still the built-in ones.
   EXPECT_NE(read(dir.path() / "out/t/RegisterKernels.cpp").find("register_library()"),
             std::string::npos);
+}
+
+// ---------------------------------------------------------------------------
+// --operators: only the kernels of the operators named.
+
+TEST(Cli, OperatorsSelectsKernelsInRunAndGenerate) {
+  TempDir dir;
+  // Comma-separated and repeated, before and after the positional files.
+  RunResult run = opscan("run --operators aten::mul.out,demo::relu_ " + std::string(kExamples) +
+                         " --operators demo::total.out --registration named --lib ex -o '" +
+                         (dir.path() / "run").string() + "' " + kFlags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  EXPECT_EQ(run.out.substr(0, run.out.find('\n') + 1),
+            "opscan: library 'ex': 3 operators (1 aten, 2 demo), registration: "
+            "torch::executor::register_ex_kernels()\n");
+  std::string cpp = read(dir.path() / "run/ex/RegisterKernels.cpp");
+  EXPECT_NE(cpp.find("    Kernel(\"aten::mul.out\", aten_mul_out),\n"
+                     "    Kernel(\"demo::relu_\", demo_relu_),\n"
+                     "    Kernel(\"demo::total.out\", demo_total_out),\n"
+                     "};"),
+            std::string::npos)
+      << cpp;
+  EXPECT_EQ(cpp.find("aten::add.out"), std::string::npos);
+
+  // generate from scan output selects the same way.
+  const fs::path ir = dir.path() / "kernels.ir.json";
+  ASSERT_EQ(opscan("scan -o '" + ir.string() + "' " + kExamples + " " + kFlags).exit_code, 0);
+  RunResult generated = opscan("generate '" + ir.string() +
+                               "' --operators demo::total.out,aten::mul.out,demo::relu_ "
+                               "--registration named --lib ex -o '" +
+                               (dir.path() / "gen").string() + "'");
+  ASSERT_EQ(generated.exit_code, 0) << generated.err;
+  expect_same_library(dir.path() / "gen/ex", dir.path() / "run/ex");
+}
+
+TEST(Cli, OperatorsNeedsOneLibrary) {
+  // Library IRs regenerated as recorded keep all their operators.
+  TempDir dir;
+  const std::string in = " -o '" + (dir.path() / "in").string() + "' " + kFlags;
+  ASSERT_EQ(opscan("run test/cli/inputs/good.cpp --registration named --lib t" + in).exit_code, 0);
+  const std::string ir = (dir.path() / "in/t/ir.json").string();
+  const std::string out = " -o '" + (dir.path() / "out").string() + "'";
+  RunResult run = opscan("generate '" + ir + "' --operators demo::neg.out" + out);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err, "opscan: error: --operators selects the operators of one new library: give "
+                     "--lib to merge the library IRs into one (without --lib each library is "
+                     "generated again with all its operators)\n");
+  EXPECT_FALSE(fs::exists(dir.path() / "out"));
+  // With --lib it is one library again.
+  RunResult merged =
+      opscan("generate '" + ir + "' --operators demo::neg.out --lib u --registration static" + out);
+  EXPECT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_TRUE(fs::exists(dir.path() / "out/u/RegisterKernels.cpp"));
+}
+
+// ---------------------------------------------------------------------------
+// --stamp: touched after success, even when no output changed; not on failure.
+
+const auto kLongAgo = fs::file_time_type::clock::now() - std::chrono::hours(48);
+
+TEST(Cli, GenerateStampIsTouchedOnSuccessOnly) {
+  TempDir dir;
+  const fs::path ir = dir.path() / "kernels.ir.json";
+  ASSERT_EQ(opscan("scan -o '" + ir.string() + "' test/cli/inputs/good.cpp " + kFlags).exit_code,
+            0);
+  const fs::path stamp = dir.path() / "stamps" / "generate.stamp";
+  const std::string args = "generate '" + ir.string() + "' --registration named --lib t -o '" +
+                           (dir.path() / "out").string() + "' --stamp '" + stamp.string() + "'";
+  RunResult first = opscan(args);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  ASSERT_TRUE(fs::is_regular_file(stamp));
+
+  // Nothing generated changes, the stamp still moves.
+  fs::last_write_time(stamp, kLongAgo);
+  Snapshot generated = snapshot(dir.path() / "out");
+  RunResult again = opscan(args);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("(0 written, 6 unchanged)"), std::string::npos) << again.out;
+  EXPECT_EQ(snapshot(dir.path() / "out"), generated);
+  EXPECT_GT(fs::last_write_time(stamp), kLongAgo + std::chrono::hours(24));
+
+  // A failed generation leaves it alone.
+  fs::last_write_time(stamp, kLongAgo);
+  RunResult failed = opscan(args + " --operators demo::nope");
+  EXPECT_EQ(failed.exit_code, 1);
+  EXPECT_EQ(fs::last_write_time(stamp), kLongAgo);
+}
+
+TEST(Cli, StampThatCannotBeWrittenIsAnIoFailure) {
+  TempDir dir;
+  const fs::path ir = dir.path() / "kernels.ir.json";
+  ASSERT_EQ(opscan("scan -o '" + ir.string() + "' test/cli/inputs/good.cpp " + kFlags).exit_code,
+            0);
+  fs::create_directories(dir.path() / "a-directory");
+  RunResult run = opscan("generate '" + ir.string() + "' --registration named -o '" +
+                         (dir.path() / "out").string() + "' --stamp '" +
+                         (dir.path() / "a-directory").string() + "'");
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_EQ(run.err, "opscan: error: cannot touch " + (dir.path() / "a-directory").string() +
+                         ": Is a directory\n");
+}
+
+// ---------------------------------------------------------------------------
+// scan for build tools: --flags-file, --depfile, --stamp.
+
+// Each line of a --flags-file is one argument; empty lines and a CR before
+// the newline are ignored; they come before the arguments after --.
+// A flags file in `dir` with kFlags' arguments, written as `text`.
+fs::path flags_file(const TempDir& dir,
+                    const char* text = "-std=c++17\n-Iinclude\n-Iexamples/include\n") {
+  const fs::path flags = dir.path() / "flags.txt";
+  std::ofstream(flags) << text;
+  return flags;
+}
+
+TEST(Cli, FlagsFileGivesTheSameScanAsArgumentsAfterDashes) {
+  TempDir dir;
+  const fs::path flags = flags_file(dir, "-std=c++17\n\n-Iinclude\r\n-Iexamples/include\n");
+  const fs::path from_file = dir.path() / "from_file.json";
+  const fs::path from_args = dir.path() / "from_args.json";
+  RunResult a = opscan("scan test/cli/inputs/good.cpp -o '" + from_file.string() +
+                       "' --flags-file '" + flags.string() + "'");
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  RunResult b = opscan("scan test/cli/inputs/good.cpp -o '" + from_args.string() + "' " + kFlags);
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(read(from_file), read(from_args));
+}
+
+TEST(Cli, FlagsFileMustExist) {
+  RunResult run = opscan("scan --flags-file test/cli/inputs/no_such_flags.txt -o /tmp/x.json "
+                         "test/cli/inputs/good.cpp");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("--flags-file: File does not exist"), std::string::npos) << run.err;
+}
+
+// The prerequisites of a depfile, unescaped (the test paths have no spaces).
+std::vector<std::string> prerequisites(const std::string& depfile, std::string* target) {
+  std::istringstream in(depfile);
+  std::vector<std::string> found;
+  for (std::string word; in >> word;) {
+    if (word == "\\")
+      continue;
+    if (target && target->empty() && word.back() == ':')
+      *target = word.substr(0, word.size() - 1);
+    else
+      found.push_back(word);
+  }
+  return found;
+}
+
+TEST(Cli, ScanDepfileListsEveryFileReadAndStampIsTouchedOnSuccessOnly) {
+  TempDir dir;
+  const fs::path flags = flags_file(dir);
+  const fs::path ir = dir.path() / "good.ir.json";
+  const fs::path depfile = dir.path() / "good.d";
+  const fs::path stamp = dir.path() / "good.stamp";
+  const std::string args = "scan test/cli/inputs/good.cpp -o '" + ir.string() + "' --depfile '" +
+                           depfile.string() + "' --stamp '" + stamp.string() +
+                           "' --flags-file '" + flags.string() + "'";
+  RunResult first = opscan(args);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+
+  std::string target;
+  std::vector<std::string> inputs = prerequisites(read(depfile), &target);
+  EXPECT_EQ(target, stamp.string());
+  for (const fs::path& expected :
+       {kRepo / "test/cli/inputs/good.cpp", kRepo / "include/opscan/annotations.h",
+        kRepo / "examples/include/opscan_examples/executorch_types.h", flags}) {
+    EXPECT_NE(std::find(inputs.begin(), inputs.end(), expected.string()), inputs.end())
+        << expected << " missing from\n"
+        << read(depfile);
+  }
+  // Standard headers too, as real paths: a build tool must find every one.
+  EXPECT_GT(inputs.size(), 10u);
+  for (const std::string& input : inputs) {
+    EXPECT_TRUE(fs::path(input).is_absolute()) << input;
+    EXPECT_TRUE(fs::is_regular_file(input)) << input;
+  }
+
+  // Nothing changed: the IR keeps its time, the stamp moves.
+  fs::last_write_time(ir, kLongAgo);
+  fs::last_write_time(stamp, kLongAgo);
+  RunResult again = opscan(args);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(fs::last_write_time(ir), kLongAgo);
+  EXPECT_GT(fs::last_write_time(stamp), kLongAgo + std::chrono::hours(24));
+
+  // A failed scan touches neither.
+  fs::last_write_time(stamp, kLongAgo);
+  fs::last_write_time(depfile, kLongAgo);
+  RunResult failed = opscan("scan test/cli/inputs/syntax_error.cpp -o '" + ir.string() +
+                            "' --depfile '" + depfile.string() + "' --stamp '" + stamp.string() +
+                            "' --flags-file '" + flags.string() + "'");
+  EXPECT_EQ(failed.exit_code, 1);
+  EXPECT_EQ(fs::last_write_time(stamp), kLongAgo);
+  EXPECT_EQ(fs::last_write_time(depfile), kLongAgo);
+}
+
+TEST(Cli, ScanDepfileWithoutStampNamesTheIr) {
+  TempDir dir;
+  const fs::path ir = dir.path() / "good.ir.json";
+  const fs::path depfile = dir.path() / "good.d";
+  RunResult run = opscan("scan test/cli/inputs/good.cpp -o '" + ir.string() + "' --depfile '" +
+                         depfile.string() + "' " + kFlags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::string target;
+  prerequisites(read(depfile), &target);
+  EXPECT_EQ(target, ir.string());
+}
+
+// A scan served from the fragment cache lists the same inputs.
+TEST(Cli, ScanDepfileFromTheCacheListsTheSameFiles) {
+  TempDir dir;
+  const fs::path ir = dir.path() / "good.ir.json";
+  const std::string args = "scan test/cli/inputs/good.cpp -o '" + ir.string() + "' --cache '" +
+                           (dir.path() / "cache").string() + "' --depfile '";
+  RunResult parsed = opscan(args + (dir.path() / "parsed.d").string() + "' " + kFlags);
+  ASSERT_EQ(parsed.exit_code, 0) << parsed.err;
+  RunResult cached = opscan(args + (dir.path() / "cached.d").string() + "' " + kFlags);
+  ASSERT_EQ(cached.exit_code, 0) << cached.err;
+  EXPECT_GT(read(dir.path() / "parsed.d").size(), 100u);
+  EXPECT_EQ(read(dir.path() / "cached.d"), read(dir.path() / "parsed.d"));
+}
+
+// A precompiled header stands for the headers it was made from: scans that
+// load it give the same IR, and list it (it replaces them) in their depfile.
+TEST(Cli, PrecompiledHeaderGivesTheSameScan) {
+  TempDir dir;
+  const fs::path pch = dir.path() / "types.pch";
+  const fs::path pch_depfile = dir.path() / "types.d";
+  const fs::path pch_stamp = dir.path() / "types.stamp";
+  const std::string pch_args = "pch examples/include/opscan_examples/executorch_types.h -o '" +
+                               pch.string() + "' --depfile '" + pch_depfile.string() +
+                               "' --stamp '" + pch_stamp.string() + "' " + kFlags;
+  RunResult made = opscan(pch_args);
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_EQ(made.out + made.err, "");
+  ASSERT_GT(fs::file_size(pch), 1000u);
+  std::string target;
+  std::vector<std::string> headers = prerequisites(read(pch_depfile), &target);
+  EXPECT_EQ(target, pch_stamp.string());
+  const fs::path types = kRepo / "examples/include/opscan_examples/executorch_types.h";
+  EXPECT_NE(std::find(headers.begin(), headers.end(), types.string()), headers.end());
+
+  const fs::path plain = dir.path() / "plain.json";
+  const fs::path with_pch = dir.path() / "with_pch.json";
+  const fs::path depfile = dir.path() / "with_pch.d";
+  ASSERT_EQ(opscan("scan test/cli/inputs/good.cpp -o '" + plain.string() + "' " + kFlags).exit_code,
+            0);
+  RunResult loaded = opscan("scan test/cli/inputs/good.cpp -o '" + with_pch.string() +
+                            "' --depfile '" + depfile.string() + "' " + kFlags +
+                            " -include-pch '" + pch.string() + "'");
+  ASSERT_EQ(loaded.exit_code, 0) << loaded.err;
+  EXPECT_EQ(read(with_pch), read(plain));
+  std::vector<std::string> inputs = prerequisites(read(depfile), nullptr);
+  EXPECT_NE(std::find(inputs.begin(), inputs.end(), pch.string()), inputs.end()) << read(depfile);
+
+  // Made again from unchanged headers: the same bytes, so its time stays.
+  fs::last_write_time(pch, kLongAgo);
+  fs::last_write_time(pch_stamp, kLongAgo);
+  ASSERT_EQ(opscan(pch_args).exit_code, 0);
+  EXPECT_EQ(fs::last_write_time(pch), kLongAgo);
+  EXPECT_GT(fs::last_write_time(pch_stamp), kLongAgo + std::chrono::hours(24));
+}
+
+TEST(Cli, PrecompiledHeaderWithErrorsWritesNothing) {
+  TempDir dir;
+  const fs::path pch = dir.path() / "bad.pch";
+  RunResult run = opscan("pch test/cli/inputs/syntax_error.cpp -o '" + pch.string() + "' " + kFlags);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("test/cli/inputs/syntax_error.cpp:"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("[opscan-clang-error]"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(pch));
+  EXPECT_TRUE(fs::is_empty(dir.path())); // no temporary left behind
 }
 
 // ---------------------------------------------------------------------------
@@ -387,7 +680,8 @@ TEST(MultiLibrary, EachLibraryKeepsItsNameAndRegistration) {
 }
 
 // A failed multi-library run: exit code 1, exactly `stderr_`, and the output
-// directory (holding an earlier generation) as it was.
+// directory (holding an earlier generation) as it was. `check` refuses the
+// same libraries with the same errors.
 void expect_refused(Libraries& libs, const std::vector<std::string>& irs,
                     const std::string& stderr_) {
   std::string good = libs.make("good", "named", "test/cli/inputs/good.cpp");
@@ -401,6 +695,11 @@ void expect_refused(Libraries& libs, const std::vector<std::string>& irs,
   EXPECT_EQ(run.err, stderr_);
   EXPECT_EQ(run.out, "");
   EXPECT_EQ(snapshot(libs.out()), before);
+
+  RunResult check = opscan("check" + args);
+  EXPECT_EQ(check.exit_code, 1);
+  EXPECT_EQ(check.err, stderr_);
+  EXPECT_EQ(check.out, "");
 }
 
 TEST(MultiLibrary, TwoLibrariesWithOneNameAreRefused) {
@@ -444,6 +743,68 @@ TEST(MultiLibrary, AnOperatorInTwoLibrariesIsRefusedAtTheSecond) {
                  "        ^\n");
 }
 
+TEST(MultiLibrary, CheckAcceptsLibrariesThatFitAndWritesNothing) {
+  Libraries libs;
+  std::string ew = libs.make("ew", "named", "examples/kernels/elementwise.cpp");
+  std::string red = libs.make("red", "static", "examples/kernels/reduce.cpp");
+  Snapshot before = snapshot(libs.in());
+  const fs::path stamp = libs.out() / "check.stamp";
+  RunResult run = opscan("check '" + ew + "' '" + red + "' --stamp '" + stamp.string() + "'");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  EXPECT_EQ(run.out, "opscan: 2 libraries (ew, red) can live in one program\n");
+  EXPECT_EQ(snapshot(libs.in()), before);
+  // Only the stamp: no generated file.
+  EXPECT_EQ(snapshot(libs.out()).size(), 1u);
+  EXPECT_TRUE(fs::is_regular_file(stamp));
+
+  // Scan output is no library: refused, and the stamp is left alone.
+  const fs::path fragment = libs.in() / "reduce.ir.json";
+  ASSERT_EQ(
+      opscan("scan -o '" + fragment.string() + "' examples/kernels/reduce.cpp " + kFlags).exit_code,
+      0);
+  fs::last_write_time(stamp, kLongAgo);
+  RunResult refused =
+      opscan("check '" + ew + "' '" + fragment.string() + "' --stamp '" + stamp.string() + "'");
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_EQ(refused.err, "opscan: error: " + fragment.string() +
+                             " is scan output (a fragment), not a library IR: generate it with "
+                             "--lib [opscan-ir-not-library]\n");
+  EXPECT_EQ(refused.out, "");
+  EXPECT_EQ(fs::last_write_time(stamp), kLongAgo);
+}
+
+TEST(MultiLibrary, AnExecuTorchAndATorchLibraryMayShareAnOperator) {
+  // They register with different runtimes. The torch library is library
+  // 'one' relabelled: check reads only the records and kernels.
+  Libraries libs;
+  std::string one = libs.make("one", "named", "test/cli/inputs/good.cpp");
+  std::string ir = read(one);
+  for (auto [from, to] :
+       {std::pair<std::string, std::string>{"\"name\": \"one\"", "\"name\": \"pt\""},
+        {"\"function\": \"torch::executor::register_one_kernels\"",
+         "\"function\": \"register_pt_kernels\""},
+        {"\"target\": \"executorch\"", "\"target\": \"torch\""}}) {
+    size_t at = ir.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    ir.replace(at, from.size(), to);
+  }
+  const fs::path torch_ir = libs.in() / "pt.ir.json";
+  std::ofstream(torch_ir) << ir;
+  RunResult run = opscan("check '" + one + "' '" + torch_ir.string() + "'");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "opscan: 2 libraries (one, pt) can live in one program\n");
+
+  // Two executorch libraries with that operator cannot.
+  std::string two = libs.make("two", "named", "test/cli/inputs/neg_again.cpp");
+  RunResult overlap = opscan("check '" + one + "' '" + torch_ir.string() + "' '" + two + "'");
+  EXPECT_EQ(overlap.exit_code, 1);
+  EXPECT_NE(overlap.err.find("error: operator demo::neg.out is registered by library 'one' and "
+                             "by library 'two'"),
+            std::string::npos)
+      << overlap.err;
+}
+
 TEST(MultiLibrary, LibraryIrsAndScanOutputNeedLib) {
   Libraries libs;
   std::string ew = libs.make("ew", "named", "examples/kernels/elementwise.cpp");
@@ -476,7 +837,8 @@ TEST(MultiLibrary, LibraryIrsAndScanOutputNeedLib) {
       << merged.out;
   EXPECT_NE(read(libs.out() / "both/ir.json")
                 .find("\"library\": {\n    \"name\": \"both\",\n    \"registration\": "
-                      "\"static\",\n    \"function\": \"\",\n    \"target\": \"executorch\"\n  }"),
+                      "\"static\",\n    \"function\": \"\",\n    \"target\": \"executorch\",\n"
+                      "    \"link_anchor\": \"opscan_static_registration_both\"\n  }"),
             std::string::npos);
 }
 
@@ -536,8 +898,6 @@ TEST_P(GoldenTest, MatchesGoldenFiles) {
         << "differs from " << (golden / file) << " (refresh: OPSCAN_UPDATE_GOLDEN=1)";
   }
 }
-
-const char* const kExamples = "examples/kernels/elementwise.cpp examples/kernels/reduce.cpp";
 
 INSTANTIATE_TEST_SUITE_P(
     Cli, GoldenTest,

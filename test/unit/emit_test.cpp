@@ -1019,7 +1019,48 @@ TEST(GenerateExecuTorch, TheLibraryIrRecordsTheLibrary) {
   unnamed_static.registration = Registration::static_init;
   read = ir::from_json(*file(generate(module_of({neg_out()}), unnamed_static), "all/ir.json"), "");
   ASSERT_TRUE(read.module.has_value());
-  EXPECT_EQ(read.module->library, (ir::LibraryInfo{"all", "static", "", "executorch"}));
+  EXPECT_EQ(read.module->library,
+            (ir::LibraryInfo{"all", "static", "", "executorch", "opscan_static_registration_all"}));
+}
+
+TEST(GenerateExecuTorch, StaticModeDefinesALinkAnchor) {
+  Options static_mode = named("mine");
+  static_mode.registration = Registration::static_init;
+  Output output = generate(module_of({neg_out()}), static_mode);
+  ASSERT_TRUE(output.diagnostics.empty());
+  EXPECT_EQ(output.link_anchor, "opscan_static_registration_mine");
+  const std::string& cpp = *file(output, "mine/RegisterKernels.cpp");
+  // At global scope, after the static initializer; the file's last lines.
+  EXPECT_TRUE(
+      cpp.ends_with("}  // namespace\n"
+                    "\n"
+                    "// Nothing references this file in static mode, so a linker taking it from a\n"
+                    "// static archive would drop it, registration and all. The CMake integration\n"
+                    "// links with\n"
+                    "//   -Wl,--undefined=opscan_static_registration_mine\n"
+                    "// which makes the linker keep this object, and the kernels it references.\n"
+                    "extern \"C\" {\n"
+                    "extern const int opscan_static_registration_mine;\n"
+                    "const int opscan_static_registration_mine = 1;\n"
+                    "}\n"))
+      << cpp;
+  EXPECT_NE(file(output, "mine/RegisterKernels.h")
+                ->find("// (static registration): there is nothing to call. Linking them "
+                       "from a\n// static archive needs "
+                       "-Wl,--undefined=opscan_static_registration_mine\n"
+                       "// (RegisterKernels.cpp defines it), or the linker drops them.\n"),
+            std::string::npos)
+      << *file(output, "mine/RegisterKernels.h");
+
+  // Other modes have a function to call, which keeps the object: no anchor.
+  for (Registration mode : {Registration::named, Registration::manual}) {
+    Options o = named("mine");
+    o.registration = mode;
+    Output other = generate(module_of({neg_out()}), o);
+    EXPECT_EQ(other.link_anchor, "");
+    for (const auto& f : other.files)
+      EXPECT_EQ(f.content.find("opscan_static_registration"), std::string::npos) << f.path;
+  }
 }
 
 // The library IR that generating `kernels` as library `name` in `mode` writes.
@@ -1115,6 +1156,44 @@ TEST(GenerateLibraries, AnOperatorInTwoLibrariesIsAnErrorAtTheSecond) {
   EXPECT_TRUE(generation.libraries.empty());
 }
 
+TEST(CheckLibraries, ReportsWhatGenerateLibrariesRefuses) {
+  using opscan::emit::check_libraries;
+  std::vector<LibraryIr> fine = {library_ir("neg", Registration::named, {neg_out()}),
+                                 library_ir("abs", Registration::static_init, {abs_out()})};
+  EXPECT_TRUE(check_libraries(fine).empty());
+  EXPECT_TRUE(check_libraries({}).empty());
+
+  // One input of each kind of clash: the same errors, in the same order,
+  // as generate_libraries gives.
+  ir::Kernel again = neg_out();
+  again.cpp_function = "other::neg_out";
+  again.location = {"other.cpp", 12, 9, 300};
+  std::vector<LibraryIr> clashing = {
+      library_ir("neg", Registration::manual, {neg_out()}),
+      library_ir("neg", Registration::named, {abs_out()}),
+      library_ir("all", Registration::named, {abs_out()}),
+      library_ir("again", Registration::named, {again}),
+      {"kernels.ir.json", module_of({abs_out()})},
+  };
+  opscan::diag::Diagnostics diags = check_libraries(clashing);
+  std::vector<std::string> codes;
+  for (const auto& d : diags)
+    codes.push_back(d.code);
+  // abs.out is in the second 'neg' and in 'all', neg.out in the first 'neg'
+  // and in 'again'.
+  EXPECT_EQ(codes, (std::vector<std::string>{"opscan-ir-not-library", "opscan-duplicate-library",
+                                             "opscan-duplicate-registration",
+                                             "opscan-library-overlap", "opscan-library-overlap"}));
+  EXPECT_EQ(generate_libraries(clashing, named("x")).diagnostics, diags);
+
+  LibraryIr unknown = library_ir("odd", Registration::named, {neg_out()});
+  unknown.module.library->target = "tflite";
+  diags = check_libraries({unknown});
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].code, "opscan-ir-invalid");
+  EXPECT_EQ(diags[0].message, "out/odd/ir.json: unknown registration 'named' or target 'tflite'");
+}
+
 TEST(GenerateLibraries, ErrorsOfOneLibraryLeaveNoOutputForAny) {
   LibraryIr bad = library_ir("bad", Registration::named, {neg_out()});
   bad.module.kernels[0].has_context = false;
@@ -1186,6 +1265,73 @@ TEST(GenerateTorch, StaticRegistrationUsesEagerBlocks) {
   EXPECT_NE(cpp.find("TORCH_LIBRARY_FRAGMENT(my_ops, m) {"), std::string::npos) << cpp;
   EXPECT_NE(cpp.find("TORCH_LIBRARY_IMPL(my_ops, CPU, m) {"), std::string::npos) << cpp;
   EXPECT_EQ(cpp.find("register_"), std::string::npos) << cpp;
+}
+
+TEST(GenerateTorch, StaticModeDefinesALinkAnchor) {
+  Output output = generate(module_of({aten_kernel("my_ops", "neg", "out")}),
+                           torch_options(Registration::static_init));
+  ASSERT_TRUE(output.diagnostics.empty());
+  EXPECT_EQ(output.link_anchor, "opscan_static_registration_lib");
+  const std::string& cpp = *file(output, "lib/RegisterKernels.cpp");
+  // After the registration blocks, at global scope, the file's last lines.
+  EXPECT_NE(cpp.find("  m.impl(\"neg.out\", TORCH_FN(wrap_my_ops_neg_out));\n"
+                     "}\n"
+                     "\n"
+                     "// Nothing references this file in static mode, so a linker"),
+            std::string::npos)
+      << cpp;
+  EXPECT_TRUE(cpp.ends_with("extern \"C\" {\n"
+                            "extern const int opscan_static_registration_lib;\n"
+                            "const int opscan_static_registration_lib = 1;\n"
+                            "}\n"))
+      << cpp;
+  EXPECT_NE(file(output, "lib/RegisterKernels.h")
+                ->find("static archive needs -Wl,--undefined=opscan_static_registration_lib\n"
+                       "// (RegisterKernels.cpp defines it), or the linker drops them."),
+            std::string::npos);
+  auto read = ir::from_json(*file(output, "lib/ir.json"), "lib/ir.json");
+  ASSERT_TRUE(read.module.has_value());
+  EXPECT_EQ(read.module->library->link_anchor, "opscan_static_registration_lib");
+
+  Output named_output = generate(module_of({aten_kernel("my_ops", "neg", "out")}),
+                                 torch_options(Registration::named));
+  EXPECT_EQ(named_output.link_anchor, "");
+  EXPECT_EQ(file(named_output, "lib/RegisterKernels.cpp")->find("opscan_static_registration"),
+            std::string::npos);
+}
+
+// The library IR that generating `kernels` for the torch target writes.
+LibraryIr torch_library_ir(std::string name, std::vector<ir::Kernel> kernels) {
+  Options o = torch_options(Registration::named);
+  o.library = name;
+  Output output = generate(module_of(std::move(kernels)), o);
+  auto read = ir::from_json(*file(output, name + "/ir.json"), name + "/ir.json");
+  EXPECT_TRUE(read.module.has_value());
+  return {"out/" + name + "/ir.json", std::move(*read.module)};
+}
+
+TEST(CheckLibraries, OneOperatorInAnExecuTorchAndATorchLibraryIsFine) {
+  using opscan::emit::check_libraries;
+  // The runtimes keep separate registries: each library registers it once.
+  ir::Kernel for_torch = aten_kernel("demo", "neg", "out");
+  LibraryIr et = library_ir("et", Registration::named, {neg_out()});
+  LibraryIr pt = torch_library_ir("pt", {for_torch});
+  EXPECT_TRUE(check_libraries({et, pt}).empty());
+  Generation generation = generate_libraries({et, pt}, named("x"));
+  EXPECT_TRUE(generation.diagnostics.empty());
+  EXPECT_EQ(generation.libraries.size(), 2u);
+
+  // Two torch libraries do clash, with the dispatcher's reason.
+  ir::Kernel again = for_torch;
+  again.cpp_function = "t::again";
+  again.location = {"again.cpp", 4, 12, 80};
+  opscan::diag::Diagnostics diags = check_libraries({et, pt, torch_library_ir("pt2", {again})});
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].code, "opscan-library-overlap");
+  EXPECT_EQ(diags[0].location, again.location);
+  EXPECT_EQ(diags[0].message, "operator demo::neg.out is registered by library 'pt' and by "
+                              "library 'pt2'; PyTorch's dispatcher takes one definition of an "
+                              "operator");
 }
 
 TEST(GenerateTorch, DispatchKeySetContextIsForwarded) {

@@ -27,7 +27,8 @@ void PrintTo(const Kernel& k, std::ostream* os) {
       << k.location.file << ":" << k.location.offset;
 }
 void PrintTo(const LibraryInfo& l, std::ostream* os) {
-  *os << l.name << " (" << l.registration << ", " << l.function << ", " << l.target << ")";
+  *os << l.name << " (" << l.registration << ", " << l.function << ", " << l.target << ", "
+      << l.link_anchor << ")";
 }
 void PrintTo(const Module& m, std::ostream* os) {
   *os << "\n" << to_json(m);
@@ -44,6 +45,7 @@ namespace {
 using namespace opscan;
 using namespace opscan::ir;
 using Json = nlohmann::ordered_json;
+using namespace std::string_literals;
 
 constexpr const char* kPath = "lib/kernels.ir.json";
 
@@ -200,12 +202,28 @@ TEST(IrRoundTrip, LibraryIsWrittenAfterLibclangAndOnlyWhenSet) {
   EXPECT_EQ(read.module->library, std::nullopt);
   EXPECT_EQ(*read.module, fragment);
 
-  // Static registration: no function.
+  // Static registration: no function, a link anchor (written last, and
+  // only in static mode: named libraries have none, see above).
   Module static_lib = full_module();
-  static_lib.library = LibraryInfo{"all", "static", "", "executorch"};
-  read = from_json(to_json(static_lib), kPath);
+  static_lib.library =
+      LibraryInfo{"all", "static", "", "executorch", "opscan_static_registration_all"};
+  std::string static_json = to_json(static_lib);
+  EXPECT_NE(static_json.find("    \"target\": \"executorch\",\n"
+                             "    \"link_anchor\": \"opscan_static_registration_all\"\n"
+                             "  },\n"),
+            std::string::npos)
+      << static_json;
+  EXPECT_EQ(json.find("link_anchor"), std::string::npos);
+  read = from_json(static_json, kPath);
   ASSERT_TRUE(read.module.has_value()) << read.diagnostics[0].message;
   EXPECT_EQ(*read.module, static_lib);
+
+  // Library IRs written before there was a link anchor read without one.
+  Json old = Json::parse(static_json);
+  old["library"].erase("link_anchor");
+  read = from_json(old.dump(), kPath);
+  ASSERT_TRUE(read.module.has_value()) << read.diagnostics[0].message;
+  EXPECT_EQ(read.module->library->link_anchor, "");
 }
 
 TEST(IrRoundTrip, EmptyModule) {
@@ -285,6 +303,132 @@ TEST(IrDeterminism, CanonicalizeIsIdempotent) {
   EXPECT_EQ(module, full_module());
 }
 
+TEST(IrDeterminism, IsCanonicalOnlyWhenSortingWouldChangeNothing) {
+  Module module = full_module();
+  EXPECT_TRUE(is_canonical(module));
+  EXPECT_TRUE(is_canonical(Module{}));
+  Module reversed = module;
+  std::reverse(reversed.kernels.begin(), reversed.kernels.end());
+  EXPECT_FALSE(is_canonical(reversed));
+  Module unsorted_sources = module;
+  std::swap(unsorted_sources.sources[0], unsorted_sources.sources[1]);
+  EXPECT_FALSE(is_canonical(unsorted_sources));
+  // Equal neighbours: canonicalize would drop a source, and a sort may swap
+  // two kernels that tie (same operator, key, location and USR).
+  Module duplicate_source = module;
+  duplicate_source.sources.push_back(duplicate_source.sources.back());
+  EXPECT_FALSE(is_canonical(duplicate_source));
+  Module tie = module;
+  tie.kernels.push_back(tie.kernels.back());
+  tie.kernels.back().cpp_function = "custom::other";
+  EXPECT_FALSE(is_canonical(tie));
+}
+
+// ===== Writing: the JSON text ===============================================
+
+// to_json writes what nlohmann's dump(2) wrote before it had a writer of its
+// own (with error_handler_t::replace): these tests compare with nlohmann.
+
+// The JSON text to_json writes for the string `s`.
+std::string written(const std::string& s) {
+  Module module;
+  module.generator = s;
+  std::string json = to_json(module);
+  const std::string before = "\n  \"generator\": ", after = ",\n  \"libclang_version\"";
+  size_t begin = json.find(before) + before.size();
+  return json.substr(begin, json.find(after) - begin);
+}
+
+std::string as_nlohmann_writes(const std::string& s) {
+  return Json(s).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+TEST(IrWrite, LaysOutTheTextAsNlohmannDoes) {
+  Module no_arguments = full_module();
+  no_arguments.kernels[2].arguments.clear();
+  no_arguments.kernels[2].returns.clear();
+  Module static_library = full_module();
+  static_library.library = LibraryInfo{"all", "static", "", "executorch", "opscan_static_all"};
+  for (const Module& module : {full_module(), no_arguments, static_library, Module{}}) {
+    std::string json = to_json(module);
+    // Parsing keeps the key order; dumping again gives nlohmann's layout.
+    EXPECT_EQ(json, Json::parse(json).dump(2) + "\n");
+  }
+  // Empty arrays are written as nlohmann writes them. (No IR object is empty.)
+  EXPECT_NE(to_json(no_arguments).find("\n      \"arguments\": [],\n      \"returns\": [],\n"),
+            std::string::npos);
+}
+
+TEST(IrWrite, EscapesQuotesBackslashesAndControlCharacters) {
+  EXPECT_EQ(written(R"(say "hi" \ bye/)"), R"("say \"hi\" \\ bye/")");
+  EXPECT_EQ(written("\b\f\n\r\t"), R"("\b\f\n\r\t")");
+  EXPECT_EQ(written(std::string("\0\x01\x0b\x1f", 4)), R"("\u0000\u0001\u000b\u001f")");
+  EXPECT_EQ(written("\x7f"), "\"\x7f\""); // DEL is printed as it is
+  for (int c = 0; c < 0x80; ++c) {
+    std::string s(1, static_cast<char>(c));
+    EXPECT_EQ(written(s), as_nlohmann_writes(s)) << "byte " << c;
+  }
+}
+
+TEST(IrWrite, WritesUtf8AsItIs) {
+  for (const std::string s : {"añadir_核.cpp", "\u00e9", "\U0001F600", "\uFFFD", "\U0010FFFF"})
+    EXPECT_EQ(written(s), "\"" + s + "\"");
+}
+
+TEST(IrWrite, ReplacesInvalidUtf8) {
+  // Each maximal ill-formed subsequence becomes one U+FFFD.
+  const std::string r = "\uFFFD";
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {"\xff", r},
+      {"a\x80z", "a" + r + "z"},           // a continuation byte alone
+      {"\xC3", r},                         // the text ends inside a sequence
+      {"\xC3(", r + "("},                  // a sequence cut short
+      {"\xE2\x82", r},                     // a 3-byte sequence, truncated: one
+      {"\xF0\x9F\x98x", r + "x"},          // a 4-byte one, cut short: one
+      {"\xC0\xAF", r + r},                 // overlong: C0 never starts a sequence
+      {"\xE0\x80\x80", r + r + r},         // overlong
+      {"\xED\xA0\x80", r + r + r},         // a surrogate
+      {"\xF4\x90\x80\x80", r + r + r + r}, // past U+10FFFF
+      {"ok\xE2\x82\xAC\xE2\x82", "ok\u20AC" + r},
+  };
+  for (const auto& [in, out] : cases) {
+    EXPECT_EQ(written(in), "\"" + out + "\"") << in;
+    EXPECT_EQ(written(in), as_nlohmann_writes(in)) << in;
+  }
+  // The document stays valid JSON, and reads back with the replacement.
+  Module module = full_module();
+  module.kernels[2].location.file = "legacy\xe9.cpp";
+  ReadResult read = from_json(to_json(module), kPath);
+  ASSERT_TRUE(read.module.has_value()) << read.diagnostics[0].message;
+  EXPECT_EQ(read.module->kernels[2].location.file, "legacy" + r + ".cpp");
+}
+
+TEST(IrWrite, EscapesEveryShortByteStringAsNlohmannDid) {
+  // Every string of one or two bytes, and longer ones over the bytes at the
+  // edges of UTF-8's ranges.
+  std::vector<std::string> strings;
+  for (int a = 0; a < 256; ++a) {
+    for (int b = -1; b < 256; ++b) {
+      strings.push_back(std::string(1, static_cast<char>(a)) +
+                        (b < 0 ? "" : std::string(1, static_cast<char>(b))));
+    }
+  }
+  const std::string edges = "\x00\x1f\"A\\\x7f\x80\x8f\x90\x9f\xa0\xbf\xc0\xc1\xc2\xdf\xe0\xe1\xed"
+                            "\xee\xef\xf0\xf1\xf4\xf5\xff"s;
+  for (char a : edges) {
+    for (char b : edges) {
+      for (char c : edges) {
+        strings.push_back({a, b, c});
+        for (char d : "\x80\xbf\x41"s)
+          strings.push_back({a, b, c, d});
+      }
+    }
+  }
+  for (const std::string& s : strings) {
+    ASSERT_EQ(written(s), as_nlohmann_writes(s)) << ::testing::PrintToString(s);
+  }
+}
+
 // ===== Reading: diagnostics =================================================
 
 // Reads `text` and expects exactly one opscan-ir-invalid error in kPath whose
@@ -321,6 +465,12 @@ TEST(IrRead, NotJsonOnTheFirstLine) {
   diag::Diagnostic d = expect_invalid("opscan", "not valid JSON");
   EXPECT_EQ(d.location.line, 1u);
   EXPECT_EQ(d.location.column, 1u);
+}
+
+// nlohmann refuses a number no double can hold with an out_of_range
+// exception, not a parse error: still a diagnostic, never a crash.
+TEST(IrRead, NumberTooLargeIsInvalidJson) {
+  expect_invalid("{\"format\": \"opscan-ir\", \"version\": 1e400}", "number overflow");
 }
 
 TEST(IrRead, EmptyFile) {
@@ -455,7 +605,8 @@ TEST(IrRead, WrongTypeNamesItsPath) {
       {Json::json_pointer("/library/function"), nullptr, "/library/function must be a string"},
       {Json::json_pointer("/library/registration"), "eager",
        "/library/registration must be \"static\", \"manual\" or \"named\""},
-      {Json::json_pointer("/library/target"), "tflite", "/library/target must be \"executorch\" or \"torch\""},
+      {Json::json_pointer("/library/target"), "tflite",
+       "/library/target must be \"executorch\" or \"torch\""},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.pointer.to_string());
@@ -463,6 +614,15 @@ TEST(IrRead, WrongTypeNamesItsPath) {
     doc[c.pointer] = c.value;
     expect_invalid(doc.dump(), c.message);
   }
+}
+
+TEST(IrRead, LinkAnchorIsANonEmptyString) {
+  Json doc = full_json();
+  doc["library"]["link_anchor"] = 1;
+  expect_invalid(doc.dump(), "/library/link_anchor must be a string");
+  doc["library"]["link_anchor"] = "";
+  expect_invalid(doc.dump(),
+                 "/library/link_anchor must not be empty (omit it outside static mode)");
 }
 
 TEST(IrRead, LibraryFieldsAreRequiredInALibrary) {
@@ -491,6 +651,109 @@ TEST(IrRead, UnknownFieldsAreIgnored) {
   ReadResult read = from_json(doc.dump(), kPath);
   ASSERT_TRUE(read.module.has_value());
   EXPECT_EQ(*read.module, full_module());
+}
+
+// The reader parses the JSON opscan writes itself, and leaves anything else
+// to nlohmann: whatever the text, it reads what nlohmann reads.
+TEST(IrRead, ReadsWhatNlohmannReads) {
+  const Module module = full_module();
+  const std::string json = to_json(module);
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string text = json;
+    size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return text.replace(at, from.size(), to);
+  };
+  std::string crlf = json;
+  for (size_t at = 0; (at = crlf.find('\n', at)) != std::string::npos; at += 3)
+    crlf.replace(at, 1, "\r\n\t");
+  Json extra = full_json();
+  extra["comment"] = {1.5,
+                      -2,
+                      nullptr,
+                      1e300,
+                      18446744073709551615ull,
+                      18446744073709551616.0,
+                      Json::object(),
+                      "\u00e9\n"};
+  const std::vector<std::string> texts = {
+      replaced("\"opscan 0.1.0\"", R"("opscan\u00200.1.0")"), // \u escapes
+      replaced("\"src/scale.cpp\"", R"("src\/scale.cpp")"),
+      replaced("\"alpha\"", R"("\u0061lpha")"),
+      "\xEF\xBB\xBF" + json,    // a byte-order mark
+      Json::parse(json).dump(), // no white space
+      crlf,
+      nlohmann::json::parse(json).dump(1, '\t'), // keys in another order
+      extra.dump(),
+      // Of keys given twice, the last counts.
+      replaced("\"generator\": \"opscan 0.1.0\",",
+               "\"generator\": \"old\", \"generator\": \"opscan 0.1.0\","),
+  };
+  for (const std::string& text : texts) {
+    SCOPED_TRACE(text.substr(0, 200));
+    ReadResult read = from_json(text, kPath);
+    ASSERT_TRUE(read.module.has_value()) << read.diagnostics[0].message;
+    EXPECT_EQ(*read.module, module);
+  }
+  ReadResult later = from_json(replaced("\"generator\": \"opscan 0.1.0\",",
+                                        "\"generator\": \"opscan 0.1.0\", \"generator\": \"new\","),
+                               kPath);
+  ASSERT_TRUE(later.module.has_value());
+  EXPECT_EQ(later.module->generator, "new");
+}
+
+TEST(IrRead, BadJsonIsReportedWhereNlohmannFindsIt) {
+  const std::string json = to_json(full_module());
+  std::vector<std::string> bad;
+  for (const std::string& broken :
+       {"\xff"s, "\xC3("s, "\xED\xA0\x80"s, "\x01"s, "\0"s, "\n"s, "\\x"s, "\\u12"s, "\\uD800"s}) {
+    std::string text = json;
+    bad.push_back(text.replace(text.find("scale.cpp"), 0, broken)); // inside a string
+  }
+  for (const std::string number : {"01", "-", "1.", "1e", "+1", "0x1", "1 2", "tru", "nul"}) {
+    std::string text = json;
+    bad.push_back(text.replace(text.find("\"version\": 1") + 11, 1, number));
+  }
+  bad.push_back(json.substr(0, json.size() - 3) + ",}\n"); // a trailing comma
+  bad.push_back("{\"format\" \"opscan-ir\"}");
+  bad.push_back("{\"format\": \"opscan-ir\",}");
+  bad.push_back("[1,]");
+  bad.push_back("{'format': 1}");
+  for (const std::string& text : bad) {
+    SCOPED_TRACE(text.substr(0, 200));
+    size_t at = 0;
+    try {
+      Json parsed = Json::parse(text);
+      ADD_FAILURE() << "nlohmann reads it: " << parsed.dump();
+    } catch (const Json::parse_error& e) {
+      at = e.byte - 1;
+    }
+    diag::Diagnostic d = expect_invalid(text, "not valid JSON");
+    EXPECT_EQ(d.location.offset, at);
+  }
+}
+
+TEST(IrRead, NumbersThatAreNotUnsignedIntegers) {
+  for (const char* value : {"-1", "-0", "1.0", "1e2", "18446744073709551616", "null", "true"}) {
+    SCOPED_TRACE(value);
+    std::string json = to_json(full_module());
+    json.replace(json.find("\"version\": 1") + 11, 1, value);
+    expect_invalid(json, "/version must be a non-negative integer");
+  }
+}
+
+TEST(IrRead, DeepNestingIsNoProblem) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  diag::Diagnostic d = expect_invalid(deep, "must be an object");
+  EXPECT_EQ(d.message, "the IR must be an object");
+  // In a field the reader does not know, or where it wants something else.
+  std::string json = to_json(full_module());
+  ReadResult read =
+      from_json(json.substr(0, 1) + "\"comment\": " + deep + "," + json.substr(1), kPath);
+  ASSERT_TRUE(read.module.has_value()) << read.diagnostics[0].message;
+  EXPECT_EQ(*read.module, full_module());
+  json.replace(json.find("\"sources\": [") + 12, 0, deep + ", ");
+  expect_invalid(json, "/sources/0 must be an object");
 }
 
 // ===== Merging ==============================================================
@@ -668,6 +931,85 @@ TEST(IrMerge, NothingToMerge) {
   EXPECT_EQ(merged.module, Module{});
 }
 
+// ===== Selecting operators ==================================================
+
+// The operators of a module's kernels, "ns::name.overload [key]", in order.
+std::vector<std::string> operators_of(const Module& m) {
+  std::vector<std::string> ops;
+  for (const Kernel& k : m.kernels)
+    ops.push_back(k.op.str() + (k.kernel_key.empty() ? "" : " [" + k.kernel_key + "]"));
+  return ops;
+}
+
+// full_module(): aten::add.out (fallback and keyed) and custom::scale.
+TEST(IrSelect, KeepsEveryKernelKeyOfTheOperatorsNamed) {
+  SelectResult add = select_operators(full_module(), {"aten::add.out"});
+  EXPECT_TRUE(add.diagnostics.empty());
+  EXPECT_EQ(operators_of(add.module),
+            (std::vector<std::string>{"aten::add.out",
+                                      "aten::add.out [v1/6;0,1,2,3|6;0,1,2,3|6;0,1,2,3]"}));
+  // Everything but the kernels is kept.
+  Module expected = full_module();
+  expected.kernels.pop_back();
+  EXPECT_EQ(add.module, expected);
+
+  // A name without overload is the operator without one.
+  SelectResult scale = select_operators(full_module(), {"custom::scale"});
+  EXPECT_TRUE(scale.diagnostics.empty());
+  EXPECT_EQ(operators_of(scale.module), std::vector<std::string>{"custom::scale"});
+}
+
+TEST(IrSelect, SeveralNamesRepeatsAndSpacesAreFine) {
+  SelectResult both =
+      select_operators(full_module(), {"custom::scale", " aten::add.out ", "custom::scale"});
+  EXPECT_TRUE(both.diagnostics.empty());
+  EXPECT_EQ(both.module, full_module());
+  // No names: no kernels (the caller decides whether that is an error).
+  EXPECT_TRUE(select_operators(full_module(), {}).module.kernels.empty());
+}
+
+TEST(IrSelect, UnknownOperatorIsAnErrorThatSuggestsAClose) {
+  SelectResult result =
+      select_operators(full_module(), {"aten::ad.out", "aten::add", "custom::scale.out",
+                                       "aten::mul.out", "aten::mul.out", "custom::scale"});
+  std::vector<std::string> messages;
+  for (const diag::Diagnostic& d : result.diagnostics) {
+    EXPECT_EQ(d.severity, diag::Severity::error);
+    EXPECT_EQ(d.code, "opscan-unknown-operator");
+    EXPECT_FALSE(d.location.valid());
+    messages.push_back(d.message);
+  }
+  EXPECT_EQ(messages,
+            (std::vector<std::string>{
+                "no kernel implements operator 'aten::ad.out'; did you mean 'aten::add.out'?",
+                // Not close by edits, but another overload of the name.
+                "no kernel implements operator 'aten::add'; did you mean 'aten::add.out'?",
+                "no kernel implements operator 'custom::scale.out'; did you mean "
+                "'custom::scale'?",
+                // Reported once however often it is named.
+                "no kernel implements operator 'aten::mul.out'",
+            }));
+  // The names that are known are still selected.
+  EXPECT_EQ(operators_of(result.module), std::vector<std::string>{"custom::scale"});
+}
+
+TEST(IrSelect, MalformedNameIsAnError) {
+  SelectResult result =
+      select_operators(full_module(), {"add.out", "aten::add.out(Tensor self)", "", "aten::"});
+  ASSERT_EQ(result.diagnostics.size(), 4u);
+  for (const diag::Diagnostic& d : result.diagnostics) {
+    EXPECT_EQ(d.code, "opscan-schema-syntax") << d.message;
+    EXPECT_NE(d.message.find("is malformed: "), std::string::npos) << d.message;
+    EXPECT_TRUE(d.message.ends_with(
+        " (write namespace::name.overload, or namespace::name without overload)"))
+        << d.message;
+  }
+  EXPECT_EQ(result.diagnostics[0].message,
+            "operator name 'add.out' is malformed: expected '::' after namespace 'add', found "
+            "'.' (write namespace::name.overload, or namespace::name without overload)");
+  EXPECT_TRUE(result.module.kernels.empty());
+}
+
 // ===== The JSON Schema ======================================================
 
 #ifndef OPSCAN_IR_SCHEMA
@@ -813,6 +1155,11 @@ TEST(IrSchema, DescribesEverythingToJsonWrites) {
   nlohmann::json schema = load_schema();
   SchemaWalker walker(schema);
   walker.walk(Json::parse(to_json(full_module())), schema, "");
+  // A static library writes what a named one does not: its link anchor.
+  Module static_lib = full_module();
+  static_lib.library =
+      LibraryInfo{"ops", "static", "", "executorch", "opscan_static_registration_ops"};
+  walker.walk(Json::parse(to_json(static_lib)), schema, "");
   walker.expect_all_properties_seen();
   // document, library, source, operator, kernel, argument, return, location
   EXPECT_EQ(walker.objects_seen(), 8u);

@@ -397,6 +397,27 @@ TEST(BaseTypes, Membership) {
   EXPECT_FALSE(is_base_type(""));
 }
 
+TEST(ClosestMatch, SmallEditsOnlyAndTheClosestWins) {
+  const std::vector<std::string_view> names = {"aten::add.out", "aten::add.Tensor",
+                                               "demo::neg.out"};
+  EXPECT_EQ(closest_match("aten::ad.out", names), std::optional<std::string_view>("aten::add.out"));
+  EXPECT_EQ(closest_match("aten::add_out", names),
+            std::optional<std::string_view>("aten::add.out"));
+  // Case differences are free, so the closest is the one with fewer other edits.
+  EXPECT_EQ(closest_match("ATEN::ADD.TENSR", names),
+            std::optional<std::string_view>("aten::add.Tensor"));
+  EXPECT_EQ(closest_match("demo::neg.out", names),
+            std::optional<std::string_view>("demo::neg.out"));
+  // Three edits or more, or as many as the text has characters: no suggestion.
+  EXPECT_EQ(closest_match("aten::mul.out", names), std::nullopt);
+  EXPECT_EQ(closest_match("ab", std::vector<std::string_view>{"xy"}), std::nullopt);
+  EXPECT_EQ(closest_match("", names), std::nullopt);
+  EXPECT_EQ(closest_match("aten::add.out", {}), std::nullopt);
+  // Ties: the first candidate.
+  EXPECT_EQ(closest_match("ab", std::vector<std::string_view>{"abc", "abd"}),
+            std::optional<std::string_view>("abc"));
+}
+
 TEST(CheckOperatorName, Valid) {
   EXPECT_TRUE(check_operator_name({"aten", "add", "Tensor"}).empty());
   EXPECT_TRUE(check_operator_name({"aten", "_foreach_add_", ""}).empty());

@@ -2,6 +2,7 @@
 
 // Tests for lib/support: SHA-256, reading and writing files, display paths.
 
+#include "support/depfile.h"
 #include "support/files.h"
 #include "support/sha256.h"
 
@@ -327,6 +328,47 @@ TEST_F(Files, FailsToCreateANewFileCleanly) {
   EXPECT_EQ(tree(), Strings{"sub"});
 }
 
+// ----- touch ----------------------------------------------------------------
+
+TEST_F(Files, TouchCreatesAnEmptyFileAndItsParents) {
+  std::string error;
+  EXPECT_TRUE(touch(dir_ / "a" / "b" / "done.stamp", &error)) << error;
+  EXPECT_TRUE(fs::is_regular_file(dir_ / "a" / "b" / "done.stamp"));
+  EXPECT_EQ(fs::file_size(dir_ / "a" / "b" / "done.stamp"), 0u);
+  EXPECT_EQ(tree(), (Strings{"a", "a/b", "a/b/done.stamp"}));
+}
+
+TEST_F(Files, TouchUpdatesTheTimeAndKeepsTheContent) {
+  fs::path path = dir_ / "done.stamp";
+  spit(path, "kept\n");
+  auto old_time = fs::file_time_type::clock::now() - std::chrono::hours(24);
+  fs::last_write_time(path, old_time);
+  fs::create_hard_link(path, dir_ / "link"); // updated in place, not replaced
+
+  auto before = fs::file_time_type::clock::now() - std::chrono::seconds(1);
+  std::string error;
+  EXPECT_TRUE(touch(path, &error)) << error;
+  EXPECT_GE(fs::last_write_time(path), before);
+  EXPECT_EQ(slurp(path), "kept\n");
+  EXPECT_EQ(fs::hard_link_count(path), 2u);
+  EXPECT_EQ(tree(), (Strings{"done.stamp", "link"}));
+}
+
+TEST_F(Files, TouchFailsOnADirectoryOrUnderAFile) {
+  fs::create_directories(dir_ / "out");
+  std::string error;
+  EXPECT_FALSE(touch(dir_ / "out", &error));
+  EXPECT_NE(error.find("Is a directory"), std::string::npos) << error;
+
+  spit(dir_ / "file.txt", "precious\n");
+  error.clear();
+  EXPECT_FALSE(touch(dir_ / "file.txt" / "done.stamp", &error));
+  EXPECT_NE(error.find("Not a directory"), std::string::npos) << error;
+  EXPECT_FALSE(touch(dir_ / "file.txt" / "sub" / "done.stamp")); // no error out-parameter
+  EXPECT_EQ(slurp(dir_ / "file.txt"), "precious\n");
+  EXPECT_EQ(tree(), (Strings{"file.txt", "out"}));
+}
+
 // ----- display_path ---------------------------------------------------------
 
 TEST_F(Files, DisplayPathInsideTheCurrentDirectoryIsRelative) {
@@ -361,11 +403,42 @@ TEST_F(Files, DisplayPathOutsideTheCurrentDirectoryIsAbsolute) {
   EXPECT_EQ(display_path(dir_), dir_.generic_string());
 }
 
+// ".." after a symbolic link leads to the link target's parent.
+TEST_F(Files, DisplayPathFollowsSymbolicLinksBeforeParentSteps) {
+  fs::create_directories(dir_ / "real" / "sub");
+  fs::create_directory_symlink(dir_ / "real" / "sub", dir_ / "link");
+  fs::current_path(dir_);
+  EXPECT_EQ(display_path("link/../x.h"), "real/x.h");
+  EXPECT_EQ(display_path(dir_ / "link" / ".." / "x.h"), "real/x.h");
+  EXPECT_EQ(display_path("real/./sub/y.h"), "real/sub/y.h");
+}
+
 TEST_F(Files, DisplayPathOfTheCurrentDirectory) {
   fs::current_path(dir_);
   EXPECT_EQ(display_path("."), ".");
   EXPECT_EQ(display_path(dir_), ".");
   EXPECT_EQ(display_path("a/.."), ".");
+}
+
+// ===== make_depfile =========================================================
+
+TEST(Depfile, ListsEveryPrerequisiteOnItsOwnLine) {
+  EXPECT_EQ(make_depfile("/b/k.stamp", {"/s/k.cpp", "/s/k.h"}),
+            "/b/k.stamp: \\\n  /s/k.cpp \\\n  /s/k.h\n");
+}
+
+TEST(Depfile, NoPrerequisites) {
+  EXPECT_EQ(make_depfile("out", {}), "out:\n");
+}
+
+// Ninja and GNU Make both read "\ " as a space, "\#" as '#' and "$$" as '$'.
+TEST(Depfile, EscapesSpacesHashesAndDollars) {
+  EXPECT_EQ(make_depfile("a b", {"/p/x y#z$w.h"}), "a\\ b: \\\n  /p/x\\ y\\#z$$w.h\n");
+}
+
+// A backslash before an escaped character is doubled, so it stays a backslash.
+TEST(Depfile, DoublesBackslashesBeforeEscapedCharacters) {
+  EXPECT_EQ(make_depfile("t", {"a\\ b", "c\\d"}), "t: \\\n  a\\\\\\ b \\\n  c\\d\n");
 }
 
 } // namespace

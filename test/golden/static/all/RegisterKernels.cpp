@@ -179,3 +179,13 @@ namespace {
 // Static registration: the kernels register when the program loads.
 [[maybe_unused]] const Error kRegisteredAtLoad = register_library();
 }  // namespace
+
+// Nothing references this file in static mode, so a linker taking it from a
+// static archive would drop it, registration and all. The CMake integration
+// links with
+//   -Wl,--undefined=opscan_static_registration_all
+// which makes the linker keep this object, and the kernels it references.
+extern "C" {
+extern const int opscan_static_registration_all;
+const int opscan_static_registration_all = 1;
+}

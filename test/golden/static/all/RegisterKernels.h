@@ -6,6 +6,8 @@
 #include <executorch/runtime/core/error.h>
 
 // The 9 kernels of library 'all' register themselves when the program loads
-// (static registration): there is nothing to call.
+// (static registration): there is nothing to call. Linking them from a
+// static archive needs -Wl,--undefined=opscan_static_registration_all
+// (RegisterKernels.cpp defines it), or the linker drops them.
 
 #endif  // OPSCAN_GENERATED_all_REGISTER_KERNELS_H

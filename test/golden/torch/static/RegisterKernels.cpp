@@ -86,3 +86,13 @@ TORCH_LIBRARY_IMPL(arith_ops, CPU, m) {
 TORCH_LIBRARY_IMPL(arith_ops, CompositeExplicitAutograd, m) {
   m.impl("twice", TORCH_FN(wrap_arith_ops_twice));
 }
+
+// Nothing references this file in static mode, so a linker taking it from a
+// static archive would drop it, registration and all. The CMake integration
+// links with
+//   -Wl,--undefined=opscan_static_registration_arith
+// which makes the linker keep this object, and the kernels it references.
+extern "C" {
+extern const int opscan_static_registration_arith;
+const int opscan_static_registration_arith = 1;
+}

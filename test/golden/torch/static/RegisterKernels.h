@@ -4,6 +4,8 @@
 #define OPSCAN_GENERATED_arith_REGISTER_KERNELS_H
 
 // The kernels of library 'arith' register themselves when the program loads
-// (static registration): there is nothing to call.
+// (static registration): there is nothing to call. Linking them from a
+// static archive needs -Wl,--undefined=opscan_static_registration_arith
+// (RegisterKernels.cpp defines it), or the linker drops them.
 
 #endif  // OPSCAN_GENERATED_arith_REGISTER_KERNELS_H

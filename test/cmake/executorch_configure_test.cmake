@@ -1,0 +1,52 @@
+# The executorch target without compiling anything against ExecuTorch:
+# configure, run the generation step only, then check that every file opscan
+# generated is a source of the target and that the include directory is a
+# usage requirement, in the build tree and in the exported targets. Last,
+# OPERATORS selects what is registered.
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+start_test()
+set(build ${WORK_DIR}/build)
+configure_project(executorch)
+run(out ${CMAKE_COMMAND} --build ${build} --target portable_kernels.opscan/generate.stamp)
+expect_no_match("${out}" "Building|Linking" "generation step")
+
+set(include_dir ${build}/portable_kernels.opscan/include)
+file(GLOB generated RELATIVE ${include_dir}/portable ${include_dir}/portable/*)
+list(SORT generated)
+set(expected Functions.h NativeFunctions.h RegisterKernels.cpp RegisterKernels.h ir.json
+    selected_operators.yaml)
+if(NOT generated STREQUAL expected)
+  message(FATAL_ERROR "generated files: expected ${expected}, got ${generated}")
+endif()
+
+file(READ ${build}/target-properties.txt properties)
+string(REGEX MATCH "SOURCES=[^\n]*" sources "${properties}")
+string(REGEX MATCH "HEADER_SET=[^\n]*" header_set "${properties}")
+foreach(file IN LISTS generated)
+  expect_contains("${sources};${header_set}" "${include_dir}/portable/${file}" "target sources")
+endforeach()
+foreach(header Functions.h NativeFunctions.h RegisterKernels.h)
+  expect_contains("${header_set}" "${include_dir}/portable/${header}" "header set")
+endforeach()
+string(REGEX MATCH "INTERFACE_INCLUDE_DIRECTORIES=[^\n]*" includes "${properties}")
+expect_contains("${includes}" "${include_dir}" "build-tree include directories")
+
+file(GLOB exported ${build}/CMakeFiles/Export/*/et_kernels.cmake)
+if(NOT exported)
+  message(FATAL_ERROR "no exported targets file under ${build}/CMakeFiles/Export")
+endif()
+file(READ ${exported} exported)
+expect_contains("${exported}" "BASE_DIRS \"\${_IMPORT_PREFIX}/include\"" "exported targets")
+foreach(header Functions.h NativeFunctions.h RegisterKernels.h)
+  expect_contains("${exported}" "\${_IMPORT_PREFIX}/include/portable/${header}" "exported targets")
+endforeach()
+
+# OPERATORS: only the operators selected are generated.
+file(READ ${include_dir}/portable/selected_operators.yaml selected)
+expect_contains("${selected}" "demo::sum_dims.out:" "all operators")
+run(out ${CMAKE_COMMAND} ${build} -DSELECTED=demo::triple.out,demo::mean.out)
+run(out ${CMAKE_COMMAND} --build ${build} --target portable_kernels.opscan/generate.stamp)
+file(READ ${include_dir}/portable/selected_operators.yaml selected)
+expect_contains("${selected}" "demo::triple.out:" "selected operators")
+expect_contains("${selected}" "demo::mean.out:" "selected operators")
+expect_no_match("${selected}" "demo::sum_dims.out|demo::pick" "selected operators")

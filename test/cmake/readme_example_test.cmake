@@ -1,0 +1,22 @@
+# README.md's "Use from CMake" example is test/cmake/consumer/CMakeLists.txt,
+# character for character, so the example shown is the one the tests build.
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+file(READ ${OPSCAN_SOURCE_DIR}/README.md readme)
+file(READ ${OPSCAN_SOURCE_DIR}/test/cmake/consumer/CMakeLists.txt example)
+string(FIND "${readme}" "## Use from CMake" section)
+if(section EQUAL -1)
+  message(FATAL_ERROR "README.md has no 'Use from CMake' section")
+endif()
+string(SUBSTRING "${readme}" ${section} -1 readme)
+string(FIND "${readme}" "```cmake\n" start)
+string(FIND "${readme}" "\n```\n" end)
+if(start EQUAL -1 OR end LESS start)
+  message(FATAL_ERROR "no cmake code block in README.md's 'Use from CMake' section")
+endif()
+math(EXPR start "${start} + 9")
+math(EXPR length "${end} + 1 - ${start}")
+string(SUBSTRING "${readme}" ${start} ${length} shown)
+if(NOT shown STREQUAL example)
+  message(FATAL_ERROR "README.md's example differs from test/cmake/consumer/CMakeLists.txt:\n"
+    "--- README.md\n${shown}--- test/cmake/consumer/CMakeLists.txt\n${example}")
+endif()
