@@ -683,9 +683,12 @@ std::string libclang_version() {
 // Every file of `files`, absolute with symbolic links resolved: what build
 // tools must watch (a lexically normalised "/usr/bin/../lib" may not exist).
 std::vector<std::string> real_paths(const std::vector<std::string>& files) {
+  // Files share most of their headers: resolve each name once (resolving
+  // costs a system call per path component).
+  std::set<std::string> names(files.begin(), files.end());
   std::set<std::string> paths;
-  for (const std::string& file : files)
-    paths.insert(std::filesystem::weakly_canonical(std::filesystem::absolute(file)).string());
+  for (const std::string& name : names)
+    paths.insert(std::filesystem::weakly_canonical(std::filesystem::absolute(name)).string());
   return {paths.begin(), paths.end()};
 }
 
