@@ -58,6 +58,12 @@ struct GenerateArgs {
   std::optional<std::vector<std::string>> operators; // --operators: set when given
 };
 
+void add_flags_file_option(CLI::App& cmd, std::string& flags_file) {
+  cmd.add_option("--flags-file", flags_file,
+                 "File of compiler arguments, one per line, used before those after --")
+      ->check(CLI::ExistingFile);
+}
+
 void add_scan_options(CLI::App& cmd, ScanArgs& args) {
   cmd.add_option("files", args.files, "Kernel source files")->required()->check(CLI::ExistingFile);
   cmd.add_option("-p", args.build_dir, "Build directory holding compile_commands.json")
@@ -69,27 +75,31 @@ void add_scan_options(CLI::App& cmd, ScanArgs& args) {
       ->check(CLI::ExistingFile);
   cmd.add_option("--cache", args.cache_dir,
                  "Directory caching each file's IR fragment: unchanged files are not parsed again");
-  cmd.add_option("--flags-file", args.flags_file,
-                 "File of compiler arguments, one per line, used before those after --")
-      ->check(CLI::ExistingFile);
+  add_flags_file_option(cmd, args.flags_file);
 }
 
-// The lines of a --flags-file, each one argument as written (no quoting).
-std::optional<std::vector<std::string>> read_flags_file(const std::string& path) {
-  std::string error;
-  auto text = support::read_file(path, &error);
-  if (!text) {
-    std::fprintf(stderr, "opscan: error: cannot read %s: %s\n", path.c_str(), error.c_str());
-    return std::nullopt;
-  }
+// The compiler arguments of scan and pch: the lines of the --flags-file, each
+// one argument as written (no quoting), then those after "--".
+std::optional<std::vector<std::string>> compiler_args(const std::string& flags_file,
+                                                      const std::vector<std::string>& clang_args) {
   std::vector<std::string> args;
-  std::istringstream lines(*text);
-  for (std::string line; std::getline(lines, line);) {
-    if (!line.empty() && line.back() == '\r')
-      line.pop_back();
-    if (!line.empty())
-      args.push_back(line);
+  if (!flags_file.empty()) {
+    std::string error;
+    auto text = support::read_file(flags_file, &error);
+    if (!text) {
+      std::fprintf(stderr, "opscan: error: cannot read %s: %s\n", flags_file.c_str(),
+                   error.c_str());
+      return std::nullopt;
+    }
+    std::istringstream lines(*text);
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.empty() && line.back() == '\r')
+        line.pop_back();
+      if (!line.empty())
+        args.push_back(line);
+    }
   }
+  args.insert(args.end(), clang_args.begin(), clang_args.end());
   return args;
 }
 
@@ -129,14 +139,10 @@ int scan_into(const ScanArgs& args, ir::Module& module, std::vector<std::string>
   options.files = args.files;
   if (!args.build_dir.empty())
     options.build_dir = args.build_dir;
-  if (!args.flags_file.empty()) {
-    auto flags = read_flags_file(args.flags_file);
-    if (!flags)
-      return kFailure;
-    options.extra_args = std::move(*flags);
-  }
-  options.extra_args.insert(options.extra_args.end(), args.clang_args.begin(),
-                            args.clang_args.end());
+  auto extra_args = compiler_args(args.flags_file, args.clang_args);
+  if (!extra_args)
+    return kFailure;
+  options.extra_args = std::move(*extra_args);
   options.jobs = args.jobs;
   if (!args.schemas_file.empty())
     options.schemas_file = args.schemas_file;
@@ -288,10 +294,16 @@ bool write_output(const std::string& path, const std::string& content) {
   return false;
 }
 
-// The end of a build step that wrote `output` from `inputs`: its depfile
+// The end of a build step that wrote `output` from `inputs` and the files
+// named by options (`option_files`; empty when not given): its depfile
 // (whose target is the stamp, if any), then its stamp.
-int finish_step(const std::string& output, const std::vector<std::string>& inputs,
-                const std::string& depfile, const std::string& stamp) {
+int finish_step(const std::string& output, std::vector<std::string> inputs,
+                const std::vector<std::string>& option_files, const std::string& depfile,
+                const std::string& stamp) {
+  for (const std::string& file : option_files) {
+    if (!file.empty())
+      inputs.push_back(std::filesystem::weakly_canonical(std::filesystem::absolute(file)));
+  }
   if (!depfile.empty() &&
       !write_output(depfile, support::make_depfile(stamp.empty() ? output : stamp, inputs)))
     return kFailure;
@@ -364,15 +376,12 @@ int main(int argc, char** argv) {
   scan_cmd->footer("Example:\n  opscan scan -o kernels.ir.json src/op_add.cpp src/op_mul.cpp -- "
                    "-Iinclude -std=c++17");
 
-  ScanArgs pch_args; // only its flags file is used
-  std::string pch_header, pch_out, pch_depfile, pch_stamp;
+  std::string pch_header, pch_out, pch_flags_file, pch_depfile, pch_stamp;
   CLI::App* pch_cmd = app.add_subcommand(
       "pch", "Precompile the header every kernel source includes first, for faster scans");
   pch_cmd->add_option("header", pch_header, "The header")->required()->check(CLI::ExistingFile);
   pch_cmd->add_option("-o,--output", pch_out, "Precompiled header to write")->required();
-  pch_cmd->add_option("--flags-file", pch_args.flags_file,
-                      "File of compiler arguments, one per line, used before those after --")
-      ->check(CLI::ExistingFile);
+  add_flags_file_option(*pch_cmd, pch_flags_file);
   pch_cmd->add_option("--depfile", pch_depfile,
                       "Write a depfile (Make syntax) listing every file the header read");
   pch_cmd->add_option("--stamp", pch_stamp,
@@ -443,29 +452,20 @@ int main(int argc, char** argv) {
         return status;
       if (!write_output(ir_out, ir::to_json(module)))
         return kFailure;
-      for (const std::string& file : {scan_args.schemas_file, scan_args.flags_file}) {
-        if (!file.empty())
-          inputs.push_back(std::filesystem::weakly_canonical(std::filesystem::absolute(file)));
-      }
-      return finish_step(ir_out, inputs, depfile, scan_stamp);
+      return finish_step(ir_out, std::move(inputs), {scan_args.schemas_file, scan_args.flags_file},
+                         depfile, scan_stamp);
     }
     if (*pch_cmd) {
-      scan::PrecompileOptions options{pch_header, {}, pch_out};
-      if (!pch_args.flags_file.empty()) {
-        auto flags = read_flags_file(pch_args.flags_file);
-        if (!flags)
-          return kFailure;
-        options.args = std::move(*flags);
-      }
-      options.args.insert(options.args.end(), clang_args.begin(), clang_args.end());
-      scan::PrecompileResult result = scan::precompile(options);
+      auto args = compiler_args(pch_flags_file, clang_args);
+      if (!args)
+        return kFailure;
+      scan::PrecompileResult result = scan::precompile({pch_header, std::move(*args)});
       if (report(result.diagnostics))
         return kErrors;
-      if (!pch_args.flags_file.empty()) {
-        result.inputs.push_back(
-            std::filesystem::weakly_canonical(std::filesystem::absolute(pch_args.flags_file)));
-      }
-      return finish_step(pch_out, result.inputs, pch_depfile, pch_stamp);
+      if (!write_output(pch_out, result.pch))
+        return kFailure;
+      return finish_step(pch_out, std::move(result.inputs), {pch_flags_file}, pch_depfile,
+                         pch_stamp);
     }
     if (*gen_cmd) {
       int status = generate_command(ir_files, gen_args);

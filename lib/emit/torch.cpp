@@ -3,6 +3,7 @@
 // dispatcher, eager (static blocks) or deferred (a named function)
 // (REFERENCE.md §D).
 #include "emit/target.h"
+#include "support/cpp_literal.h"
 
 #include <algorithm>
 #include <array>
@@ -195,17 +196,6 @@ std::optional<KernelCode> kernel_code(const ir::Kernel& kernel, std::set<std::st
   return code;
 }
 
-// A C++ string literal holding `text`.
-std::string quoted_string(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 } // namespace
 
 void generate_torch(const ir::Module& module, const Library& library, const Options& options,
@@ -234,7 +224,7 @@ void generate_torch(const ir::Module& module, const Library& library, const Opti
     declarations_by_namespace[namespace_of(kernel.cpp_function)] += code->declaration;
     // aten's operators are defined by libtorch itself.
     if (kernel.op.ns != "aten" && defined.insert(kernel.op).second) {
-      defs[kernel.op.ns].push_back(fmt::format("m.def({});", quoted_string(kernel.schema)));
+      defs[kernel.op.ns].push_back(fmt::format("m.def({});", support::cpp_string_literal(kernel.schema)));
     }
     impls[{kernel.op.ns, key}].push_back(
         fmt::format("m.impl(\"{}\", TORCH_FN({}));", kernel.op.unqualified(), code->wrapper_name));

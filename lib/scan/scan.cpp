@@ -8,6 +8,7 @@
 #include "scan/kernel_key.h"
 #include "scan/known_schemas.h"
 #include "scan/types.h"
+#include "support/cpp_literal.h"
 #include "support/files.h"
 #include "support/sha256.h"
 
@@ -94,6 +95,28 @@ void add_precompiled_headers(const std::vector<std::string>& args,
     if (args[i] == "-include-pch")
       inputs.push_back(args[i + 1]);
   }
+}
+
+// Parses `file` with `args`; null, with an error in `diags`, when libclang
+// cannot.
+CXTranslationUnit parse(CXIndex index, const std::string& file,
+                        const std::vector<std::string>& args, unsigned options,
+                        diag::Diagnostics& diags) {
+  std::vector<const char*> argv;
+  for (const std::string& a : args)
+    argv.push_back(a.c_str());
+  CXTranslationUnit tu = nullptr;
+  CXErrorCode code = clang_parseTranslationUnit2(
+      index, file.c_str(), argv.data(), static_cast<int>(argv.size()), nullptr, 0,
+      options | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles, &tu);
+  if (code != CXError_Success || !tu) {
+    diags.push_back(
+        diag::make_error("opscan-parse-failed", {file, 0, 0, 0},
+                         "libclang could not parse this file (error " + std::to_string(int(code)) +
+                             "); check that it exists and that the compiler arguments are valid"));
+    return nullptr;
+  }
+  return tu;
 }
 
 // Everything the visitor needs for one translation unit.
@@ -322,17 +345,6 @@ private:
            code == "opscan-schema-reserved-name" || code == "opscan-schema-syntax";
   }
 
-  // A string literal holding `text`.
-  static std::string quoted(const std::string& text) {
-    std::string out = "\"";
-    for (char c : text) {
-      if (c == '"' || c == '\\')
-        out += '\\';
-      out += c;
-    }
-    return out + "\"";
-  }
-
   // `spec_at` maps a byte offset in the annotation's spec to the source,
   // `text_at` one in the whole annotation text; `spec_fix`, when set, is the
   // range of the spec's string literal(s), for fix-its that rewrite it.
@@ -503,7 +515,7 @@ private:
       std::optional<diag::FixIt> fix;
       if (declared && spec_fix) {
         fix = *spec_fix;
-        fix->replacement = quoted(repair(*declared, inferred_schema).str());
+        fix->replacement = support::cpp_string_literal(repair(*declared, inferred_schema).str());
       }
       for (const InferError& e : mismatches) {
         auto d = diag::make_error(
@@ -623,23 +635,11 @@ FileResult scan_file_raw(CXIndex index, const ScanContext& context, const std::s
       return result;
     }
   }
-  std::vector<const char*> argv;
-  for (const std::string& a : args)
-    argv.push_back(a.c_str());
-
-  CXTranslationUnit tu = nullptr;
-  CXErrorCode code = clang_parseTranslationUnit2(
-      index, command.file.c_str(), argv.data(), static_cast<int>(argv.size()), nullptr, 0,
-      CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing |
-          CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles,
-      &tu);
-  if (code != CXError_Success || !tu) {
-    result.diagnostics.push_back(
-        diag::make_error("opscan-parse-failed", {file, 0, 0, 0},
-                         "libclang could not parse this file (error " + std::to_string(int(code)) +
-                             "); check that it exists and that the compiler arguments are valid"));
+  CXTranslationUnit tu =
+      parse(index, command.file, args,
+            CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing, result.diagnostics);
+  if (!tu)
     return result;
-  }
   TranslationUnitScanner scanner(tu, context.known);
   scanner.note_main_file(command.file);
   result = [&] {
@@ -698,43 +698,30 @@ PrecompileResult precompile(const PrecompileOptions& options) {
   add_default_language(args);
   args = parse_arguments(options.header, std::move(args), out.diagnostics);
   args.insert(args.end(), {"-x", "c++-header"}); // the last -x wins
-  std::vector<const char*> argv;
-  for (const std::string& a : args)
-    argv.push_back(a.c_str());
-
   CXIndex index = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
-  CXTranslationUnit tu = nullptr;
-  CXErrorCode code = clang_parseTranslationUnit2(
-      index, options.header.c_str(), argv.data(), static_cast<int>(argv.size()), nullptr, 0,
-      CXTranslationUnit_ForSerialization | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles,
-      &tu);
-  if (code != CXError_Success || !tu) {
-    out.diagnostics.push_back(diag::make_error(
-        "opscan-parse-failed", {options.header, 0, 0, 0},
-        "libclang could not parse this header (error " + std::to_string(int(code)) +
-            "); check that it exists and that the compiler arguments are valid"));
-  } else {
+  if (CXTranslationUnit tu = parse(index, options.header, args,
+                                   CXTranslationUnit_ForSerialization, out.diagnostics)) {
     diag::Diagnostics errors = clang_errors(tu);
     out.diagnostics.insert(out.diagnostics.end(), errors.begin(), errors.end());
     if (errors.empty()) {
-      // Saved beside the output, then moved over it only if it differs, so
-      // an unchanged header leaves the scans that load it up to date.
-      std::string temporary = options.output + ".tmp" + std::to_string(::getpid());
-      std::string error;
-      if (clang_saveTranslationUnit(tu, temporary.c_str(), clang_defaultSaveOptions(tu)) !=
-          CXSaveError_None) {
-        error = "libclang could not save the precompiled header";
-      } else if (auto content = support::read_file(temporary, &error)) {
-        if (support::write_if_changed(options.output, *content, &error) !=
-            support::WriteOutcome::failed)
-          error.clear();
-      }
-      std::filesystem::remove(temporary);
-      if (!error.empty()) {
-        out.diagnostics.push_back(
-            diag::make_error("opscan-io", {options.output, 0, 0, 0}, "cannot write: " + error));
-      } else {
+      // libclang saves to a path only: a private temporary, read back.
+      static std::atomic<unsigned> saved{0};
+      std::filesystem::path temporary =
+          std::filesystem::temp_directory_path() /
+          ("opscan-" + std::to_string(::getpid()) + "-" + std::to_string(saved++) + ".pch");
+      std::optional<std::string> pch;
+      if (clang_saveTranslationUnit(tu, temporary.c_str(), clang_defaultSaveOptions(tu)) ==
+          CXSaveError_None)
+        pch = support::read_file(temporary);
+      std::error_code ignored;
+      std::filesystem::remove(temporary, ignored);
+      if (pch) {
+        out.pch = std::move(*pch);
         out.inputs = real_paths(inputs_of(tu));
+      } else {
+        out.diagnostics.push_back(diag::make_error("opscan-pch-failed", {options.header, 0, 0, 0},
+                                                   "libclang could not save the precompiled "
+                                                   "header"));
       }
     }
     clang_disposeTranslationUnit(tu);

@@ -49,11 +49,11 @@ Result scan(const Options& options);
 struct PrecompileOptions {
   std::string header;
   std::vector<std::string> args; // compiler arguments, as for scan
-  std::string output;            // written only when its content changes
 };
 
 struct PrecompileResult {
-  diag::Diagnostics diagnostics; // errors mean nothing was written
+  std::string pch;                 // the precompiled header; empty on errors
+  diag::Diagnostics diagnostics;
   std::vector<std::string> inputs; // every file read, absolute and sorted
 };
 

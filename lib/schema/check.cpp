@@ -295,14 +295,7 @@ private:
 
   // The first alias annotation on `type` that its base may not carry.
   static const AliasInfo* misplaced_alias(const Type& type) {
-    if (can_alias(type.base))
-      return nullptr;
-    if (type.alias)
-      return &*type.alias;
-    for (const TypeSuffix& s : type.suffixes)
-      if (s.alias)
-        return &*s.alias;
-    return nullptr;
+    return can_alias(type.base) ? nullptr : annotation(type);
   }
 
   void alias_types() {

@@ -581,6 +581,24 @@ TEST(Cli, PrecompiledHeaderGivesTheSameScan) {
   EXPECT_GT(fs::last_write_time(pch_stamp), kLongAgo + std::chrono::hours(24));
 }
 
+TEST(Cli, PrecompiledHeaderThatCannotBeWrittenIsAnIoFailure) {
+  TempDir dir;
+  fs::create_directories(dir.path() / "a-directory");
+  RunResult run = opscan("pch examples/include/opscan_examples/executorch_types.h -o '" +
+                         (dir.path() / "a-directory").string() + "' " + kFlags);
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_NE(run.err.find("opscan: error: cannot write " + (dir.path() / "a-directory").string()),
+            std::string::npos)
+      << run.err;
+}
+
+TEST(Cli, PrecompiledHeaderMustExist) {
+  RunResult run = opscan("pch include/no_such_header.h -o /tmp/x.pch");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("File does not exist: include/no_such_header.h"), std::string::npos)
+      << run.err;
+}
+
 TEST(Cli, PrecompiledHeaderWithErrorsWritesNothing) {
   TempDir dir;
   const fs::path pch = dir.path() / "bad.pch";
