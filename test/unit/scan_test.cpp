@@ -10,6 +10,7 @@
 #include "scan/infer.h"
 #include "scan/scan.h"
 #include "schema/schema.h"
+#include "support/cpp_literal.h"
 #include "support/files.h"
 
 #include <algorithm>
@@ -1750,17 +1751,6 @@ std::string mismatch_file(const std::string& file) {
   return data_file("mismatch/" + file);
 }
 
-// A string literal holding `text`, as a fix-it writes it.
-std::string literal(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string text_of(const std::string& path) {
   std::optional<std::string> text = support::read_file(path);
   EXPECT_TRUE(text) << "cannot read " << path;
@@ -1843,8 +1833,8 @@ TEST(DeclaredMismatch, EachErrorHasTheRepairedSchemaAsNoteAndFixIt) {
       EXPECT_EQ(d.message, e.message);
       // The note is at the spec's first character and spells out the fix.
       ASSERT_EQ(d.notes.size(), 1u);
-      EXPECT_EQ(d.notes[0].message,
-                "schema declared here; to fit the signature: " + literal(c.fixed));
+      EXPECT_EQ(d.notes[0].message, "schema declared here; to fit the signature: " +
+                                        support::cpp_string_literal(c.fixed));
       EXPECT_EQ(d.notes[0].location.file, shown(path));
       EXPECT_EQ(d.notes[0].location.line, c.at.line);
       EXPECT_EQ(d.notes[0].location.column, c.at.column + 1);
@@ -1855,7 +1845,7 @@ TEST(DeclaredMismatch, EachErrorHasTheRepairedSchemaAsNoteAndFixIt) {
       EXPECT_EQ(fix.file, shown(path));
       EXPECT_EQ(fix.offset, offset);
       EXPECT_EQ(fix.length, c.written.size());
-      EXPECT_EQ(fix.replacement, literal(c.fixed));
+      EXPECT_EQ(fix.replacement, support::cpp_string_literal(c.fixed));
     }
   }
 }
