@@ -1,41 +1,54 @@
-// opscan: the command-line driver. Argument parsing and wiring only; the
-// work is done by the libraries in lib/.
+// opscan: the command-line driver. It parses arguments, calls the driver
+// library (lib/driver) and prints what it returns; the work is done there.
 #include "diag/text.h"
-#include "emit/emit.h"
-#include "ident/ident.h"
-#include "ir/ir.h"
-#include "scan/scan.h"
-#include "support/depfile.h"
+#include "driver/driver.h"
+#include "emit/registry.h"
 #include "support/files.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>
-#include <sstream>
 #include <unistd.h>
 
 namespace {
 
 using namespace opscan;
+using driver::Status;
 
 // Documented in the README ("Exit codes").
-enum Exit : int { kOk = 0, kErrors = 1, kUsage = 2, kFailure = 3 };
-
-constexpr const char* kVersion = "0.1.0";
-
-std::string generator_name() {
-  return fmt::format("opscan {}", kVersion);
+int exit_code(Status status) {
+  switch (status) {
+  case Status::ok:
+    return 0;
+  case Status::errors:
+    return 1;
+  case Status::usage:
+    return 2;
+  case Status::failure:
+    return 3;
+  }
+  return 3;
 }
 
-// Prints diagnostics to stderr; returns whether any is an error.
-bool report(const diag::Diagnostics& diags) {
+// Prints diagnostics to stderr.
+void report(const diag::Diagnostics& diags) {
   diag::TextOptions options;
   options.color = ::isatty(STDERR_FILENO) != 0;
   std::fputs(diag::render_text(diags, options).c_str(), stderr);
-  return diag::has_errors(diags);
+}
+
+// Prints diagnostics; the status they make with `status`.
+Status reported(const diag::Diagnostics& diags, Status status = Status::ok) {
+  report(diags);
+  return driver::worst(status, diag::has_errors(diags) ? Status::errors : Status::ok);
+}
+
+const emit::TargetRegistry& targets() {
+  return emit::builtin_targets();
 }
 
 struct ScanArgs {
@@ -50,7 +63,7 @@ struct ScanArgs {
 
 struct GenerateArgs {
   std::string target = "executorch";
-  std::string dispatch_key = "CPU";
+  std::optional<std::string> dispatch_key;
   std::string registration;
   std::optional<std::string> lib;
   std::string templates_dir;
@@ -78,40 +91,14 @@ void add_scan_options(CLI::App& cmd, ScanArgs& args) {
   add_flags_file_option(cmd, args.flags_file);
 }
 
-// The compiler arguments of scan and pch: the lines of the --flags-file, each
-// one argument as written (no quoting), then those after "--".
-std::optional<std::vector<std::string>> compiler_args(const std::string& flags_file,
-                                                      const std::vector<std::string>& clang_args) {
-  std::vector<std::string> args;
-  if (!flags_file.empty()) {
-    std::string error;
-    auto text = support::read_file(flags_file, &error);
-    if (!text) {
-      std::fprintf(stderr, "opscan: error: cannot read %s: %s\n", flags_file.c_str(),
-                   error.c_str());
-      return std::nullopt;
-    }
-    std::istringstream lines(*text);
-    for (std::string line; std::getline(lines, line);) {
-      if (!line.empty() && line.back() == '\r')
-        line.pop_back();
-      if (!line.empty())
-        args.push_back(line);
-    }
-  }
-  args.insert(args.end(), clang_args.begin(), clang_args.end());
-  return args;
-}
-
-// `generate` given only library IRs needs no --registration: each library
-// keeps its own mode. `run` always makes one new library, so needs it.
+// The options that decide what a generation makes: generate, check and run.
 void add_generate_options(CLI::App& cmd, GenerateArgs& args, bool registration_required) {
-  cmd.add_option("--target", args.target, "Runtime to generate for")
-      ->check(CLI::IsMember({"executorch", "torch"}))
-      ->capture_default_str();
+  cmd.add_option("--target", args.target,
+                 "Runtime to generate for (" + targets().listed() + "; default: executorch)")
+      ->check(CLI::IsMember(targets().names()));
   cmd.add_option("--dispatch-key", args.dispatch_key,
-                 "torch: dispatch key of kernels whose annotation names none")
-      ->capture_default_str();
+                 "The dispatch key of kernels whose annotation names none (targets that read "
+                 "dispatch keys; torch's default is CPU)");
   CLI::Option* registration =
       cmd.add_option("--registration", args.registration,
                      "static: register at load time; manual: register_all_kernels(); named: "
@@ -131,23 +118,44 @@ void add_generate_options(CLI::App& cmd, GenerateArgs& args, bool registration_r
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd.add_option("--templates", args.templates_dir, "Directory overriding the built-in templates")
       ->check(CLI::ExistingDirectory);
-  cmd.add_option("-o,--output", args.out_dir, "Output directory")->required();
 }
 
-int scan_into(const ScanArgs& args, ir::Module& module, std::vector<std::string>* inputs = nullptr) {
+driver::Request request_of(const CLI::App& cmd, const GenerateArgs& args) {
+  driver::Request request;
+  emit::Options& options = request.options;
+  options.target = args.target;
+  request.target_given = cmd.count("--target") > 0;
+  if (!args.registration.empty()) {
+    options.registration = *ir::parse_registration(args.registration);
+    request.registration_given = true;
+  }
+  options.library = args.lib;
+  if (!args.templates_dir.empty())
+    options.templates_dir = args.templates_dir;
+  options.generator = driver::generator_name();
+  if (args.dispatch_key)
+    options.field_defaults[ir::Field::dispatch_key] = *args.dispatch_key;
+  request.operators = args.operators;
+  return request;
+}
+
+// Scans `args`'s files; the module and every file the scan read.
+Status scan_into(const ScanArgs& args, ir::Module& module, std::vector<std::string>* inputs) {
   scan::Options options;
   options.files = args.files;
   if (!args.build_dir.empty())
     options.build_dir = args.build_dir;
-  auto extra_args = compiler_args(args.flags_file, args.clang_args);
+  diag::Diagnostics diags;
+  auto extra_args = driver::compiler_args(args.flags_file, args.clang_args, diags);
   if (!extra_args)
-    return kFailure;
+    return reported(diags, Status::failure);
   options.extra_args = std::move(*extra_args);
   options.jobs = args.jobs;
   if (!args.schemas_file.empty())
     options.schemas_file = args.schemas_file;
   if (!args.cache_dir.empty())
     options.cache_dir = args.cache_dir;
+  options.check_field = driver::field_check(targets());
   // Progress on a terminal only, on one line, for scans long enough to want it.
   if (::isatty(STDERR_FILENO) && args.files.size() > 1) {
     options.progress = [](size_t done, size_t total, const std::string& file) {
@@ -157,198 +165,109 @@ int scan_into(const ScanArgs& args, ir::Module& module, std::vector<std::string>
     };
   }
   scan::Result result = scan::scan(options);
-  result.module.generator = generator_name();
+  result.module.generator = driver::generator_name();
   module = std::move(result.module);
   if (inputs)
     *inputs = std::move(result.inputs);
-  return report(result.diagnostics) ? kErrors : kOk;
+  return reported(result.diagnostics);
 }
 
-emit::Options emit_options(const GenerateArgs& args) {
-  emit::Options options;
-  options.target = *emit::parse_target(args.target);
-  if (!args.registration.empty())
-    options.registration = *emit::parse_registration(args.registration);
-  options.library = args.lib;
-  if (!args.templates_dir.empty())
-    options.templates_dir = args.templates_dir;
-  options.generator = generator_name();
-  options.dispatch_key = args.dispatch_key;
-  return options;
-}
-
-// Writes one generated library and prints its summary.
-int write_library(const ir::Module& module, const emit::Output& output,
-                  const std::string& out_dir) {
-  emit::WriteReport written = emit::write_outputs(out_dir, output.files);
-  if (report(written.diagnostics))
-    return kFailure;
-
+// Prints what one library holds and where its files went.
+void print_summary(const emit::Output& library, const emit::WriteReport& written,
+                   const std::string& out_dir) {
+  const ir::Module& module = library.module;
   std::map<std::string, int> per_namespace;
   for (const ir::Kernel& k : module.kernels)
     ++per_namespace[k.op.ns];
   std::string namespaces;
-  for (const auto& [ns, count] : per_namespace) {
+  for (const auto& [ns, count] : per_namespace)
     namespaces += fmt::format("{}{} {}", namespaces.empty() ? "" : ", ", count, ns);
-  }
-  fmt::print("opscan: library '{}': {} operator{} ({}), registration: {}\n", output.library_dir,
+  const std::string& function = library.symbols.registration_function;
+  fmt::print("opscan: library '{}': {} operator{} ({}), registration: {}\n", library.library.name,
              module.kernels.size(), module.kernels.size() == 1 ? "" : "s", namespaces,
-             output.registration_function.empty() ? "static initializer"
-                                                  : output.registration_function + "()");
+             function.empty() ? "static initializer" : function + "()");
   std::vector<std::string> names;
-  for (const emit::OutputFile& f : output.files)
+  for (const emit::OutputFile& f : library.files)
     names.push_back(std::filesystem::path(f.path).filename());
   fmt::print("opscan: {}: {} ({} written, {} unchanged)\n",
-             support::display_path(std::filesystem::path(out_dir) / output.library_dir),
+             support::display_path(std::filesystem::path(out_dir) / library.library.name),
              fmt::join(names, ", "), written.written.size(), written.unchanged.size());
-  return kOk;
 }
 
-// One library from `scanned` (with --operators, only the operators named).
-int generate_from(const ir::Module& scanned, const GenerateArgs& args) {
-  ir::SelectResult selected;
-  const ir::Module* module = &scanned;
-  if (args.operators) {
-    selected = ir::select_operators(scanned, *args.operators);
-    if (report(selected.diagnostics))
-      return kErrors;
-    module = &selected.module;
-  }
-  emit::Output output = emit::generate(*module, emit_options(args));
-  if (report(output.diagnostics))
-    return kErrors;
-  return write_library(*module, output, args.out_dir);
-}
-
-// Library IRs without --lib: each library regenerated into its own
-// directory, after checking they can live in one program. --registration,
-// when given, applies to every library.
-int generate_libraries(std::vector<emit::LibraryIr> libraries, const GenerateArgs& args) {
-  if (!args.registration.empty()) {
-    for (emit::LibraryIr& library : libraries)
-      library.module.library->registration = args.registration;
-  }
-  emit::Generation generation = emit::generate_libraries(libraries, emit_options(args));
-  if (report(generation.diagnostics))
-    return kErrors;
-  for (size_t i = 0; i < libraries.size(); ++i) {
-    if (int status = write_library(libraries[i].module, generation.libraries[i], args.out_dir);
-        status != kOk) {
+// Writes every library of a successful plan.
+Status write_plan(const driver::Plan& plan, const std::string& out_dir) {
+  for (const emit::Output& library : plan.libraries) {
+    driver::Written written = driver::write_library(library, out_dir);
+    if (Status status = reported(written.report.diagnostics, written.status); status != Status::ok)
       return status;
-    }
+    print_summary(library, written.report, out_dir);
   }
-  return kOk;
+  return Status::ok;
 }
 
-// Reads IR files into `inputs`; reports what cannot be read and returns
-// false on errors.
-bool read_irs(const std::vector<std::string>& ir_files, std::vector<emit::LibraryIr>& inputs) {
-  diag::Diagnostics diags;
-  for (const std::string& path : ir_files) {
-    std::string error;
-    auto text = support::read_file(path, &error);
-    if (!text) {
-      diags.push_back(diag::make_error("opscan-io", {path, 0, 0, 0}, "cannot read: " + error));
-      continue;
-    }
-    ir::ReadResult read = ir::from_json(*text, path);
-    diags.insert(diags.end(), read.diagnostics.begin(), read.diagnostics.end());
-    if (read.module)
-      inputs.push_back({path, std::move(*read.module)});
-  }
-  return !report(diags);
+// Reads IR files; their status, and the files in `files`.
+Status read_inputs(const std::vector<std::string>& paths, std::vector<driver::IrFile>& files) {
+  driver::ReadIrs read = driver::read_irs(paths);
+  files = std::move(read.files);
+  return reported(read.diagnostics, read.status);
 }
 
-// `check`: whether library IRs can live in one program, as generate checks
-// before regenerating them; writes nothing.
-int check_command(const std::vector<std::string>& ir_files) {
-  std::vector<emit::LibraryIr> inputs;
-  if (!read_irs(ir_files, inputs))
-    return kErrors;
-  if (report(emit::check_libraries(inputs)))
-    return kErrors;
+Status generate_command(const CLI::App& cmd, const std::vector<std::string>& ir_files,
+                        const GenerateArgs& args, bool list_outputs) {
+  std::vector<driver::IrFile> inputs;
+  if (Status status = read_inputs(ir_files, inputs); status != Status::ok)
+    return status;
+  driver::Request request = request_of(cmd, args);
+  if (list_outputs) {
+    driver::Listing listing = driver::list_outputs(inputs, request, targets());
+    if (Status status = reported(listing.diagnostics, listing.status); status != Status::ok)
+      return status;
+    // One line per file and symbol: "<kind> <path or name>".
+    for (const emit::OutputList& library : listing.libraries) {
+      for (const emit::OutputFile& file : library.files)
+        fmt::print("{} {}\n", emit::to_string(file.kind), file.path);
+      if (!library.symbols.registration_function.empty())
+        fmt::print("registration-function {}\n", library.symbols.registration_function);
+      if (!library.symbols.link_anchor.empty())
+        fmt::print("link-anchor {}\n", library.symbols.link_anchor);
+    }
+    return Status::ok;
+  }
+  if (args.out_dir.empty()) {
+    std::fputs("opscan: error: -o (the output directory) is required\n", stderr);
+    return Status::usage;
+  }
+  driver::Plan plan = driver::plan(inputs, request, targets());
+  if (Status status = reported(plan.diagnostics, plan.status); status != Status::ok)
+    return status;
+  return write_plan(plan, args.out_dir);
+}
+
+// `check`: everything generate checks (and generates in memory), writing
+// nothing.
+Status check_command(const CLI::App& cmd, const std::vector<std::string>& ir_files,
+                     const GenerateArgs& args) {
+  std::vector<driver::IrFile> inputs;
+  if (Status status = read_inputs(ir_files, inputs); status != Status::ok)
+    return status;
+  driver::Plan plan = driver::plan(inputs, request_of(cmd, args), targets());
+  if (Status status = reported(plan.diagnostics, plan.status); status != Status::ok)
+    return status;
   std::vector<std::string> names;
-  for (const emit::LibraryIr& input : inputs)
-    names.push_back(input.module.library->name);
+  for (const emit::Output& library : plan.libraries)
+    names.push_back(library.library.name);
   fmt::print("opscan: {} librar{} ({}) can live in one program\n", names.size(),
              names.size() == 1 ? "y" : "ies", fmt::join(names, ", "));
-  return kOk;
+  return Status::ok;
 }
 
-// --stamp: created or touched once the command succeeded, so build tools that
-// compare times see the step done even when no output changed.
-int touch_stamp(const std::string& stamp) {
-  std::string error;
-  if (stamp.empty() || support::touch(stamp, &error))
-    return kOk;
-  std::fprintf(stderr, "opscan: error: cannot touch %s: %s\n", stamp.c_str(), error.c_str());
-  return kFailure;
-}
-
-// Writes `content` to `path` unless it holds it already; reports a failure.
-bool write_output(const std::string& path, const std::string& content) {
-  std::string error;
-  if (support::write_if_changed(path, content, &error) != support::WriteOutcome::failed)
-    return true;
-  std::fprintf(stderr, "opscan: error: cannot write %s: %s\n", path.c_str(), error.c_str());
-  return false;
-}
-
-// The end of a build step that wrote `output` from `inputs` and the files
-// named by options (`option_files`; empty when not given): its depfile
-// (whose target is the stamp, if any), then its stamp.
-int finish_step(const std::string& output, std::vector<std::string> inputs,
-                const std::vector<std::string>& option_files, const std::string& depfile,
-                const std::string& stamp) {
-  for (const std::string& file : option_files) {
-    if (!file.empty())
-      inputs.push_back(std::filesystem::weakly_canonical(std::filesystem::absolute(file)));
-  }
-  if (!depfile.empty() &&
-      !write_output(depfile, support::make_depfile(stamp.empty() ? output : stamp, inputs)))
-    return kFailure;
-  return touch_stamp(stamp);
-}
-
-// Reads the IR files of `generate`, then either generates each library IR
-// as recorded (only library IRs, no --lib) or merges everything into one
-// library (--lib, or scan fragments).
-int generate_command(const std::vector<std::string>& ir_files, const GenerateArgs& args) {
-  std::vector<emit::LibraryIr> inputs;
-  if (!read_irs(ir_files, inputs))
-    return kErrors;
-
-  std::vector<std::string> libraries, fragments;
-  for (const emit::LibraryIr& input : inputs)
-    (input.module.library ? libraries : fragments).push_back(input.path);
-  if (!args.lib && fragments.empty()) {
-    if (args.operators) {
-      std::fprintf(stderr, "opscan: error: --operators selects the operators of one new library: "
-                           "give --lib to merge the library IRs into one (without --lib each "
-                           "library is generated again with all its operators)\n");
-      return kUsage;
-    }
-    return generate_libraries(std::move(inputs), args);
-  }
-  if (!args.lib && !libraries.empty()) {
-    std::fprintf(stderr,
-                 "opscan: error: %s is a library IR and %s is scan output: give --lib to merge "
-                 "them into one library, or pass only library IRs to regenerate each\n",
-                 libraries[0].c_str(), fragments[0].c_str());
-    return kUsage;
-  }
-  if (args.registration.empty()) {
-    std::fprintf(stderr, "opscan: error: --registration is required when merging IR files into "
-                         "one library (only library IRs without --lib keep their own)\n");
-    return kUsage;
-  }
-  std::vector<ir::Module> modules;
-  for (emit::LibraryIr& input : inputs)
-    modules.push_back(std::move(input.module));
-  ir::MergeResult merged = ir::merge(std::move(modules));
-  if (report(merged.diagnostics))
-    return kErrors;
-  return generate_from(merged.module, args);
+// Touches the stamp of a step that succeeded.
+Status stamped(Status status, const std::string& stamp) {
+  if (status != Status::ok)
+    return status;
+  return reported(driver::finish_step("", {}, {}, "", stamp), Status::ok) == Status::ok
+             ? Status::ok
+             : Status::failure;
 }
 
 } // namespace
@@ -357,7 +276,7 @@ int main(int argc, char** argv) {
   CLI::App app{"opscan: operator registration code from annotated C++ kernels", "opscan"};
   app.require_subcommand(1);
   app.set_version_flag("--version", [] {
-    return fmt::format("opscan {}\nlibclang: {}", kVersion, scan::libclang_version());
+    return fmt::format("opscan {}\nlibclang: {}", driver::version(), scan::libclang_version());
   });
   app.footer(
       "Exit codes: 0 success, 1 errors in the input, 2 usage error, 3 I/O or internal failure.");
@@ -392,31 +311,39 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> ir_files;
   GenerateArgs gen_args;
+  bool list_outputs = false;
   CLI::App* gen_cmd = app.add_subcommand("generate", "Generate registration code from IR files");
-  gen_cmd
-      ->add_option("ir", ir_files,
-                   "IR files: scan output (merged into one library), or library IRs "
-                   "(<lib>/ir.json; without --lib each is generated into its own directory)")
-      ->required()
+  gen_cmd->add_option("ir", ir_files,
+                      "IR files: scan output (merged into one library), or library IRs "
+                      "(<lib>/ir.json; without --lib each is generated into its own directory)")
       ->check(CLI::ExistingFile);
   add_generate_options(*gen_cmd, gen_args, /*registration_required=*/false);
+  gen_cmd->add_option("-o,--output", gen_args.out_dir, "Output directory");
+  gen_cmd->add_flag("--list-outputs", list_outputs,
+                    "Print the files (and symbols) the generation would write, one per line as "
+                    "'<kind> <path>', without reading kernels or writing anything; IR files are "
+                    "needed only to list library IRs as recorded");
   std::string gen_stamp;
   gen_cmd->add_option("--stamp", gen_stamp,
                       "File to create or touch after a successful generation, even when no "
                       "generated file changed");
   gen_cmd->footer(
       "Example:\n  opscan generate kernels.ir.json --registration named --lib portable_ops -o gen\n"
-      "  opscan generate gen/portable_ops/ir.json gen/quantized_ops/ir.json -o gen");
+      "  opscan generate gen/portable_ops/ir.json gen/quantized_ops/ir.json -o gen\n"
+      "  opscan generate --list-outputs --target executorch --registration named --lib ops");
 
   std::vector<std::string> check_files;
+  GenerateArgs check_args;
   std::string check_stamp;
   CLI::App* check_cmd = app.add_subcommand(
-      "check", "Check that library IRs can be linked into one program (writes nothing)");
-  check_cmd->add_option("ir", check_files, "Library IRs (<lib>/ir.json)")
+      "check", "Check IR files as generate would, writing nothing: library IRs can be linked "
+               "into one program, fragments (with --lib) make a library");
+  check_cmd->add_option("ir", check_files, "IR files, as for generate")
       ->required()
       ->check(CLI::ExistingFile);
+  add_generate_options(*check_cmd, check_args, /*registration_required=*/false);
   check_cmd->add_option("--stamp", check_stamp,
-                        "File to create or touch when the libraries can live in one program");
+                        "File to create or touch when the check passes");
   check_cmd->footer("Example:\n  opscan check gen/portable_ops/ir.json gen/quantized_ops/ir.json");
 
   ScanArgs run_scan;
@@ -424,6 +351,7 @@ int main(int argc, char** argv) {
   CLI::App* run_cmd = app.add_subcommand("run", "Scan kernel sources and generate in one step");
   add_scan_options(*run_cmd, run_scan);
   add_generate_options(*run_cmd, run_gen, /*registration_required=*/true);
+  run_cmd->add_option("-o,--output", run_gen.out_dir, "Output directory")->required();
   run_cmd->footer("Example:\n  opscan run src/*.cpp --registration named --lib portable_ops -o gen "
                   "-- -Iinclude");
 
@@ -440,48 +368,56 @@ int main(int argc, char** argv) {
     app.parse(args);
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
-    return code == 0 ? kOk : kUsage;
+    return code == 0 ? 0 : exit_code(Status::usage);
   }
 
   try {
     if (*scan_cmd) {
       ir::Module module;
       std::vector<std::string> inputs;
-      int status = scan_into(scan_args, module, &inputs);
-      if (status != kOk)
-        return status;
-      if (!write_output(ir_out, ir::to_json(module)))
-        return kFailure;
-      return finish_step(ir_out, std::move(inputs), {scan_args.schemas_file, scan_args.flags_file},
-                         depfile, scan_stamp);
+      if (Status status = scan_into(scan_args, module, &inputs); status != Status::ok)
+        return exit_code(status);
+      if (Status status = reported(driver::write_file(ir_out, ir::to_json(module)));
+          status != Status::ok)
+        return exit_code(Status::failure);
+      diag::Diagnostics finished =
+          driver::finish_step(ir_out, std::move(inputs),
+                              {scan_args.schemas_file, scan_args.flags_file}, depfile, scan_stamp);
+      return exit_code(reported(finished) == Status::ok ? Status::ok : Status::failure);
     }
     if (*pch_cmd) {
-      auto args = compiler_args(pch_flags_file, clang_args);
+      diag::Diagnostics diags;
+      auto args = driver::compiler_args(pch_flags_file, clang_args, diags);
       if (!args)
-        return kFailure;
+        return exit_code(reported(diags, Status::failure));
       scan::PrecompileResult result = scan::precompile({pch_header, std::move(*args)});
-      if (report(result.diagnostics))
-        return kErrors;
-      if (!write_output(pch_out, result.pch))
-        return kFailure;
-      return finish_step(pch_out, std::move(result.inputs), {pch_flags_file}, pch_depfile,
-                         pch_stamp);
+      if (Status status = reported(result.diagnostics); status != Status::ok)
+        return exit_code(status);
+      if (reported(driver::write_file(pch_out, result.pch)) != Status::ok)
+        return exit_code(Status::failure);
+      diag::Diagnostics finished = driver::finish_step(pch_out, std::move(result.inputs),
+                                                       {pch_flags_file}, pch_depfile, pch_stamp);
+      return exit_code(reported(finished) == Status::ok ? Status::ok : Status::failure);
     }
     if (*gen_cmd) {
-      int status = generate_command(ir_files, gen_args);
-      return status == kOk ? touch_stamp(gen_stamp) : status;
+      if (ir_files.empty() && !list_outputs) {
+        std::fputs("opscan: error: generate needs IR files (or --list-outputs)\n", stderr);
+        return exit_code(Status::usage);
+      }
+      return exit_code(
+          stamped(generate_command(*gen_cmd, ir_files, gen_args, list_outputs), gen_stamp));
     }
-    if (*check_cmd) {
-      int status = check_command(check_files);
-      return status == kOk ? touch_stamp(check_stamp) : status;
-    }
+    if (*check_cmd)
+      return exit_code(stamped(check_command(*check_cmd, check_files, check_args), check_stamp));
     ir::Module module;
-    int status = scan_into(run_scan, module);
-    if (status != kOk)
-      return status;
-    return generate_from(module, run_gen);
+    if (Status status = scan_into(run_scan, module, nullptr); status != Status::ok)
+      return exit_code(status);
+    driver::Plan plan = driver::plan_scanned(module, request_of(*run_cmd, run_gen), targets());
+    if (Status status = reported(plan.diagnostics, plan.status); status != Status::ok)
+      return exit_code(status);
+    return exit_code(write_plan(plan, run_gen.out_dir));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "opscan: internal error: %s\n", e.what());
-    return kFailure;
+    return exit_code(Status::failure);
   }
 }

@@ -1,53 +1,130 @@
-// What every target's generator gets and gives; private to lib/emit.
+// A runtime opscan generates registration code for. Each runtime is one
+// implementation of Target in its own folder (lib/emit/targets/<name>/),
+// registered by name (emit/registry.h); nothing outside that folder knows a
+// target by its name. A target owns everything that differs between
+// runtimes: the runtime context its kernels take, the registration modes it
+// supports, what makes two kernels the same registration (its identity),
+// the annotation fields it accepts, and its output files, symbols and
+// templates.
 #pragma once
 
-#include "emit/code_template.h"
-#include "emit/emit.h"
+#include "diag/diag.h"
+#include "ir/ir.h"
+#include "ir/validate.h"
 
-#include <set>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace opscan::emit {
 
-// The library being generated, after its name was checked.
-struct Library {
-  std::string name;                // as given, or "all" for the unnamed library
-  std::string registration_symbol; // empty in static mode
-  std::string link_anchor;         // static mode only: "opscan_static_registration_<name>"
+// Generation options every target understands.
+struct Options {
+  std::string target = "executorch";        // a registered target's name
+  ir::Registration registration = ir::Registration::named;
+  std::optional<std::string> library;       // --lib; unset: the unnamed default library
+  std::optional<std::string> templates_dir; // overrides the built-in templates
+  std::string generator = "opscan";         // "opscan <version>", for the header line
+  // The value of an annotation field for kernels whose annotation sets none
+  // (--dispatch-key sets dispatch_key); only for fields the target accepts.
+  std::map<ir::Field, std::string> field_defaults;
 };
 
-// Static mode: the definition of the library's link anchor in
-// RegisterKernels.cpp, with the comment that says why it is there.
-std::string link_anchor_definition(const Library& library);
+// The library being generated, after its name was checked.
+struct LibrarySpec {
+  std::string name; // as given, or "all" for the unnamed library
+  ir::Registration registration = ir::Registration::named;
+};
 
-// A local variable name for a schema argument in generated code: the name
-// itself when it is a valid identifier that does not clash with the
-// wrapper's own names, else the name with a trailing underscore.
-std::string local_name(const std::string& schema_name);
+// What a target's generated library defines that a build must know of.
+struct Symbols {
+  std::string registration_function; // fully qualified; empty in static mode
+  // Static mode (else empty): an extern "C" symbol RegisterKernels.cpp
+  // defines. Nothing references a statically registered library, so a link
+  // from a static archive needs -Wl,--undefined=<link_anchor> to keep it.
+  std::string link_anchor;
+};
 
-// A canonical C++ type spelled so that equal types compare equal ("long
-// long" is "long", no libc++ inline namespace, no spaces); bare_canonical
-// also drops the reference and top-level const.
-std::string normalized(std::string canonical);
-std::string bare_canonical(std::string canonical);
+enum class OutputKind {
+  header, // compiled by consumers: part of the library's interface
+  source, // compiled into the library
+  data,   // read by tools: the library IR, selective-build lists
+};
+std::string_view to_string(OutputKind kind); // "header", "source", "data"
 
-// "a::b::f" -> "a::b" and "f".
-std::string namespace_of(const std::string& qualified);
-std::string unqualified(const std::string& qualified);
+struct OutputFile {
+  std::string path; // relative to the output directory: "<lib>/RegisterKernels.h"
+  OutputKind kind = OutputKind::data;
+  std::string content;
+};
 
-// A readable wrapper name, unique in the file: <prefix>ns_name_overload,
-// then ..._2 for the next kernel whose name folds to the same text.
-std::string wrapper_name(const ir::Kernel& kernel, std::set<std::string>& taken,
-                         std::string_view prefix);
+// Where a target reports what it refuses. Problems with a kernel are located
+// by the IR's locator: at the JSON path of the field in an IR file, or at
+// the kernel's source.
+class Problems {
+public:
+  Problems(const ir::Locator& locator, diag::Diagnostics& out) : locator_(locator), out_(out) {}
+  void kernel(const ir::Kernel& kernel, std::string_view field, std::string code,
+              std::string message, std::vector<diag::Note> notes = {});
+  void error(std::string code, std::string message);
+  const ir::Locator& locator() const { return locator_; }
 
-// Renders the built-in (or overriding) template `name` with `env`; reports
-// template errors into `diags`.
-std::optional<std::string> render(const std::string& name, const TemplateEnv& env,
-                                  const Options& options, diag::Diagnostics& diags);
+private:
+  const ir::Locator& locator_;
+  diag::Diagnostics& out_;
+};
 
-void generate_executorch(const ir::Module& module, const Library& library, const Options& options,
-                         Output& output);
-void generate_torch(const ir::Module& module, const Library& library, const Options& options,
-                    Output& output);
+// A problem with an annotation field's value, at a byte offset in the value.
+struct FieldError {
+  size_t offset = 0;
+  std::string message;
+};
+
+class Target {
+public:
+  virtual ~Target() = default;
+
+  virtual std::string_view name() const = 0;        // "executorch"
+  virtual std::string_view description() const = 0; // one line, for help texts
+
+  // The runtime context its kernels take before their schema arguments.
+  virtual bool accepts(ir::ContextKind context) const = 0;
+  virtual bool accepts(ir::Registration registration) const = 0;
+  // The annotation fields it reads; every other field must be unset.
+  virtual bool accepts(ir::Field field) const = 0;
+  // The value of `field` (an accepted one) for a kernel whose annotation
+  // sets none; "" when the field stays unset.
+  virtual std::string default_value(ir::Field field) const = 0;
+  // Whether the value `kernel` gives `field` (accepted and set) is one the
+  // runtime understands.
+  virtual std::optional<FieldError> check_field(ir::Field field,
+                                                const ir::Kernel& kernel) const = 0;
+
+  // What the runtime registers a kernel under: two kernels of one identity
+  // cannot both be registered, by one library or by two in one program.
+  virtual std::string identity(const ir::Kernel& kernel) const = 0;
+
+  // Every reason this target cannot generate `kernel` (its context, types,
+  // returns...), reported to `problems`. Fields and identity are checked
+  // by the caller, with the hooks above.
+  virtual void check_kernel(const ir::Kernel& kernel, Problems& problems) const = 0;
+
+  virtual Symbols symbols(const LibrarySpec& library) const = 0;
+  // The files a generation writes, in this order, with their kind; the
+  // same in every registration mode (so build files never disagree with
+  // the generator).
+  virtual std::vector<OutputFile> outputs(const LibrarySpec& library) const = 0;
+
+  // The files of outputs(), rendered, for a module whose every kernel
+  // check_kernel accepted, with its annotation fields resolved. The IR file
+  // (data, "<lib>/ir.json") is the caller's and is left empty. Only
+  // template errors can still occur here.
+  virtual std::vector<OutputFile> generate(const ir::Module& module, const LibrarySpec& library,
+                                           const Options& options,
+                                           diag::Diagnostics& diags) const = 0;
+};
 
 } // namespace opscan::emit

@@ -1,4 +1,4 @@
-#include "emit/emit.h"
+#include "emit/generate.h"
 #include "support/files.h"
 
 namespace opscan::emit {

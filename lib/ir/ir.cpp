@@ -1,10 +1,31 @@
 #include "ir/ir.h"
 
 #include <algorithm>
+#include <array>
 #include <tuple>
+#include <utility>
 
 namespace opscan::ir {
 namespace {
+
+// An enum's JSON spellings, in enumerator order.
+template <typename E, size_t N>
+struct Names {
+  std::array<std::string_view, N> names;
+  std::string_view of(E value) const { return names[static_cast<size_t>(value)]; }
+  std::optional<E> parse(std::string_view text) const {
+    auto it = std::find(names.begin(), names.end(), text);
+    if (it == names.end())
+      return std::nullopt;
+    return static_cast<E>(it - names.begin());
+  }
+};
+
+constexpr Names<ContextKind, 3> kContexts{{"none", "KernelRuntimeContext", "DispatchKeySet"}};
+constexpr Names<SchemaOrigin, 3> kOrigins{{"inferred", "declared", "known"}};
+constexpr Names<Registration, 3> kRegistrations{{"static", "manual", "named"}};
+constexpr Names<Linkage, 2> kLinkages{{"C++", "C"}};
+constexpr Names<Field, 2> kFields{{"key", "dispatch"}};
 
 // Path, then hash: one path with two hashes (stale fragments) must not
 // depend on input order, and equal entries must end up adjacent for unique.
@@ -12,7 +33,7 @@ auto order_key(const SourceFile& s) {
   return std::tie(s.path, s.sha256);
 }
 auto order_key(const Kernel& k) {
-  return std::tie(k.op, k.kernel_key, k.location.file, k.location.offset, k.usr);
+  return std::tie(k.op, k.kernel_key, k.dispatch_key, k.location.file, k.location.offset, k.usr);
 }
 constexpr auto in_order = [](const auto& a, const auto& b) { return order_key(a) < order_key(b); };
 
@@ -25,6 +46,55 @@ bool strictly_ordered(const std::vector<T>& items) {
 }
 
 } // namespace
+
+std::string_view to_string(ContextKind kind) {
+  return kContexts.of(kind);
+}
+std::string_view to_string(SchemaOrigin origin) {
+  return kOrigins.of(origin);
+}
+std::string_view to_string(Registration mode) {
+  return kRegistrations.of(mode);
+}
+std::string_view to_string(Linkage linkage) {
+  return kLinkages.of(linkage);
+}
+std::string_view to_string(Field field) {
+  return kFields.of(field);
+}
+std::optional<ContextKind> parse_context_kind(std::string_view text) {
+  return kContexts.parse(text);
+}
+std::optional<SchemaOrigin> parse_schema_origin(std::string_view text) {
+  return kOrigins.parse(text);
+}
+std::optional<Registration> parse_registration(std::string_view text) {
+  return kRegistrations.parse(text);
+}
+std::optional<Linkage> parse_linkage(std::string_view text) {
+  return kLinkages.parse(text);
+}
+
+schema::Schema Kernel::schema() const {
+  schema::Schema s{op, {}, returns};
+  s.arguments.reserve(arguments.size());
+  for (const Argument& a : arguments)
+    s.arguments.push_back(a.schema);
+  return s;
+}
+
+const std::string& Kernel::field(Field f) const {
+  return f == Field::kernel_key ? kernel_key : dispatch_key;
+}
+
+std::string describe(const Kernel& kernel) {
+  std::string text = kernel.op.str();
+  if (!kernel.kernel_key.empty())
+    text += " (kernel key '" + kernel.kernel_key + "')";
+  if (!kernel.dispatch_key.empty())
+    text += " (dispatch key " + kernel.dispatch_key + ")";
+  return text;
+}
 
 void canonicalize(Module& module) {
   std::sort(module.sources.begin(), module.sources.end(), in_order);

@@ -1,5 +1,7 @@
-// The IR: what opscan knows about a kernel library after scanning. Written
-// as JSON ("format": "opscan-ir"), described by ir/opscan-ir.schema.json.
+// The IR: what opscan knows about a kernel library after scanning, as a
+// typed model. Strings exist only at the JSON boundary (ir/json.h); in
+// memory, schemas are parsed and every closed set is an enum. Validated at
+// every door by ir::validate (ir/validate.h).
 #pragma once
 
 #include "diag/diag.h"
@@ -12,41 +14,70 @@
 
 namespace opscan::ir {
 
-inline constexpr std::string_view kFormat = "opscan-ir";
-inline constexpr int kVersion = 1;
+// What a kernel takes before its schema arguments.
+enum class ContextKind {
+  none,
+  runtime_context,  // executorch::runtime::KernelRuntimeContext& (ExecuTorch)
+  dispatch_key_set, // c10::DispatchKeySet (PyTorch's dispatcher)
+};
 
+// Where a kernel's schema came from.
+enum class SchemaOrigin {
+  inferred, // from the C++ signature (the annotation names the operator only)
+  declared, // written in the annotation, and checked against the signature
+  known,    // from a known-schemas file (--schemas), checked against the signature
+};
+
+// How a generated library registers its kernels.
+enum class Registration {
+  static_init, // at load time, from a static initializer
+  manual,      // register_all_kernels()
+  named,       // register_<lib>_kernels()
+};
+
+// The language linkage of a kernel: an extern "C" kernel is declared so.
+enum class Linkage { cxx, c };
+
+// The optional fields of an annotation. Each belongs to the targets that
+// accept it (see emit::Target); every other target refuses a kernel that
+// sets it.
+enum class Field {
+  kernel_key,   // key = "v1/6;0,1|..." (ExecuTorch: a dtype-specialised kernel)
+  dispatch_key, // dispatch = "CUDA" (torch: the dispatch key to register under)
+};
+
+// One schema argument and the C++ parameter that takes it.
 struct Argument {
-  std::string name;               // schema name (the C++ parameter's name)
-  std::string schema_type;        // "Tensor(a!)", "int[]?", ...
+  schema::Argument schema;        // name, parsed type, default, keyword-only
   std::string cpp_type;           // as written in the source
   std::string cpp_canonical_type; // fully qualified, typedefs resolved
-  bool kwarg_only = false;
-  std::optional<std::string> default_value; // declared schemas only
   friend bool operator==(const Argument&, const Argument&) = default;
 };
 
-struct Return {
-  std::string name; // may be empty
-  std::string schema_type;
-  friend bool operator==(const Return&, const Return&) = default;
-};
-
-enum class SchemaOrigin { inferred, declared };
-
 struct Kernel {
   schema::OperatorName op;
-  std::string schema; // canonical schema string
+  std::vector<Argument> arguments;
+  std::vector<schema::Return> returns;
   SchemaOrigin schema_origin = SchemaOrigin::inferred;
-  std::string cpp_function;              // fully qualified: "custom::native::add_out"
+  // Fully qualified, inline namespaces included: "custom::native::add_out".
+  std::string cpp_function;
+  // The namespaces of cpp_function that are inline, each fully qualified
+  // ("custom::v1"): declarations of the kernel must open them inline.
+  std::vector<std::string> cpp_inline_namespaces;
+  Linkage cpp_linkage = Linkage::cxx;
+  bool cpp_noexcept = false;
   std::string cpp_return_type;           // as written
   std::string cpp_canonical_return_type; // fully qualified
   std::string usr;                       // libclang's unified symbol resolution
-  bool has_context = false;              // takes KernelRuntimeContext& (or DispatchKeySet) first
-  std::vector<Argument> arguments;
-  std::vector<Return> returns;
-  std::string kernel_key;   // empty: the fallback kernel
-  std::string dispatch_key; // empty: the target's default
+  ContextKind context = ContextKind::none;
+  std::string kernel_key;   // empty: not set
+  std::string dispatch_key; // empty: not set
   diag::Location location;  // the function's name in its annotated declaration
+
+  // The kernel's schema: op, arguments and returns.
+  schema::Schema schema() const;
+  // The value of an annotation field ("" when not set).
+  const std::string& field(Field f) const;
   friend bool operator==(const Kernel&, const Kernel&) = default;
 };
 
@@ -60,19 +91,21 @@ struct SourceFile {
 // `opscan generate` writes, absent in scan output (fragments). Lets a later
 // run regenerate several libraries at once, each as it was generated.
 struct LibraryInfo {
-  std::string name;         // the library's name; "all" for the unnamed default library
-  std::string registration; // "static", "manual" or "named"
-  std::string function;     // fully qualified registration function; "" in static mode
-  std::string target;       // "executorch" or "torch"
-  // Static mode only (else empty): the symbol that keeps the registration
-  // object in a link from a static archive (-Wl,--undefined=<it>).
-  std::string link_anchor = {};
+  std::string name; // the library's name; "all" for the unnamed default library
+  Registration registration = Registration::named;
+  std::string target; // the name of a registered target ("executorch", "torch")
+  // Derived from the three above by the target (a reader checks that they
+  // agree): the fully qualified registration function ("" in static mode)
+  // and, in static mode, the symbol that keeps the registration object in a
+  // link from a static archive (-Wl,--undefined=<it>).
+  std::string function;
+  std::string link_anchor;
   friend bool operator==(const LibraryInfo&, const LibraryInfo&) = default;
 };
 
 // One IR document: a fragment (one translation unit) or a library.
 struct Module {
-  std::string generator;              // "opscan 0.1.0"
+  std::string generator;              // "opscan 0.2.0"
   std::string libclang_version;       // clang_getClangVersion()
   std::optional<LibraryInfo> library; // set in a generated library's IR only
   std::vector<SourceFile> sources;
@@ -80,8 +113,23 @@ struct Module {
   friend bool operator==(const Module&, const Module&) = default;
 };
 
-// Sorts sources by path and kernels by operator, kernel key and location, so
-// equal content always serialises to the same bytes.
+// The names the JSON uses for the enums above; nullopt for any other text.
+std::string_view to_string(ContextKind kind); // "none", "KernelRuntimeContext", "DispatchKeySet"
+std::string_view to_string(SchemaOrigin origin);    // "inferred", "declared", "known"
+std::string_view to_string(Registration mode);      // "static", "manual", "named"
+std::string_view to_string(Linkage linkage);        // "C++", "C"
+std::string_view to_string(Field field);            // "key", "dispatch" (as annotated)
+std::optional<ContextKind> parse_context_kind(std::string_view text);
+std::optional<SchemaOrigin> parse_schema_origin(std::string_view text);
+std::optional<Registration> parse_registration(std::string_view text);
+std::optional<Linkage> parse_linkage(std::string_view text);
+
+// "kernel key 'v1/6;0' of aten::add.out" style description: the operator,
+// plus the fields that are set.
+std::string describe(const Kernel& kernel);
+
+// Sorts sources by path and kernels by operator, kernel key, dispatch key
+// and location, so equal content always serialises to the same bytes.
 void canonicalize(Module& module);
 
 // True when canonicalize would leave `module` as it is because its sources
@@ -89,19 +137,11 @@ void canonicalize(Module& module);
 // when two kernels tie).
 bool is_canonical(const Module& module);
 
-// Deterministic JSON (canonicalised, two-space indent, trailing newline).
-std::string to_json(const Module& module);
-
-struct ReadResult {
-  std::optional<Module> module;
-  diag::Diagnostics diagnostics; // located in `path` when the JSON is bad
-};
-ReadResult from_json(std::string_view text, const std::string& path);
-
-// Merges fragments into one module: the same kernel (same USR) seen in several
-// fragments is kept once; two different kernels for one operator and kernel
-// key are an error naming both locations. The result describes no library
-// (`library` unset), whatever the inputs recorded.
+// Merges fragments into one module: the same kernel (same USR) seen in
+// several fragments is kept once; one USR annotated differently is an
+// error naming both locations. Which kernels may share an operator is the
+// target's business (emit::Target::identity), not the merge's. The result
+// describes no library (`library` unset), whatever the inputs recorded.
 struct MergeResult {
   Module module;
   diag::Diagnostics diagnostics;
@@ -110,8 +150,8 @@ MergeResult merge(std::vector<Module> fragments);
 
 // Selective generation: keeps only the kernels (every kernel key) of the
 // operators named, each "ns::name.overload" or "ns::name" (an operator
-// without overload), as Kernel::op.str() spells it; the rest of `module` is
-// kept as it is. Errors, once per name:
+// without overload), as OperatorName::str() spells it; the rest of `module`
+// is kept as it is. Errors, once per name:
 //   opscan-schema-*           a malformed name (the parser's code)
 //   opscan-unknown-operator   no kernel of `module` implements it; suggests
 //                             a close name, or another overload of it

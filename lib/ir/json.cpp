@@ -1,7 +1,10 @@
-// IR <-> JSON. Writing is deterministic; reading validates every field and
-// reports the first problem with its JSON path.
-#include "ir/ir.h"
+// IR <-> JSON. Writing is deterministic; reading checks every field and
+// reports the first problem at its JSON path.
+#include "ir/json.h"
 
+#include "support/text.h"
+
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <deque>
@@ -12,39 +15,6 @@
 
 namespace opscan::ir {
 namespace {
-
-// The length of the UTF-8 sequence at s[i] (a byte >= 0x80) and whether it
-// is well formed (Unicode table 3-7: no overlong forms, surrogates or code
-// points past U+10FFFF). An ill-formed one's length is that of its longest
-// well-formed prefix, at least 1: the bytes one U+FFFD replaces.
-std::pair<size_t, bool> utf8_sequence(std::string_view s, size_t i) {
-  auto lead = static_cast<unsigned char>(s[i]);
-  size_t continuations;
-  unsigned char low = 0x80, high = 0xBF; // the range of the next byte
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    continuations = 1;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    continuations = 2;
-    low = lead == 0xE0 ? 0xA0 : low;   // overlong
-    high = lead == 0xED ? 0x9F : high; // surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    continuations = 3;
-    low = lead == 0xF0 ? 0x90 : low;   // overlong
-    high = lead == 0xF4 ? 0x8F : high; // past U+10FFFF
-  } else {
-    return {1, false};
-  }
-  for (size_t n = 1; n <= continuations; ++n) {
-    if (i + n >= s.size())
-      return {n, false};
-    auto c = static_cast<unsigned char>(s[i + n]);
-    if (c < low || c > high)
-      return {n, false};
-    low = 0x80;
-    high = 0xBF;
-  }
-  return {continuations + 1, true};
-}
 
 // The bytes a JSON string holds as they are, escaped or not: printable
 // ASCII but '"' and '\\'. Looked up, as strings are most of an IR.
@@ -151,7 +121,7 @@ private:
       }
       out_.append(s, plain, i - plain);
       if (c >= 0x80) {
-        auto [length, valid] = utf8_sequence(s, i);
+        auto [length, valid] = support::utf8_sequence(s, i);
         if (valid)
           out_.append(s, i, length);
         else
@@ -199,31 +169,36 @@ void write_kernel(Writer& w, const Kernel& k) {
       w.key("name").string(k.op.name);
       w.key("overload").string(k.op.overload);
     });
-    w.key("schema").string(k.schema);
-    w.key("schema_origin")
-        .string(k.schema_origin == SchemaOrigin::declared ? "declared" : "inferred");
+    w.key("schema").string(k.schema().str());
+    w.key("schema_origin").string(to_string(k.schema_origin));
     w.key("kernel_key").string(k.kernel_key);
     w.key("dispatch_key").string(k.dispatch_key);
     w.key("cpp_function").string(k.cpp_function);
-    w.key("has_context").boolean(k.has_context);
+    w.key("cpp_inline_namespaces").array([&] {
+      for (const std::string& ns : k.cpp_inline_namespaces)
+        w.string(ns);
+    });
+    w.key("cpp_linkage").string(to_string(k.cpp_linkage));
+    w.key("cpp_noexcept").boolean(k.cpp_noexcept);
+    w.key("context").string(to_string(k.context));
     w.key("arguments").array([&] {
       for (const Argument& a : k.arguments) {
         w.object([&] {
-          w.key("name").string(a.name);
-          w.key("schema_type").string(a.schema_type);
-          w.key("kwarg_only").boolean(a.kwarg_only);
-          if (a.default_value)
-            w.key("default").string(*a.default_value);
+          w.key("name").string(a.schema.name);
+          w.key("schema_type").string(a.schema.type.str());
+          w.key("kwarg_only").boolean(a.schema.kwarg_only);
+          if (a.schema.default_value)
+            w.key("default").string(*a.schema.default_value);
           w.key("cpp_type").string(a.cpp_type);
           w.key("cpp_canonical_type").string(a.cpp_canonical_type);
         });
       }
     });
     w.key("returns").array([&] {
-      for (const Return& r : k.returns) {
+      for (const schema::Return& r : k.returns) {
         w.object([&] {
           w.key("name").string(r.name);
-          w.key("schema_type").string(r.schema_type);
+          w.key("schema_type").string(r.type.str());
         });
       }
     });
@@ -234,32 +209,25 @@ void write_kernel(Writer& w, const Kernel& k) {
   });
 }
 
-// A JSON value as the reader sees it: what it holds, and for strings, keys
-// and numbers, their value. Lighter than an nlohmann::json document, whose
-// maps and strings, built and destroyed, cost more than the reading itself.
+// A JSON value as the reader sees it: what it holds, where it starts, and
+// for strings, keys and numbers, their value. Lighter than an nlohmann
+// document, whose maps and strings, built and destroyed, cost more than the
+// reading itself.
 struct Node {
-  enum class Kind { other, boolean, unsigned_integer, string, array, object };
-  Kind kind = Kind::other; // other: null, or a number no IR field can hold
+  enum class Kind { null, boolean, unsigned_integer, other_number, string, array, object };
+  Kind kind = Kind::null;
   bool boolean = false;
   uint64_t number = 0;
   std::string_view text;      // a string's value
   std::string_view key;       // an object member's name
+  uint32_t offset = 0;        // of the value in the text; 0 when not known
   std::vector<Node> children; // array items, object members in order
-
-  const Node* member(std::string_view name) const {
-    // The last of equal keys, as nlohmann keeps it.
-    for (auto it = children.rbegin(); it != children.rend(); ++it) {
-      if (it->key == name)
-        return &*it;
-    }
-    return nullptr;
-  }
 };
 
 using Json = nlohmann::json;
 
-// An nlohmann document as a Node tree, viewing its strings and keys;
-// containers deeper than kMaxDepth are left empty.
+// An nlohmann document as a Node tree, viewing its strings and keys, without
+// offsets; containers deeper than kMaxDepth are left empty.
 Node node_of(const Json& json, int depth = 0) {
   Node node;
   if (json.is_boolean()) {
@@ -268,6 +236,8 @@ Node node_of(const Json& json, int depth = 0) {
   } else if (json.is_number_unsigned()) {
     node.kind = Node::Kind::unsigned_integer;
     node.number = json.get<uint64_t>();
+  } else if (json.is_number()) {
+    node.kind = Node::Kind::other_number;
   } else if (json.is_string()) {
     node.kind = Node::Kind::string;
     node.text = json.get_ref<const std::string&>();
@@ -282,20 +252,21 @@ Node node_of(const Json& json, int depth = 0) {
   return node;
 }
 
-// Parses the JSON that opscan writes into Nodes, several times faster than
-// nlohmann, whose lexer reads a character at a time (with its document, two
-// fifths of `generate` on a large IR). It takes a subset of the JSON nlohmann
-// takes and reads it as nlohmann does; for anything else (a \u escape, a
-// number that is not an unsigned integer, a byte-order mark, nesting deeper
-// than kMaxDepth, any error) it gives up, and nlohmann parses the text
-// instead, so every document and every error message stays as it was.
-// Strings view the text, or `decoded` when they have escapes.
+// Parses JSON into Nodes with their offsets, several times faster than
+// nlohmann, whose lexer reads a character at a time. It reads what nlohmann
+// reads, but gives up on anything it would have to report (any error) and on
+// nesting deeper than kMaxDepth; nlohmann then parses the text instead, so
+// error messages are nlohmann's. Object members are all kept, duplicates
+// too (the reader refuses those). Strings view the text, or `decoded` when
+// they have escapes.
 class FastParser {
 public:
   FastParser(std::string_view text, std::deque<std::string>& decoded)
       : text_(text), decoded_(decoded) {}
 
   std::optional<Node> parse() {
+    if (text_.starts_with("\xEF\xBB\xBF")) // a byte-order mark, as nlohmann skips it
+      at_ = 3;
     Node doc;
     if (!value(doc, 0))
       return std::nullopt;
@@ -310,6 +281,7 @@ private:
     skip_space();
     if (at_ == text_.size() || depth >= kMaxDepth)
       return false;
+    out.offset = static_cast<uint32_t>(at_);
     char c = text_[at_];
     if (c == '{' || c == '[')
       return container(out, depth);
@@ -317,11 +289,11 @@ private:
       out.kind = Node::Kind::string;
       return string(out.text);
     }
-    if (c >= '0' && c <= '9')
+    if (c == '-' || (c >= '0' && c <= '9'))
       return number(out);
     for (auto [word, kind, boolean] : {std::tuple{"true", Node::Kind::boolean, true},
                                        {"false", Node::Kind::boolean, false},
-                                       {"null", Node::Kind::other, false}}) {
+                                       {"null", Node::Kind::null, false}}) {
       if (text_.substr(at_).starts_with(word)) {
         at_ += std::string_view(word).size();
         out.kind = kind;
@@ -354,6 +326,56 @@ private:
     } while (take(','));
     return take(end);
   }
+  // Four hex digits at at_; nullopt when there are not.
+  std::optional<uint32_t> hex4() {
+    if (at_ + 4 > text_.size())
+      return std::nullopt;
+    uint32_t value = 0;
+    for (size_t i = 0; i < 4; ++i) {
+      char c = text_[at_ + i];
+      int digit = c >= '0' && c <= '9'   ? c - '0'
+                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                         : -1;
+      if (digit < 0)
+        return std::nullopt;
+      value = value * 16 + static_cast<uint32_t>(digit);
+    }
+    at_ += 4;
+    return value;
+  }
+  // After "\u": one code point (a surrogate pair takes two escapes), as UTF-8.
+  bool unicode_escape(std::string& out) {
+    auto cp = hex4();
+    if (!cp || (*cp >= 0xDC00 && *cp <= 0xDFFF))
+      return false;
+    if (*cp >= 0xD800 && *cp <= 0xDBFF) {
+      if (!text_.substr(at_).starts_with("\\u"))
+        return false;
+      at_ += 2;
+      auto low = hex4();
+      if (!low || *low < 0xDC00 || *low > 0xDFFF)
+        return false;
+      *cp = 0x10000 + ((*cp - 0xD800) << 10) + (*low - 0xDC00);
+    }
+    uint32_t c = *cp;
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if (c < 0x800) {
+      out += static_cast<char>(0xC0 | (c >> 6));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      out += static_cast<char>(0xE0 | (c >> 12));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (c >> 18));
+      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    }
+    return true;
+  }
   bool string(std::string_view& out) {
     if (!take('"'))
       return false;
@@ -374,16 +396,22 @@ private:
         return true;
       }
       if (c == '\\') {
+        if (!unescaped)
+          unescaped = &decoded_.emplace_back(text_.substr(start, at_ - start));
+        if (at_ + 1 < text_.size() && text_[at_ + 1] == 'u') {
+          at_ += 2;
+          if (!unicode_escape(*unescaped))
+            return false;
+          continue;
+        }
         size_t which =
             at_ + 1 < text_.size() ? kEscapeLetters.find(text_[at_ + 1]) : std::string_view::npos;
         if (which == std::string_view::npos)
-          return false; // \u, or not an escape
-        if (!unescaped)
-          unescaped = &decoded_.emplace_back(text_.substr(start, at_ - start));
+          return false;
         *unescaped += kEscaped[which];
         at_ += 2;
       } else if (c >= 0x80) {
-        auto [length, valid] = utf8_sequence(text_, at_);
+        auto [length, valid] = support::utf8_sequence(text_, at_);
         if (!valid)
           return false;
         if (unescaped)
@@ -395,21 +423,51 @@ private:
     }
     return false;
   }
+  // JSON's number grammar; unsigned integers that fit 64 bits keep their
+  // value, every other number is only known to be one.
   bool number(Node& out) {
-    uint64_t n = 0;
-    size_t start = at_;
-    while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') {
-      if (n > (UINT64_MAX - 9) / 10)
-        return false;
-      n = n * 10 + static_cast<uint64_t>(text_[at_++] - '0');
-    }
-    bool leading_zero = text_[start] == '0' && at_ - start > 1;
-    if (leading_zero || (at_ < text_.size() &&
-                         std::string_view(".eE").find(text_[at_]) != std::string_view::npos)) {
+    const size_t start = at_;
+    const bool negative = take('-');
+    auto digits = [&] {
+      size_t from = at_;
+      while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9')
+        ++at_;
+      return at_ - from;
+    };
+    const size_t integer_at = at_;
+    const size_t integer_digits = digits();
+    if (integer_digits == 0 || (integer_digits > 1 && text_[integer_at] == '0'))
       return false;
+    bool fraction = false, exponent = false;
+    if (take('.')) {
+      fraction = true;
+      if (digits() == 0)
+        return false;
     }
-    out.kind = Node::Kind::unsigned_integer;
-    out.number = n;
+    if (at_ < text_.size() && (text_[at_] == 'e' || text_[at_] == 'E')) {
+      exponent = true;
+      ++at_;
+      if (!take('+'))
+        take('-');
+      if (digits() == 0)
+        return false;
+    }
+    std::string_view spelled = text_.substr(start, at_ - start);
+    if (!negative && !fraction && !exponent) {
+      uint64_t n = 0;
+      auto [end, ec] = std::from_chars(spelled.data(), spelled.data() + spelled.size(), n);
+      if (ec == std::errc()) {
+        out.kind = Node::Kind::unsigned_integer;
+        out.number = n;
+        return true;
+      }
+    }
+    // A number no double holds is nlohmann's error to report.
+    double d = 0;
+    auto [end, ec] = std::from_chars(spelled.data(), spelled.data() + spelled.size(), d);
+    if (ec != std::errc())
+      return false;
+    out.kind = Node::Kind::other_number;
     return true;
   }
   void skip_space() {
@@ -430,130 +488,246 @@ private:
   size_t at_ = 0;
 };
 
-// Thrown inside the reader only; turned into one diagnostic.
+// 1-based lines and columns of byte offsets in a text.
+class LineTable {
+public:
+  explicit LineTable(std::string_view text) {
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n')
+        starts_.push_back(static_cast<uint32_t>(i + 1));
+    }
+  }
+  diag::Location at(const std::string& file, size_t offset) const {
+    auto line = std::upper_bound(starts_.begin(), starts_.end(), offset) - starts_.begin();
+    uint32_t start = starts_[static_cast<size_t>(line - 1)];
+    return {file, static_cast<uint32_t>(line), static_cast<uint32_t>(offset - start + 1),
+            static_cast<uint32_t>(offset)};
+  }
+
+private:
+  std::vector<uint32_t> starts_{0};
+};
+
+// Thrown inside the reader only; turned into one diagnostic at `path`.
 struct ReadError {
+  std::string path;
   std::string message;
 };
 
-// Typed access to a JSON object that names the offending path on failure.
+// Typed access to one JSON object of the IR, which must have exactly the
+// members `required` plus any of `optional`, each once. Records where every
+// value it gives out is, by JSON path.
 class Reader {
 public:
-  Reader(const Node& value, std::string path) : value_(value), path_(std::move(path)) {
-    if (value_.kind != Node::Kind::object) {
-      throw ReadError{(path_.empty() ? "the IR" : path_) + " must be an object"};
+  Reader(const Node& value, std::string at, Positions& positions, const LineTable& lines,
+         std::initializer_list<const char*> required,
+         std::initializer_list<const char*> optional = {})
+      : value_(value), path_(std::move(at)), positions_(positions), lines_(lines) {
+    note(path_, value_);
+    if (value_.kind != Node::Kind::object)
+      throw ReadError{path_, (path_.empty() ? "the IR" : path_) + " must be an object"};
+    for (size_t i = 0; i < value_.children.size(); ++i) {
+      const Node& member = value_.children[i];
+      auto known = [&](std::initializer_list<const char*> names) {
+        return std::any_of(names.begin(), names.end(),
+                           [&](const char* n) { return member.key == n; });
+      };
+      if (!known(required) && !known(optional)) {
+        note(path(member.key), member);
+        throw ReadError{path(member.key),
+                        "unknown field " + support::quoted(member.key) +
+                            (path_.empty() ? "" : " in " + path_) +
+                            " (a misspelling, or an IR from another opscan?)"};
+      }
+      for (size_t j = 0; j < i; ++j) {
+        if (value_.children[j].key == member.key) {
+          note(path(member.key), member);
+          throw ReadError{path(member.key),
+                          path(member.key) + " is given twice (readers could disagree on which "
+                                             "one counts)"};
+        }
+      }
+    }
+    for (const char* name : required) {
+      if (member(name) == nullptr)
+        throw ReadError{path_, "missing field " + path(name)};
     }
   }
-  const Node& field(const char* key) const {
-    const Node* v = value_.member(key);
-    if (v == nullptr)
-      throw ReadError{"missing field " + path_ + "/" + key};
-    return *v;
+  std::string path(std::string_view key) const {
+    return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
   }
-  std::string path(const char* key) const { return path_ + "/" + key; }
   std::string str(const char* key) const {
     const Node& v = field(key);
     if (v.kind != Node::Kind::string)
-      throw ReadError{path(key) + " must be a string"};
+      throw ReadError{path(key), path(key) + " must be a string"};
     return std::string(v.text);
   }
   std::optional<std::string> optional_str(const char* key) const {
-    if (!has(key))
+    if (member(key) == nullptr)
       return std::nullopt;
     return str(key);
   }
   bool boolean(const char* key) const {
     const Node& v = field(key);
     if (v.kind != Node::Kind::boolean)
-      throw ReadError{path(key) + " must be true or false"};
+      throw ReadError{path(key), path(key) + " must be true or false"};
     return v.boolean;
   }
   uint32_t number(const char* key) const {
     const Node& v = field(key);
     if (v.kind != Node::Kind::unsigned_integer || v.number > UINT32_MAX) {
-      throw ReadError{path(key) + " must be a non-negative integer"};
+      throw ReadError{path(key), path(key) + " must be a non-negative integer"};
     }
     return static_cast<uint32_t>(v.number);
   }
+  // One of an enum's spellings, parsed by `parse`.
+  template <typename E>
+  E choice(const char* key, std::optional<E> (*parse)(std::string_view),
+           std::string_view choices) const {
+    std::string text = str(key);
+    std::optional<E> value = parse(text);
+    if (!value) {
+      throw ReadError{path(key), path(key) + " is " + support::quoted(text) + "; it must be " +
+                                     std::string(choices)};
+    }
+    return *value;
+  }
+  // Calls read_item(item node, item path) for each item of an array.
   template <typename F>
   void each(const char* key, F&& read_item) const {
     const Node& v = field(key);
     if (v.kind != Node::Kind::array)
-      throw ReadError{path(key) + " must be an array"};
-    for (size_t i = 0; i < v.children.size(); ++i)
-      read_item(Reader(v.children[i], path(key) + "/" + std::to_string(i)));
+      throw ReadError{path(key), path(key) + " must be an array"};
+    for (size_t i = 0; i < v.children.size(); ++i) {
+      std::string item = path(key) + "[" + std::to_string(i) + "]";
+      note(item, v.children[i]);
+      read_item(v.children[i], item);
+    }
   }
-  Reader object(const char* key) const { return Reader(field(key), path(key)); }
-  bool has(const char* key) const { return value_.member(key) != nullptr; }
+  Reader object(const char* key, std::initializer_list<const char*> required,
+                std::initializer_list<const char*> optional = {}) const {
+    return Reader(field(key), path(key), positions_, lines_, required, optional);
+  }
+  Reader item(const Node& node, std::string path, std::initializer_list<const char*> required,
+              std::initializer_list<const char*> optional = {}) const {
+    return Reader(node, std::move(path), positions_, lines_, required, optional);
+  }
+  bool has(const char* key) const { return member(key) != nullptr; }
+  std::string item_str(const Node& node, const std::string& path) const {
+    if (node.kind != Node::Kind::string)
+      throw ReadError{path, path + " must be a string"};
+    return std::string(node.text);
+  }
 
 private:
+  const Node* member(std::string_view name) const {
+    for (const Node& child : value_.children) {
+      if (child.key == name)
+        return &child;
+    }
+    return nullptr;
+  }
+  const Node& field(const char* key) const {
+    const Node* v = member(key);
+    if (v == nullptr)
+      throw ReadError{path_, "missing field " + path(key)};
+    note(path(key), *v);
+    return *v;
+  }
+  void note(const std::string& path, const Node& node) const {
+    positions_.add(path, lines_.at(positions_.file(), node.offset));
+  }
+
   const Node& value_;
   std::string path_;
+  Positions& positions_;
+  const LineTable& lines_;
 };
+
+schema::Type read_type(const Reader& r, const char* key) {
+  std::string text = r.str(key);
+  auto parsed = schema::parse_type(text);
+  if (!parsed) {
+    throw ReadError{r.path(key), r.path(key) + " " + support::quoted(text) +
+                                     " is not a schema type: " + parsed.error->message};
+  }
+  return std::move(*parsed.value);
+}
 
 Kernel read_kernel(const Reader& r) {
   Kernel k;
-  Reader op = r.object("operator");
+  Reader op = r.object("operator", {"namespace", "name", "overload"});
   k.op = {op.str("namespace"), op.str("name"), op.str("overload")};
-  k.schema = r.str("schema");
-  if (!schema::parse_schema(k.schema))
-    throw ReadError{r.path("schema") + " is not a valid schema"};
-  std::string origin = r.str("schema_origin");
-  if (origin != "declared" && origin != "inferred") {
-    throw ReadError{r.path("schema_origin") + " must be \"declared\" or \"inferred\""};
-  }
-  k.schema_origin = origin == "declared" ? SchemaOrigin::declared : SchemaOrigin::inferred;
+  const std::string schema_text = r.str("schema");
+  k.schema_origin = r.choice("schema_origin", &parse_schema_origin,
+                             "\"inferred\", \"declared\" or \"known\"");
   k.kernel_key = r.str("kernel_key");
   k.dispatch_key = r.str("dispatch_key");
   k.cpp_function = r.str("cpp_function");
-  k.has_context = r.boolean("has_context");
-  r.each("arguments", [&](const Reader& a) {
-    k.arguments.push_back({a.str("name"), a.str("schema_type"), a.str("cpp_type"),
-                           a.str("cpp_canonical_type"), a.boolean("kwarg_only"),
-                           a.optional_str("default")});
+  r.each("cpp_inline_namespaces", [&](const Node& item, const std::string& path) {
+    k.cpp_inline_namespaces.push_back(r.item_str(item, path));
   });
-  r.each("returns", [&](const Reader& ret) {
-    k.returns.push_back({ret.str("name"), ret.str("schema_type")});
+  k.cpp_linkage = r.choice("cpp_linkage", &parse_linkage, "\"C++\" or \"C\"");
+  k.cpp_noexcept = r.boolean("cpp_noexcept");
+  k.context = r.choice("context", &parse_context_kind,
+                       "\"none\", \"KernelRuntimeContext\" or \"DispatchKeySet\"");
+  r.each("arguments", [&](const Node& item, const std::string& path) {
+    Reader a = r.item(item, path,
+                      {"name", "schema_type", "kwarg_only", "cpp_type", "cpp_canonical_type"},
+                      {"default"});
+    Argument arg;
+    arg.schema.name = a.str("name");
+    arg.schema.type = read_type(a, "schema_type");
+    arg.schema.kwarg_only = a.boolean("kwarg_only");
+    arg.schema.default_value = a.optional_str("default");
+    arg.cpp_type = a.str("cpp_type");
+    arg.cpp_canonical_type = a.str("cpp_canonical_type");
+    k.arguments.push_back(std::move(arg));
+  });
+  r.each("returns", [&](const Node& item, const std::string& path) {
+    Reader ret = r.item(item, path, {"name", "schema_type"});
+    k.returns.push_back({read_type(ret, "schema_type"), ret.str("name")});
   });
   k.cpp_return_type = r.str("cpp_return_type");
   k.cpp_canonical_return_type = r.str("cpp_canonical_return_type");
   k.usr = r.str("usr");
-  Reader loc = r.object("location");
+  Reader loc = r.object("location", {"file", "line", "column", "offset"});
   k.location = {loc.str("file"), loc.number("line"), loc.number("column"), loc.number("offset")};
+  // The schema is written for readers of the file; the parts are what counts.
+  const std::string spelled = k.schema().str();
+  if (schema_text != spelled) {
+    throw ReadError{r.path("schema"),
+                    r.path("schema") + " " + support::quoted(schema_text, 200) +
+                        " is not what the operator, arguments and returns spell: " +
+                        support::quoted(spelled, 200)};
+  }
   return k;
 }
 
 LibraryInfo read_library(const Reader& r) {
-  LibraryInfo lib{r.str("name"), r.str("registration"), r.str("function"), r.str("target"),
-                  r.optional_str("link_anchor").value_or("")};
-  if (lib.name.empty())
-    throw ReadError{r.path("name") + " must not be empty"};
-  if (lib.registration != "static" && lib.registration != "manual" && lib.registration != "named") {
-    throw ReadError{r.path("registration") + " must be \"static\", \"manual\" or \"named\""};
-  }
-  if (lib.target != "executorch" && lib.target != "torch")
-    throw ReadError{r.path("target") + " must be \"executorch\" or \"torch\""};
-  // Written only when set, so an empty one would not read back as written.
-  if (r.has("link_anchor") && lib.link_anchor.empty())
-    throw ReadError{r.path("link_anchor") + " must not be empty (omit it outside static mode)"};
+  LibraryInfo lib;
+  lib.name = r.str("name");
+  lib.registration =
+      r.choice("registration", &parse_registration, "\"static\", \"manual\" or \"named\"");
+  lib.function = r.str("function");
+  lib.target = r.str("target");
+  lib.link_anchor = r.optional_str("link_anchor").value_or("");
   return lib;
 }
 
-// 1-based line and column of byte `offset` in `text`.
-diag::Location location_of(std::string_view text, size_t offset, const std::string& path) {
-  offset = std::min(offset, text.size());
-  diag::Location loc{path, 1, 1, static_cast<uint32_t>(offset)};
-  for (size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++loc.line;
-      loc.column = 1;
-    } else {
-      ++loc.column;
-    }
-  }
-  return loc;
-}
-
 } // namespace
+
+diag::Location Positions::at(std::string_view path) const {
+  while (true) {
+    if (auto it = at_.find(path); it != at_.end())
+      return it->second;
+    // The enclosing value: "a.b[2].c" -> "a.b[2]" -> "a.b" -> "a" -> "".
+    size_t cut = path.find_last_of(".[");
+    if (path.empty())
+      return {file_, 1, 1, 0};
+    path = cut == std::string_view::npos ? std::string_view() : path.substr(0, cut);
+  }
+}
 
 std::string to_json(const Module& input) {
   // generate() passes a canonical module: copy and sort only when needed.
@@ -572,7 +746,7 @@ std::string to_json(const Module& input) {
     if (const LibraryInfo* lib = module.library ? &*module.library : nullptr) {
       w.key("library").object([&] {
         w.key("name").string(lib->name);
-        w.key("registration").string(lib->registration);
+        w.key("registration").string(to_string(lib->registration));
         w.key("function").string(lib->function);
         w.key("target").string(lib->target);
         if (!lib->link_anchor.empty())
@@ -599,6 +773,8 @@ std::string to_json(const Module& input) {
 
 ReadResult from_json(std::string_view text, const std::string& path) {
   ReadResult result;
+  result.positions.set_file(path);
+  const LineTable lines(text);
   std::deque<std::string> decoded;
   std::optional<Node> doc = FastParser(text, decoded).parse();
   Json json; // only when the fast parser gives up: doc views its strings
@@ -613,38 +789,52 @@ ReadResult from_json(std::string_view text, const std::string& path) {
     size_t at = e.byte > 0 ? e.byte - 1 : 0;
     bool at_end = at >= text.size();
     result.diagnostics.push_back(
-        diag::make_error("opscan-ir-invalid", location_of(text, at, path),
+        diag::make_error("opscan-ir-invalid", lines.at(path, std::min(at, text.size())),
                          at_end ? "not valid JSON: the file ends too early (truncated?)"
                                 : "not valid JSON: the IR file is damaged"));
     return result;
   } catch (const Json::exception& e) { // a number no double holds, say
     result.diagnostics.push_back(diag::make_error(
-        "opscan-ir-invalid", {path, 0, 0, 0}, std::string("not valid JSON: ") + e.what()));
+        "opscan-ir-invalid", {path, 1, 1, 0}, std::string("not valid JSON: ") + e.what()));
     return result;
   }
   try {
-    Reader r(*doc, "");
+    Reader r(*doc, "", result.positions, lines,
+             {"format", "version", "generator", "libclang_version", "sources", "kernels"},
+             {"library"});
     if (r.str("format") != kFormat) {
-      throw ReadError{"not an opscan IR file (\"format\" is not \"opscan-ir\")"};
+      throw ReadError{"format", "not an opscan IR file (\"format\" is not \"opscan-ir\")"};
     }
     uint32_t version = r.number("version");
     if (version != kVersion) {
-      throw ReadError{"IR version " + std::to_string(version) +
-                      " is not supported (this opscan reads version " + std::to_string(kVersion) +
-                      ")"};
+      throw ReadError{"version", "IR version " + std::to_string(version) +
+                                     " is not supported: this opscan reads version " +
+                                     std::to_string(kVersion) +
+                                     "; make the file again with this opscan (opscan scan, then "
+                                     "opscan generate)"};
     }
     Module m;
     m.generator = r.str("generator");
     m.libclang_version = r.str("libclang_version");
-    if (r.has("library"))
-      m.library = read_library(r.object("library"));
-    r.each("sources", [&](const Reader& s) {
+    if (r.has("library")) {
+      m.library = read_library(
+          r.object("library", {"name", "registration", "function", "target"}, {"link_anchor"}));
+    }
+    r.each("sources", [&](const Node& item, const std::string& item_path) {
+      Reader s = r.item(item, item_path, {"path", "sha256"});
       m.sources.push_back({s.str("path"), s.str("sha256")});
     });
-    r.each("kernels", [&](const Reader& k) { m.kernels.push_back(read_kernel(k)); });
+    r.each("kernels", [&](const Node& item, const std::string& item_path) {
+      m.kernels.push_back(read_kernel(r.item(
+          item, item_path,
+          {"operator", "schema", "schema_origin", "kernel_key", "dispatch_key", "cpp_function",
+           "cpp_inline_namespaces", "cpp_linkage", "cpp_noexcept", "context", "arguments",
+           "returns", "cpp_return_type", "cpp_canonical_return_type", "usr", "location"})));
+    });
     result.module = std::move(m);
   } catch (const ReadError& e) {
-    result.diagnostics.push_back(diag::make_error("opscan-ir-invalid", {path, 0, 0, 0}, e.message));
+    result.diagnostics.push_back(
+        diag::make_error("opscan-ir-invalid", result.positions.at(e.path), e.message));
   }
   return result;
 }

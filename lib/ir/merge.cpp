@@ -11,10 +11,6 @@ bool same_except_location(Kernel a, const Kernel& b) {
   return a == b;
 }
 
-std::string describe(const Kernel& k) {
-  return k.op.str() + (k.kernel_key.empty() ? "" : " (kernel key '" + k.kernel_key + "')");
-}
-
 } // namespace
 
 MergeResult merge(std::vector<Module> fragments) {
@@ -68,17 +64,6 @@ MergeResult merge(std::vector<Module> fragments) {
       result.diagnostics.push_back(
           diag::make_error("opscan-ir-stale", {out.sources[i].path, 0, 0, 0},
                            "fragments disagree on the content of this file; scan it again"));
-    }
-  }
-  for (size_t i = 1; i < out.kernels.size(); ++i) {
-    const Kernel& a = out.kernels[i - 1];
-    const Kernel& b = out.kernels[i];
-    if (a.op == b.op && a.kernel_key == b.kernel_key) {
-      auto d = diag::make_error("opscan-duplicate-kernel", b.location,
-                                "two kernels for " + describe(b) + ": '" + a.cpp_function +
-                                    "' and '" + b.cpp_function + "'");
-      d.notes.push_back({"'" + a.cpp_function + "' is annotated here", a.location});
-      result.diagnostics.push_back(std::move(d));
     }
   }
   return result;

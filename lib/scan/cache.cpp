@@ -1,7 +1,10 @@
 #include "scan/cache.h"
 
+#include "ir/json.h"
+#include "ir/validate.h"
 #include "support/files.h"
 #include "support/sha256.h"
+#include "support/version.h"
 
 #include <clang-c/Index.h>
 #include <sstream>
@@ -17,7 +20,7 @@ std::string FragmentCache::key(const std::string& file, const std::vector<std::s
                                const std::string& known_schemas_hash) {
   CXString version = clang_getClangVersion();
   std::string material =
-      std::string(kHeader) + '\0' + OPSCAN_VERSION + '\0' + clang_getCString(version) + '\0';
+      std::string(kHeader) + '\0' + std::string(support::opscan_version()) + '\0' + clang_getCString(version) + '\0';
   clang_disposeString(version);
   std::error_code ec;
   material += std::filesystem::current_path(ec).string() + '\0' + file + '\0' + known_schemas_hash;
@@ -53,8 +56,9 @@ std::optional<FragmentCache::Entry> FragmentCache::lookup(const std::string& key
     consumed += line.size() + 1;
     if (line == "---") {
       auto read = ir::from_json(std::string_view(*text).substr(consumed), "cache");
-      if (!read.module)
-        return std::nullopt; // damaged
+      // A damaged or hand-made entry is a miss, like any other.
+      if (!read.module || !ir::validate(*read.module, ir::Locator()).empty())
+        return std::nullopt;
       return Entry{std::move(*read.module), std::move(inputs)};
     }
     if (line.size() < 66 || line[64] != ' ')

@@ -1,6 +1,6 @@
 #include "scan/flags.h"
 
-#include "scan/clang_util.h"
+#include "scan/clang.h"
 
 #include <algorithm>
 #include <clang-c/CXCompilationDatabase.h>
@@ -124,31 +124,25 @@ std::unique_ptr<CompilationDatabase> CompilationDatabase::open(const std::string
   if (!fs::is_regular_file(path, ec))
     return fail();
   CXCompilationDatabase_Error error;
-  CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(build_dir.c_str(), &error);
-  if (error != CXCompilationDatabase_NoError) {
-    if (db)
-      clang_CompilationDatabase_dispose(db);
+  CompilationDatabaseHandle db(clang_CompilationDatabase_fromDirectory(build_dir.c_str(), &error));
+  if (error != CXCompilationDatabase_NoError)
     return fail();
-  }
   std::set<std::string> files;
-  CXCompileCommands all = clang_CompilationDatabase_getAllCompileCommands(db);
-  for (unsigned i = 0, n = clang_CompileCommands_getSize(all); i < n; ++i) {
-    CXCompileCommand command = clang_CompileCommands_getCommand(all, i);
+  CompileCommands all(clang_CompilationDatabase_getAllCompileCommands(db.get()));
+  for (unsigned i = 0, n = clang_CompileCommands_getSize(all.get()); i < n; ++i) {
+    CXCompileCommand command = clang_CompileCommands_getCommand(all.get(), i);
     files.insert(absolute_in(take(clang_CompileCommand_getDirectory(command)),
                              take(clang_CompileCommand_getFilename(command))));
   }
-  clang_CompileCommands_dispose(all);
   return std::unique_ptr<CompilationDatabase>(
-      new CompilationDatabase(db, build_dir, std::move(files)));
+      new CompilationDatabase(std::move(db), build_dir, std::move(files)));
 }
 
-CompilationDatabase::CompilationDatabase(void* db, std::string build_dir,
+CompilationDatabase::CompilationDatabase(CompilationDatabaseHandle db, std::string build_dir,
                                          std::set<std::string> files)
-    : db_(db), build_dir_(std::move(build_dir)), files_(std::move(files)) {}
+    : db_(std::move(db)), build_dir_(std::move(build_dir)), files_(std::move(files)) {}
 
-CompilationDatabase::~CompilationDatabase() {
-  clang_CompilationDatabase_dispose(static_cast<CXCompilationDatabase>(db_));
-}
+CompilationDatabase::~CompilationDatabase() = default;
 
 std::optional<CompileCommand> CompilationDatabase::command_for(const std::string& file,
                                                                diag::Diagnostics& diags) const {
@@ -160,15 +154,15 @@ std::optional<CompileCommand> CompilationDatabase::command_for(const std::string
     return std::nullopt;
   }
   std::lock_guard lock(mutex_);
-  CXCompileCommands commands = clang_CompilationDatabase_getCompileCommands(
-      static_cast<CXCompilationDatabase>(db_), absolute.c_str());
+  CompileCommands commands(
+      clang_CompilationDatabase_getCompileCommands(db_.get(), absolute.c_str()));
   std::optional<CompileCommand> result;
-  if (clang_CompileCommands_getSize(commands) == 0) {
+  if (clang_CompileCommands_getSize(commands.get()) == 0) {
     diags.push_back(
         diag::make_error("opscan-no-compile-command", {file, 0, 0, 0},
                          "no entry for this file in " + build_dir_ + "/compile_commands.json"));
   } else {
-    CXCompileCommand command = clang_CompileCommands_getCommand(commands, 0);
+    CXCompileCommand command = clang_CompileCommands_getCommand(commands.get(), 0);
     CompileCommand out;
     out.file = absolute;
     std::string directory = take(clang_CompileCommand_getDirectory(command));
@@ -194,7 +188,6 @@ std::optional<CompileCommand> CompilationDatabase::command_for(const std::string
     }
     result = std::move(out);
   }
-  clang_CompileCommands_dispose(commands);
   return result;
 }
 

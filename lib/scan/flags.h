@@ -2,6 +2,7 @@
 #pragma once
 
 #include "diag/diag.h"
+#include "scan/clang.h"
 
 #include <memory>
 #include <mutex>
@@ -48,9 +49,10 @@ public:
                                             diag::Diagnostics& diags) const;
 
 private:
-  CompilationDatabase(void* db, std::string build_dir, std::set<std::string> files);
+  CompilationDatabase(CompilationDatabaseHandle db, std::string build_dir,
+                      std::set<std::string> files);
 
-  void* db_; // CXCompilationDatabase
+  CompilationDatabaseHandle db_;
   std::string build_dir_;
   std::set<std::string> files_; // absolute, lexically normal
   mutable std::mutex mutex_;

@@ -3,6 +3,7 @@
 
 #include "diag/diag.h"
 #include "ir/ir.h"
+#include "scan/signature.h"
 
 #include <functional>
 #include <optional>
@@ -23,6 +24,9 @@ struct Options {
   // A directory caching each file's fragment: files whose inputs did not
   // change since they were scanned with the same arguments are not parsed.
   std::optional<std::string> cache_dir;
+  // Judges the values of annotation fields (key = "...", dispatch = "..."),
+  // which belong to the targets that read them; unset: not judged here.
+  FieldCheck check_field;
   // Called after each file, from the worker that scanned it (calls are
   // serialised): files done, total, the file.
   std::function<void(size_t done, size_t total, const std::string& file)> progress;

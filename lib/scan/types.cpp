@@ -1,6 +1,6 @@
 #include "scan/types.h"
 
-#include "scan/clang_util.h"
+#include "scan/clang.h"
 
 #include <fmt/format.h>
 
@@ -55,6 +55,7 @@ MappedType mapped(schema::Type type) {
   return {std::move(type), false, {}};
 }
 
+
 schema::Type suffixed(schema::Type type, schema::TypeSuffix::Kind kind) {
   type.suffixes.push_back({kind, std::nullopt, std::nullopt});
   return type;
@@ -66,7 +67,7 @@ MappedType refuse(CXType type, std::string_view why) {
 }
 
 std::string declaration_name(CXType canonical) {
-  return qualified_name(clang_getTypeDeclaration(canonical));
+  return type_name(clang_getTypeDeclaration(canonical));
 }
 
 // Maps a type taken by value (or by const reference, with the reference
@@ -155,28 +156,6 @@ MappedType map_value(CXType type) {
 
 } // namespace
 
-std::string qualified_name(CXCursor decl) {
-  std::vector<std::string> parts;
-  for (CXCursor c = decl; !clang_Cursor_isNull(c); c = clang_getCursorSemanticParent(c)) {
-    CXCursorKind kind = clang_getCursorKind(c);
-    if (kind == CXCursor_TranslationUnit || clang_isInvalid(kind))
-      break;
-    if (kind == CXCursor_LinkageSpec)
-      continue;
-    if (kind == CXCursor_Namespace && clang_Cursor_isInlineNamespace(c))
-      continue;
-    std::string name = spelling(c);
-    parts.push_back(name.empty() ? "(anonymous namespace)" : std::move(name));
-  }
-  std::string result;
-  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
-    if (!result.empty())
-      result += "::";
-    result += *it;
-  }
-  return result;
-}
-
 MappedType map_parameter_type(CXType type) {
   CXType canonical = clang_getCanonicalType(type);
   if (canonical.kind == CXType_RValueReference) {
@@ -227,20 +206,20 @@ std::optional<std::vector<CXType>> tuple_elements(CXType type) {
   return elements;
 }
 
-ContextKind context_kind(CXType type) {
+ir::ContextKind context_kind(CXType type) {
   CXType canonical = clang_getCanonicalType(type);
   if (canonical.kind == CXType_LValueReference) {
     CXType pointee = clang_getCanonicalType(clang_getPointeeType(canonical));
     if (pointee.kind == CXType_Record && !clang_isConstQualifiedType(pointee) &&
         is_one_of(declaration_name(pointee), kContext)) {
-      return ContextKind::executorch;
+      return ir::ContextKind::runtime_context;
     }
-    return ContextKind::none;
+    return ir::ContextKind::none;
   }
   if (canonical.kind == CXType_Record && declaration_name(canonical) == "c10::DispatchKeySet") {
-    return ContextKind::torch;
+    return ir::ContextKind::dispatch_key_set;
   }
-  return ContextKind::none;
+  return ir::ContextKind::none;
 }
 
 } // namespace opscan::scan

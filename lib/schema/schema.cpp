@@ -421,7 +421,22 @@ std::string Parser::default_value(int depth) {
       return "-" + std::string(take().text);
     unexpected("number after '-'");
   }
-  if (at(Tok::ident) || at(Tok::number) || at(Tok::string))
+  if (at(Tok::string)) {
+    // Schemas reach generated code and other tools: their strings are
+    // printable ASCII, so no default can hide a line break or a byte that
+    // some reader would take differently.
+    for (size_t i = 1; i + 1 < cur_.text.size(); ++i) {
+      const char c = cur_.text[i];
+      if (c < 0x20 || c > 0x7e) {
+        fail(cur_.offset + i, kSyntax,
+             "string default holds " + describe_char(c) +
+                 ": schema strings are printable ASCII (write it with an escape, such as \\n, "
+                 "or leave it out)");
+      }
+    }
+    return std::string(take().text); // kept as written
+  }
+  if (at(Tok::ident) || at(Tok::number))
     return std::string(take().text); // kept as written
   unexpected("default value");
 }

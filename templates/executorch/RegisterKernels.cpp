@@ -39,7 +39,7 @@ Error register_library() {
         ET_LOG(Error,
                "Operator %s of kernel library '%s' is already registered: "
                "registering none of the library's kernels",
-               kernel.name_, "${library}");
+               kernel.name_, ${library_literal});
         return Error::RegistrationAlreadyRegistered;
       }
     }

@@ -1,9 +1,9 @@
-#include "scan/kernel_key.h"
+#include "emit/targets/executorch/kernel_key.h"
 
 #include <fmt/format.h>
 #include <vector>
 
-namespace opscan::scan {
+namespace opscan::emit::executorch {
 namespace {
 
 // Reads a decimal number at `pos`; nullopt when there is none.
@@ -94,4 +94,4 @@ std::optional<KernelKeyError> check_kernel_key(std::string_view key, size_t requ
   return std::nullopt;
 }
 
-} // namespace opscan::scan
+} // namespace opscan::emit::executorch

@@ -1,23 +1,33 @@
-// The ExecuTorch target (REFERENCE.md §C): unboxing wrappers over EValue
-// stacks and registration with ExecuTorch's kernel registry
-// (RegisterKernels.*), the kernels' declarations (NativeFunctions.h), typed
-// calls in the style of ExecuTorch's Functions.h, and the library's operators
-// in ExecuTorch's selective-build format (selected_operators.yaml).
+// The ExecuTorch target: unboxing wrappers over EValue stacks and
+// registration with ExecuTorch's kernel registry (RegisterKernels.*), the
+// kernels' declarations (NativeFunctions.h), typed calls in the style of
+// ExecuTorch's Functions.h, and the library's operators in ExecuTorch's
+// selective-build format (selected_operators.yaml). A kernel is registered
+// under its operator and kernel key.
+#include "emit/cpp.h"
+#include "emit/generate.h"
 #include "emit/target.h"
+#include "emit/targets/executorch/kernel_key.h"
 #include "ident/ident.h"
+#include "support/cpp_literal.h"
 
 #include <cctype>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>
+#include <memory>
 #include <set>
 #include <variant>
 
 namespace opscan::emit {
+namespace executorch {
 namespace {
 
+// Every type generated code names is spelled from the global namespace, so
+// no namespace of the user's (an operator namespace "std", say) can capture
+// it.
 std::string aten(std::string_view name) {
-  return fmt::format("executorch::aten::{}", name);
+  return fmt::format("::executorch::aten::{}", name);
 }
 
 // A schema base type an EValue can carry: its C++ type in ExecuTorch, the
@@ -37,12 +47,12 @@ const Element* element_of(std::string_view base) {
       {"MemoryFormat", {aten("MemoryFormat"), "executorch::runtime::etensor::MemoryFormat", ""}},
       {"Layout", {aten("Layout"), "executorch::runtime::etensor::Layout", ""}},
       {"Device", {aten("Device"), "executorch::runtime::etensor::Device", ""}},
-      {"int", {"int64_t", "long", "toIntList"}},
+      {"int", {"::std::int64_t", "long", "toIntList"}},
       // ExecuTorch has no symbolic shapes: SymInt is int, as in its own generator.
-      {"SymInt", {"int64_t", "long", "toIntList"}},
+      {"SymInt", {"::std::int64_t", "long", "toIntList"}},
       {"float", {"double", "double", "toDoubleList"}},
       {"bool", {"bool", "bool", "toBoolList"}},
-      {"str", {"std::string_view", "std::basic_string_view<char>", ""}},
+      {"str", {"::std::string_view", "std::basic_string_view<char>", ""}},
   };
   auto it = kElements.find(base);
   return it == kElements.end() ? nullptr : &it->second;
@@ -53,15 +63,18 @@ const Element* element_of(std::string_view base) {
 // the canonical C++ type libclang reports for a kernel taking it.
 struct Conversion {
   std::string cpp_type;
-  std::string accessor; // "to<int64_t>()", "toTensorList()", ...
+  std::string accessor; // "to<::std::int64_t>()", "toTensorList()", ...
   std::string canonical;
 };
 
 std::string optional_of(const std::string& t) {
-  return "std::optional<" + t + ">";
+  return "::std::optional<" + t + ">";
 }
 std::string list_of(const std::string& t) {
   return aten("ArrayRef<" + t + ">");
+}
+std::string canonical_optional_of(const std::string& t) {
+  return "std::optional<" + t + ">";
 }
 std::string canonical_list_of(const std::string& t) {
   return "executorch::runtime::ArrayRef<" + t + ">";
@@ -84,7 +97,7 @@ std::variant<Conversion, std::string> conversion_of(const schema::Type& type) {
     return Conversion{e->cpp, "to<" + e->cpp + ">()", e->canonical};
   if (suffixes == std::vector{Kind::optional}) {
     return Conversion{optional_of(e->cpp), "toOptional<" + e->cpp + ">()",
-                      optional_of(e->canonical)};
+                      canonical_optional_of(e->canonical)};
   }
   if (suffixes == std::vector{Kind::list} || suffixes == std::vector{Kind::list, Kind::optional}) {
     if (e->list_accessor.empty())
@@ -93,13 +106,13 @@ std::variant<Conversion, std::string> conversion_of(const schema::Type& type) {
       return Conversion{list_of(e->cpp), e->list_accessor + "()", canonical_list_of(e->canonical)};
     }
     return Conversion{optional_of(list_of(e->cpp)), "toOptional<" + list_of(e->cpp) + ">()",
-                      optional_of(canonical_list_of(e->canonical))};
+                      canonical_optional_of(canonical_list_of(e->canonical))};
   }
   if (suffixes == std::vector{Kind::optional, Kind::list}) {
     if (type.base != "Tensor")
       return "ExecuTorch has lists of optional Tensors only, not of optional " + type.base;
     return Conversion{list_of(optional_of(e->cpp)), "toListOptionalTensor()",
-                      canonical_list_of(optional_of(e->canonical))};
+                      canonical_list_of(canonical_optional_of(e->canonical))};
   }
   return "ExecuTorch has no value of this shape (nested lists or optionals)";
 }
@@ -145,140 +158,127 @@ std::string declare(const std::string& cpp_type, Passing passing) {
   return cpp_type;
 }
 
-// Types in the headers, which open other namespaces (the kernels' own, and
-// torch::executor::<operator namespace>), are qualified from the global
-// namespace so a namespace named "executorch" there cannot capture them.
-std::string global(const std::string& type) {
-  static constexpr std::string_view kRoot = "executorch::";
-  std::string out;
-  size_t pos = 0;
-  for (size_t at; (at = type.find(kRoot, pos)) != std::string::npos; pos = at + kRoot.size()) {
-    out.append(type, pos, at - pos);
-    char before = at == 0 ? ' ' : type[at - 1];
-    // Only where a name starts: not "::executorch::" or "my_executorch::".
-    if (before != ':' && before != '_' && !std::isalnum(static_cast<unsigned char>(before)))
-      out += "::";
-    out += kRoot;
-  }
-  out.append(type, pos);
-  return out;
-}
+// Why ExecuTorch cannot register a kernel, at one of its fields.
+struct Refusal {
+  std::string field;
+  std::string message;
+};
 
 // Everything generated for one kernel.
 struct KernelCode {
   std::string wrapper;     // RegisterKernels.cpp
   std::string entry;       // the kernel table
   std::string declaration; // NativeFunctions.h
-  std::string result_type; // header spelling, e.g. "::executorch::aten::Tensor&"
-  std::string params;      // header spelling, ", const ::executorch::aten::Tensor& self, ..."
+  std::string result_type; // e.g. "::executorch::aten::Tensor&"
+  std::string params;      // ", const ::executorch::aten::Tensor& self, ..."
   std::string call_args;   // ", self, ..."
-  std::vector<std::string> param_types; // header spelling, to tell overloads apart
+  std::vector<std::string> param_types; // to tell overloads apart
   bool is_out = false;                  // has out arguments (kwarg-only, mutable)
 };
 
-std::optional<KernelCode> kernel_code(const ir::Kernel& kernel, std::set<std::string>& taken,
-                                      diag::Diagnostics& diags) {
-  auto fail = [&](const std::string& message) {
-    diags.push_back(diag::make_error("opscan-executorch-unsupported", kernel.location,
-                                     "kernel '" + kernel.cpp_function + "' (" + kernel.op.str() +
-                                         "): " + message));
-    return std::nullopt;
-  };
-  if (!kernel.has_context) {
-    return fail("ExecuTorch kernels take 'executorch::runtime::KernelRuntimeContext&' as their "
-                "first parameter");
+
+// What ExecuTorch generates for `kernel`, or why it cannot. `taken` holds
+// the wrapper names given so far; check_kernel passes a scratch set.
+std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
+                                              std::set<std::string>& taken) {
+  if (kernel.context != ir::ContextKind::runtime_context) {
+    return Refusal{"context", "ExecuTorch kernels take "
+                              "'executorch::runtime::KernelRuntimeContext&' as their first "
+                              "parameter"};
   }
 
   // Returns: none, one value (functional), or references to out arguments.
   std::vector<std::string> result_types, result_canonicals;
   size_t mutable_returns = 0;
-  for (const ir::Return& r : kernel.returns) {
-    auto type = schema::parse_type(r.schema_type);
-    if (!type)
-      return fail("return type " + r.schema_type + " does not parse");
-    auto conv = return_conversion_of(*type.value);
+  for (size_t i = 0; i < kernel.returns.size(); ++i) {
+    const schema::Type& type = kernel.returns[i].type;
+    auto conv = return_conversion_of(type);
     if (const auto* why = std::get_if<std::string>(&conv)) {
-      return fail("return type " + r.schema_type +
-                  " is not supported by the ExecuTorch target: " + *why);
+      return Refusal{fmt::format("returns[{}].schema_type", i),
+                     "return type " + type.str() +
+                         " is not supported by the ExecuTorch target: " + *why};
     }
     const auto& c = std::get<ReturnConversion>(conv);
     result_types.push_back(c.cpp_type);
     result_canonicals.push_back(c.canonical);
-    mutable_returns += type.value->is_mutable() ? 1 : 0;
+    mutable_returns += type.is_mutable() ? 1 : 0;
   }
   const bool functional = !kernel.returns.empty() && mutable_returns == 0;
   if (mutable_returns != 0 && mutable_returns != kernel.returns.size())
-    return fail("mixes mutable and immutable returns, which ExecuTorch cannot return");
+    return Refusal{"returns", "mixes mutable and immutable returns, which ExecuTorch cannot "
+                              "return"};
   if (functional && kernel.returns.size() > 1) {
-    return fail(fmt::format("returns {} values: ExecuTorch has one return slot; write them to out "
-                            "tensors instead",
-                            kernel.returns.size()));
+    return Refusal{"returns", fmt::format("returns {} values: ExecuTorch has one return slot; "
+                                          "write them to out tensors instead",
+                                          kernel.returns.size())};
   }
   std::string result_type = "void", result_canonical = "void";
   if (result_types.size() == 1) {
     result_type = result_types[0];
     result_canonical = result_canonicals[0];
   } else if (result_types.size() > 1) {
-    result_type = fmt::format("std::tuple<{}>", fmt::join(result_types, ", "));
+    result_type = fmt::format("::std::tuple<{}>", fmt::join(result_types, ", "));
     result_canonical = fmt::format("std::tuple<{}>", fmt::join(result_canonicals, ", "));
   }
   // The declaration in NativeFunctions.h must match the kernel's own.
-  if (!kernel.cpp_canonical_return_type.empty() &&
-      normalized(kernel.cpp_canonical_return_type) != normalized(result_canonical)) {
-    return fail(fmt::format("returns '{}', but ExecuTorch expects {} for the return{} {}",
-                            kernel.cpp_return_type, result_type,
-                            kernel.returns.size() == 1 ? "" : "s",
-                            kernel.schema.substr(kernel.schema.rfind("->") + 3)));
+  if (normalized(kernel.cpp_canonical_return_type) != normalized(result_canonical)) {
+    std::string schema = kernel.schema().str();
+    return Refusal{"cpp_canonical_return_type",
+                   fmt::format("returns '{}', but ExecuTorch expects {} for the return{} {}",
+                               kernel.cpp_return_type, result_type,
+                               kernel.returns.size() == 1 ? "" : "s",
+                               schema.substr(schema.rfind("->") + 3))};
   }
 
   const size_t n = kernel.arguments.size();
+  // The body names these after declaring the locals: no local may hide them.
+  const std::vector<std::string> locals = local_names(kernel, {"context", "stack", "result"});
   KernelCode code;
-  code.result_type = global(result_type);
+  code.result_type = result_type;
   std::string body;
   std::optional<size_t> first_out;
   for (size_t i = 0; i < n; ++i) {
     const ir::Argument& arg = kernel.arguments[i];
-    auto type = schema::parse_type(arg.schema_type);
-    if (!type)
-      return fail("argument '" + arg.name + "' has type " + arg.schema_type +
-                  ", which does not parse");
-    auto converted = conversion_of(*type.value);
+    const schema::Type& type = arg.schema.type;
+    auto converted = conversion_of(type);
     if (const auto* why = std::get_if<std::string>(&converted)) {
-      return fail("argument '" + arg.name + "' of type " + arg.schema_type +
-                  " is not supported by the ExecuTorch target: " + *why);
+      return Refusal{fmt::format("arguments[{}].schema_type", i),
+                     "argument '" + arg.schema.name + "' of type " + type.str() +
+                         " is not supported by the ExecuTorch target: " + *why};
     }
     const auto& conv = std::get<Conversion>(converted);
     if (bare_canonical(arg.cpp_canonical_type) != normalized(conv.canonical)) {
-      return fail(fmt::format("parameter '{}' is '{}', but ExecuTorch passes {} as {}", arg.name,
-                              arg.cpp_type, arg.schema_type, conv.cpp_type));
+      return Refusal{fmt::format("arguments[{}].cpp_canonical_type", i),
+                     fmt::format("parameter '{}' is '{}', but ExecuTorch passes {} as {}",
+                                 arg.schema.name, arg.cpp_type, type.str(), conv.cpp_type)};
     }
     const Passing passing = passing_of(arg.cpp_canonical_type);
-    const std::string local = local_name(arg.name);
-    if (arg.kwarg_only && type.value->is_mutable() && !first_out)
+    const std::string& local = locals[i];
+    const bool out = arg.schema.kwarg_only && type.is_mutable();
+    if (out && !first_out)
       first_out = i;
-    code.is_out = code.is_out || (arg.kwarg_only && type.value->is_mutable());
+    code.is_out = code.is_out || out;
     // A tensor binds by reference to the value on the stack; everything else
     // (optional tensors too) is a converted copy, non-const when the kernel
     // takes a non-const reference (Tensor(a!)?: it writes through the tensor
     // handle, which shares its data with the value on the stack).
-    static const std::string kTensor = aten("Tensor");
-    const bool tensor = conv.cpp_type == kTensor;
+    const bool tensor = conv.cpp_type == aten("Tensor");
     std::string local_type = tensor ? declare(conv.cpp_type, passing) : conv.cpp_type;
     if (!tensor && passing == Passing::const_ref)
       local_type = "const " + local_type;
     body += fmt::format("  {} {} = stack[{}]->{};\n", local_type, local, i, conv.accessor);
-    const std::string param_type = declare(global(conv.cpp_type), passing);
+    const std::string param_type = declare(conv.cpp_type, passing);
     code.param_types.push_back(param_type);
     code.params += fmt::format(", {} {}", param_type, local);
     code.call_args += ", " + local;
   }
 
-  std::string name = wrapper_name(kernel, taken, "");
-  std::string call = fmt::format("::{}(context{})", kernel.cpp_function, code.call_args);
+  const std::string name = helper_name(kernel, taken, "");
+  const std::string call = fmt::format("::{}(context{})", kernel.cpp_function, code.call_args);
   std::string finish;
   if (functional) {
-    finish =
-        fmt::format("  {} result = {};\n  *stack[{}] = EValue(result);\n", result_type, call, n);
+    finish = fmt::format("  {} result = {};\n  *stack[{}] = ::executorch::runtime::EValue(result);\n",
+                         result_type, call, n);
   } else if (kernel.returns.empty() && first_out) {
     // As ExecuTorch's own wrappers do for out variants that return nothing.
     finish =
@@ -288,30 +288,28 @@ std::optional<KernelCode> kernel_code(const ir::Kernel& kernel, std::set<std::st
     finish = fmt::format("  {};\n", call);
   }
 
+  const std::string schema_comment = support::cpp_comment(kernel.schema().str());
+  const std::string op_literal = support::cpp_string_literal(kernel.op.str());
   code.wrapper = fmt::format(
-      "// {}\n"
+      "{}\n"
       "void {}(KernelRuntimeContext& context, Span<EValue*> stack) {{\n"
       "  if (stack.size() != {}) {{\n"
-      "    ET_LOG(Error, \"{}: expected {} values on the stack, got %zu\", stack.size());\n"
+      "    ET_LOG(Error, \"%s: expected {} values on the stack, got %zu\", {}, stack.size());\n"
       "    context.fail(Error::InvalidProgram);\n"
       "    return;\n"
       "  }}\n"
       "{}{}}}\n",
-      kernel.schema, name, n + 1, kernel.op.str(), n + 1, body, finish);
-  code.entry = kernel.kernel_key.empty() ? fmt::format("Kernel(\"{}\", {}),", kernel.op.str(), name)
-                                         : fmt::format("Kernel(\"{}\", \"{}\", {}),",
-                                                       kernel.op.str(), kernel.kernel_key, name);
-  code.declaration =
-      fmt::format("// {}\n{} {}(::executorch::runtime::KernelRuntimeContext& context{});\n",
-                  kernel.schema, code.result_type, unqualified(kernel.cpp_function), code.params);
+      schema_comment, name, n + 1, n + 1, op_literal, body, finish);
+  code.entry = kernel.kernel_key.empty()
+                   ? fmt::format("Kernel({}, {}),", op_literal, name)
+                   : fmt::format("Kernel({}, {}, {}),", op_literal,
+                                 support::cpp_string_literal(kernel.kernel_key), name);
+  code.declaration = fmt::format(
+      "{}\n{}\n", schema_comment,
+      function_declaration(kernel, code.result_type,
+                           fmt::format("{}(::executorch::runtime::KernelRuntimeContext& context{})",
+                                       unqualified(kernel.cpp_function), code.params)));
   return code;
-}
-
-// A blank line between the items of a block placeholder (which ignores one
-// trailing newline of an item).
-void separate_blocks(std::vector<std::string>& items) {
-  for (size_t i = 0; i + 1 < items.size(); ++i)
-    items[i] += items[i].ends_with('\n') ? "\n" : "\n\n";
 }
 
 // Functions.h: one typed call per operator with a fallback kernel, named as
@@ -352,12 +350,13 @@ public:
                               fmt::join(code.param_types, ", "), it->second));
     }
     blocks_[kernel.op.ns].push_back(
-        fmt::format("// {}\n"
+        fmt::format("{}\n"
                     "inline {} {}(::executorch::runtime::KernelRuntimeContext& context{}) {{\n"
                     "  {}::{}(context{});\n"
                     "}}\n",
-                    kernel.schema, code.result_type, name, code.params,
-                    kernel.returns.empty() ? "" : "return ", kernel.cpp_function, code.call_args));
+                    support::cpp_comment(kernel.schema().str()), code.result_type, name,
+                    code.params, kernel.returns.empty() ? "" : "return ", kernel.cpp_function,
+                    code.call_args));
   }
 
   // One namespace block per operator namespace, its calls separated by
@@ -381,6 +380,7 @@ private:
 
 // A YAML scalar: plain when YAML reads it back as the same string, else
 // single-quoted. `in_flow`: inside [...], where ",[]{}" end a plain scalar.
+// (Operator names and kernel keys are validated: no control characters.)
 std::string yaml_scalar(std::string_view s, bool in_flow) {
   static constexpr std::string_view kIndicators = "-?:,[]{}#&*!|>'\"%@` ";
   static const std::set<std::string_view> kReserved = {"true", "false", "yes", "no", "on",
@@ -393,8 +393,7 @@ std::string yaml_scalar(std::string_view s, bool in_flow) {
                s.back() != ' ' && s.back() != ':' && s.find(": ") == std::string_view::npos &&
                s.find(" #") == std::string_view::npos && !kReserved.contains(lower);
   for (char c : s) {
-    bool control = static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-    if (control || (in_flow && std::string_view(",[]{}").find(c) != std::string_view::npos))
+    if (in_flow && std::string_view(",[]{}").find(c) != std::string_view::npos)
       plain = false;
   }
   if (plain)
@@ -428,68 +427,133 @@ selected_operators(const ir::Module& module) {
   return {operators, metadata};
 }
 
-std::string include_guard(const Library& library, std::string_view file) {
-  return fmt::format("OPSCAN_GENERATED_{}_{}", library.name, file);
+// The tensor arguments a kernel key has one entry for: plain tensors are
+// required, optional ones may be left out.
+std::pair<size_t, size_t> key_tensors(const ir::Kernel& kernel) {
+  size_t required = 0, all = 0;
+  for (const ir::Argument& a : kernel.arguments) {
+    const schema::Type& t = a.schema.type;
+    if (t.base != "Tensor" || t.is_list())
+      continue;
+    ++all;
+    required += !t.is_optional();
+  }
+  return {required, all};
 }
 
-} // namespace
+class ExecuTorchTarget final : public Target {
+public:
+  std::string_view name() const override { return "executorch"; }
+  std::string_view description() const override {
+    return "ExecuTorch's kernel registry: unboxing wrappers over EValue stacks";
+  }
+  bool accepts(ir::ContextKind context) const override {
+    return context == ir::ContextKind::runtime_context;
+  }
+  bool accepts(ir::Registration) const override { return true; }
+  bool accepts(ir::Field field) const override { return field == ir::Field::kernel_key; }
+  std::string default_value(ir::Field) const override { return {}; }
 
-void generate_executorch(const ir::Module& module, const Library& library, const Options& options,
-                         Output& output) {
+  std::optional<FieldError> check_field(ir::Field, const ir::Kernel& kernel) const override {
+    auto [required, all] = key_tensors(kernel);
+    if (auto e = check_kernel_key(kernel.kernel_key, required, all))
+      return FieldError{e->offset, e->message};
+    return std::nullopt;
+  }
+
+  std::string identity(const ir::Kernel& kernel) const override {
+    return kernel.op.str() + "\n" + kernel.kernel_key;
+  }
+
+  void check_kernel(const ir::Kernel& kernel, Problems& problems) const override {
+    std::set<std::string> scratch;
+    auto code = kernel_code(kernel, scratch);
+    if (const auto* refusal = std::get_if<Refusal>(&code)) {
+      problems.kernel(kernel, refusal->field, "opscan-executorch-unsupported",
+                      "kernel '" + kernel.cpp_function + "' (" + kernel.op.str() +
+                          "): " + refusal->message);
+    }
+  }
+
+  Symbols symbols(const LibrarySpec& library) const override {
+    // ExecuTorch's registration functions live in torch::executor, like its
+    // own generator's.
+    switch (library.registration) {
+    case ir::Registration::static_init:
+      return {"", "opscan_static_registration_" + library.name};
+    case ir::Registration::manual:
+      return {"torch::executor::register_all_kernels", ""};
+    case ir::Registration::named:
+      return {"torch::executor::register_" + library.name + "_kernels", ""};
+    }
+    return {};
+  }
+
+  std::vector<OutputFile> outputs(const LibrarySpec& library) const override {
+    const std::string dir = library.name + "/";
+    return {{dir + "RegisterKernels.h", OutputKind::header, ""},
+            {dir + "RegisterKernels.cpp", OutputKind::source, ""},
+            {dir + "NativeFunctions.h", OutputKind::header, ""},
+            {dir + "Functions.h", OutputKind::header, ""},
+            {dir + "selected_operators.yaml", OutputKind::data, ""}};
+  }
+
+  std::vector<OutputFile> generate(const ir::Module& module, const LibrarySpec& library,
+                                   const Options& options,
+                                   diag::Diagnostics& diags) const override;
+};
+
+std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
+                                                   const LibrarySpec& library,
+                                                   const Options& options,
+                                                   diag::Diagnostics& diags) const {
+  const Symbols symbols = this->symbols(library);
   std::vector<std::string> wrappers, entries;
   std::map<std::string, std::string> declarations_by_namespace;
-  std::set<std::string> taken;
+  std::map<std::string, std::vector<std::string>> inline_namespaces;
+  std::set<std::string> taken = global_kernel_names(module);
+  taken.insert({"kKernels", "register_library", "kRegisteredAtLoad"});
   TypedCalls calls;
   for (const ir::Kernel& kernel : module.kernels) {
-    auto code = kernel_code(kernel, taken, output.diagnostics);
-    if (!code)
-      continue;
-    wrappers.push_back(std::move(code->wrapper));
-    entries.push_back(std::move(code->entry));
-    declarations_by_namespace[namespace_of(kernel.cpp_function)] += code->declaration;
-    calls.add(kernel, *code, output.diagnostics);
+    auto generated = kernel_code(kernel, taken);
+    const KernelCode& code = std::get<KernelCode>(generated); // check_kernel accepted it
+    wrappers.push_back(code.wrapper);
+    entries.push_back(code.entry);
+    const std::string ns = namespace_of(kernel.cpp_function);
+    declarations_by_namespace[ns] += code.declaration;
+    auto& inlines = inline_namespaces[ns];
+    inlines.insert(inlines.end(), kernel.cpp_inline_namespaces.begin(),
+                   kernel.cpp_inline_namespaces.end());
+    calls.add(kernel, code, diags);
   }
-  if (diag::has_errors(output.diagnostics))
-    return;
   separate_blocks(wrappers);
-  if (entries.empty()) {
-    output.diagnostics.push_back(diag::make_error(
-        "opscan-no-kernels", {},
-        "no annotated kernels found: nothing to register (annotate kernels with OPSCAN_KERNEL)"));
-    return;
-  }
 
   std::vector<std::string> declarations;
-  for (const auto& [ns, decls] : declarations_by_namespace) {
-    declarations.push_back(
-        ns.empty() ? decls
-                   : fmt::format("namespace {} {{\n\n{}\n}}  // namespace {}", ns, decls, ns));
-  }
+  for (const auto& [ns, decls] : declarations_by_namespace)
+    declarations.push_back(in_namespace(ns, inline_namespaces[ns], decls));
   separate_blocks(declarations);
 
-  std::string registration, register_declaration;
+  const std::string registration_name = unqualified(symbols.registration_function);
   const size_t count = entries.size();
-  if (!library.registration_symbol.empty()) {
-    output.registration_function = "torch::executor::" + library.registration_symbol;
-  }
-  if (library.registration_symbol.empty()) {
+  std::string registration, register_declaration;
+  if (library.registration == ir::Registration::static_init) {
     registration = "namespace {\n"
                    "// Static registration: the kernels register when the program loads.\n"
                    "[[maybe_unused]] const Error kRegisteredAtLoad = register_library();\n"
                    "}  // namespace\n\n" +
-                   link_anchor_definition(library);
+                   link_anchor_definition(symbols);
     register_declaration =
         fmt::format("// The {} kernels of library '{}' register themselves when the program loads\n"
                     "// (static registration): there is nothing to call. Linking them from a\n"
                     "// static archive needs -Wl,--undefined={}\n"
                     "// (RegisterKernels.cpp defines it), or the linker drops them.",
-                    count, library.name, library.link_anchor);
+                    count, library.name, symbols.link_anchor);
   } else {
     registration =
         fmt::format("namespace torch::executor {{\n\n"
                     "::executorch::runtime::Error {}() {{\n  return register_library();\n}}\n\n"
                     "}}  // namespace torch::executor",
-                    library.registration_symbol);
+                    registration_name);
     register_declaration = fmt::format(
         "namespace torch::executor {{\n\n"
         "// Registers the {} kernels of library '{}' with ExecuTorch's kernel registry.\n"
@@ -497,28 +561,37 @@ void generate_executorch(const ir::Module& module, const Library& library, const
         "// them is already registered.\n"
         "::executorch::runtime::Error {}();\n\n"
         "}}  // namespace torch::executor",
-        count, library.name, library.registration_symbol);
+        count, library.name, registration_name);
   }
 
   auto [operators, kernel_metadata] = selected_operators(module);
-  const std::string dir = library.name + "/";
-  TemplateEnv common = {{"generator", options.generator}, {"library", library.name}};
-  auto add = [&](const std::string& file, TemplateEnv env) {
+  const TemplateEnv common = {{"generator", options.generator},
+                              {"library", library.name},
+                              {"library_literal", support::cpp_string_literal(library.name)}};
+  std::vector<OutputFile> files = outputs(library);
+  auto render_into = [&](OutputFile& file, TemplateEnv env) {
     env.insert(common.begin(), common.end());
-    if (auto text = render("executorch/" + file, env, options, output.diagnostics)) {
-      output.files.push_back({dir + file, std::move(*text)});
-    }
+    const std::string base = file.path.substr(file.path.rfind('/') + 1);
+    if (auto text = emit::render("executorch/" + base, env, options, diags))
+      file.content = std::move(*text);
   };
-  add("RegisterKernels.h", {{"include_guard", include_guard(library, "REGISTER_KERNELS_H")},
-                            {"declarations", register_declaration}});
-  add("RegisterKernels.cpp",
-      {{"wrappers", wrappers}, {"kernels", entries}, {"registration", registration}});
-  add("NativeFunctions.h", {{"include_guard", include_guard(library, "NATIVE_FUNCTIONS_H")},
-                            {"declarations", declarations}});
-  add("Functions.h",
-      {{"include_guard", include_guard(library, "FUNCTIONS_H")}, {"functions", calls.render()}});
-  add("selected_operators.yaml",
-      {{"operators", operators}, {"et_kernel_metadata", kernel_metadata}});
+  render_into(files[0], {{"include_guard", include_guard(library.name, "REGISTER_KERNELS_H")},
+                         {"declarations", register_declaration}});
+  render_into(files[1],
+              {{"wrappers", wrappers}, {"kernels", entries}, {"registration", registration}});
+  render_into(files[2], {{"include_guard", include_guard(library.name, "NATIVE_FUNCTIONS_H")},
+                         {"declarations", declarations}});
+  render_into(files[3], {{"include_guard", include_guard(library.name, "FUNCTIONS_H")},
+                         {"functions", calls.render()}});
+  render_into(files[4], {{"operators", operators}, {"et_kernel_metadata", kernel_metadata}});
+  return files;
+}
+
+} // namespace
+} // namespace executorch
+
+std::shared_ptr<const Target> make_executorch_target() {
+  return std::make_shared<executorch::ExecuTorchTarget>();
 }
 
 } // namespace opscan::emit

@@ -1,0 +1,406 @@
+#include "driver/driver.h"
+
+#include "ir/validate.h"
+#include "support/depfile.h"
+#include "support/files.h"
+#include "support/text.h"
+#include "support/version.h"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+namespace opscan::driver {
+namespace {
+
+Status status_of(const diag::Diagnostics& diags) {
+  return diag::has_errors(diags) ? Status::errors : Status::ok;
+}
+
+diag::Diagnostic io_error(const std::string& path, std::string message) {
+  return diag::make_error("opscan-io", {path, 0, 0, 0}, std::move(message));
+}
+
+// The options that regenerate a library IR as its record says; nullopt with
+// a diagnostic for a record that no target could have written.
+std::optional<emit::Options> recorded_options(const IrFile& input, const emit::Options& base,
+                                              const emit::TargetRegistry& targets,
+                                              const ir::Locator& locator,
+                                              diag::Diagnostics& diags) {
+  if (!input.module.library) {
+    diags.push_back(diag::make_error(
+        "opscan-ir-not-library", {input.path, 0, 0, 0},
+        input.path + " is scan output (a fragment), not a library IR: generate it with --lib"));
+    return std::nullopt;
+  }
+  const ir::LibraryInfo& lib = *input.module.library;
+  const emit::Target* target = targets.find(lib.target);
+  if (target == nullptr) {
+    diags.push_back(locator.module_error("library.target", "opscan-ir-library",
+                                         "unknown target " + support::quoted(lib.target) +
+                                             " (targets: " + targets.listed() + ")"));
+    return std::nullopt;
+  }
+  if (!target->accepts(lib.registration)) {
+    diags.push_back(locator.module_error(
+        "library.registration", "opscan-ir-library",
+        fmt::format("the {} target has no {} registration", lib.target,
+                    ir::to_string(lib.registration))));
+    return std::nullopt;
+  }
+  // The symbols are derived: a record that disagrees was edited, and the
+  // build (which reads them) would disagree with the code.
+  const emit::Symbols symbols = target->symbols({lib.name, lib.registration});
+  bool agrees = true;
+  for (auto [path, recorded, derived] :
+       {std::tuple{"library.function", &lib.function, &symbols.registration_function},
+        std::tuple{"library.link_anchor", &lib.link_anchor, &symbols.link_anchor}}) {
+    if (*recorded != *derived) {
+      diags.push_back(locator.module_error(
+          path, "opscan-ir-library",
+          fmt::format("is {}, but a {} library '{}' in {} mode defines {}",
+                      support::quoted(*recorded), lib.target, lib.name,
+                      ir::to_string(lib.registration),
+                      derived->empty() ? "none" : support::quoted(*derived))));
+      agrees = false;
+    }
+  }
+  if (!agrees)
+    return std::nullopt;
+  emit::Options options = base;
+  // "all" is how the IR names the unnamed default library.
+  options.library = lib.name == "all" ? std::nullopt : std::optional<std::string>(lib.name);
+  options.registration = lib.registration;
+  options.target = lib.target;
+  return options;
+}
+
+// One library from `module` (with --operators, only the operators named).
+Plan plan_one(const ir::Module& module, const Request& request,
+              const emit::TargetRegistry& targets, const ir::Locator& locator) {
+  Plan plan;
+  ir::SelectResult selected;
+  const ir::Module* from = &module;
+  if (request.operators) {
+    selected = ir::select_operators(module, *request.operators);
+    plan.diagnostics = std::move(selected.diagnostics);
+    if (diag::has_errors(plan.diagnostics)) {
+      plan.status = Status::errors;
+      return plan;
+    }
+    from = &selected.module;
+  }
+  emit::Output output = emit::generate(*from, request.options, targets, locator);
+  plan.diagnostics.insert(plan.diagnostics.end(), output.diagnostics.begin(),
+                          output.diagnostics.end());
+  plan.status = status_of(plan.diagnostics);
+  if (plan.status == Status::ok)
+    plan.libraries.push_back(std::move(output));
+  return plan;
+}
+
+Plan usage(std::string message) {
+  Plan plan;
+  plan.status = Status::usage;
+  plan.diagnostics.push_back(diag::make_error("opscan-usage", {}, std::move(message)));
+  return plan;
+}
+
+ir::Locator locator_of(const IrFile& file) {
+  ir::Locator locator;
+  locator.add(file.module, file.positions);
+  return locator;
+}
+
+} // namespace
+
+Status worst(Status a, Status b) {
+  return static_cast<int>(a) > static_cast<int>(b) ? a : b;
+}
+
+std::string version() {
+  return std::string(support::opscan_version());
+}
+
+std::string generator_name() {
+  return "opscan " + version();
+}
+
+ReadIrs read_irs(const std::vector<std::string>& paths) {
+  ReadIrs out;
+  for (const std::string& path : paths) {
+    std::string error;
+    auto text = support::read_file(path, &error);
+    if (!text) {
+      out.diagnostics.push_back(io_error(path, "cannot read: " + error));
+      out.status = worst(out.status, Status::failure);
+      continue;
+    }
+    ir::ReadResult read = ir::from_json(*text, path);
+    out.diagnostics.insert(out.diagnostics.end(), read.diagnostics.begin(),
+                           read.diagnostics.end());
+    if (!read.module) {
+      out.status = worst(out.status, Status::errors);
+      continue;
+    }
+    IrFile file{path, std::move(*read.module), std::move(read.positions)};
+    diag::Diagnostics invalid = ir::validate(file.module, locator_of(file));
+    if (!invalid.empty()) {
+      out.diagnostics.insert(out.diagnostics.end(), invalid.begin(), invalid.end());
+      out.status = worst(out.status, Status::errors);
+      continue;
+    }
+    out.files.push_back(std::move(file));
+  }
+  return out;
+}
+
+diag::Diagnostics check_libraries(const std::vector<IrFile>& inputs,
+                                  const emit::TargetRegistry& targets) {
+  diag::Diagnostics diags;
+  struct Planned {
+    const IrFile* input;
+    const emit::Target* target;
+    std::string name;
+    std::string function; // empty in static mode
+    ir::Locator locator;
+  };
+  std::vector<Planned> planned;
+  for (const IrFile& input : inputs) {
+    ir::Locator locator = locator_of(input);
+    if (auto o = recorded_options(input, {}, targets, locator, diags)) {
+      const emit::Target* target = targets.find(o->target);
+      planned.push_back({&input, target, input.module.library->name,
+                         input.module.library->function, std::move(locator)});
+    }
+  }
+
+  // One error per later library: the first clash explains it.
+  for (size_t j = 0; j < planned.size(); ++j) {
+    const Planned& b = planned[j];
+    for (size_t i = 0; i < j; ++i) {
+      const Planned& a = planned[i];
+      if (a.name == b.name) {
+        diags.push_back(b.locator.module_error(
+            "library.name", "opscan-duplicate-library",
+            fmt::format("two libraries named '{}': {} and {}; each library needs its own name (it "
+                        "names the output directory)",
+                        b.name, a.input->path, b.input->path)));
+        break;
+      }
+      if (!a.function.empty() && a.function == b.function) {
+        diags.push_back(b.locator.module_error(
+            "library.function", "opscan-duplicate-registration",
+            fmt::format("libraries '{}' ({}) and '{}' ({}) both define {}(), so they cannot be "
+                        "linked into one program; give them named registration",
+                        a.name, a.input->path, b.name, b.input->path, a.function)));
+        break;
+      }
+    }
+  }
+
+  // Kernels that two libraries register with one runtime under one
+  // identity: it would refuse the second library. Runtimes are separate, so
+  // one library for each may register the same operator.
+  std::map<std::pair<const emit::Target*, std::string>, std::pair<size_t, const ir::Kernel*>>
+      owners;
+  for (size_t j = 0; j < planned.size(); ++j) {
+    const emit::Target* target = planned[j].target;
+    for (const ir::Kernel& k : planned[j].input->module.kernels) {
+      auto [it, inserted] = owners.try_emplace({target, target->identity(k)}, j, &k);
+      const auto [i, first] = it->second;
+      if (inserted || i == j || planned[i].name == planned[j].name)
+        continue;
+      diag::Diagnostic d = planned[j].locator.kernel_error(
+          k, "", "opscan-library-overlap",
+          fmt::format("{} is registered by library '{}' and by library '{}'; the {} runtime "
+                      "registers it once",
+                      ir::describe(k), planned[i].name, planned[j].name, target->name()));
+      d.notes.push_back({fmt::format("library '{}' registers it here, with '{}'", planned[i].name,
+                                     first->cpp_function),
+                         first->location});
+      diags.push_back(std::move(d));
+    }
+  }
+  return diags;
+}
+
+Plan plan(const std::vector<IrFile>& inputs, const Request& request,
+          const emit::TargetRegistry& targets) {
+  std::vector<std::string> libraries, fragments;
+  for (const IrFile& input : inputs)
+    (input.module.library ? libraries : fragments).push_back(input.path);
+  const bool regenerate = !request.options.library && fragments.empty();
+
+  if (regenerate) {
+    if (request.operators) {
+      return usage("--operators selects the operators of one new library: give --lib to merge the "
+                   "library IRs into one (without --lib each library is generated again with all "
+                   "its operators)");
+    }
+    Plan plan;
+    plan.diagnostics = check_libraries(inputs, targets);
+    for (const IrFile& input : inputs) {
+      ir::Locator locator = locator_of(input);
+      diag::Diagnostics ignored; // check_libraries reported the records it refuses
+      auto options = recorded_options(input, request.options, targets, locator, ignored);
+      if (!options)
+        continue;
+      if (request.target_given && request.options.target != options->target) {
+        return usage(fmt::format("{} is a library IR for target {}, not {}: leave out --target "
+                                 "to generate each library for its own target",
+                                 input.path, options->target, request.options.target));
+      }
+      if (request.registration_given)
+        options->registration = request.options.registration;
+      emit::Output output = emit::generate(input.module, *options, targets, locator);
+      plan.diagnostics.insert(plan.diagnostics.end(), output.diagnostics.begin(),
+                              output.diagnostics.end());
+      plan.libraries.push_back(std::move(output));
+    }
+    plan.status = status_of(plan.diagnostics);
+    if (plan.status != Status::ok)
+      plan.libraries.clear();
+    return plan;
+  }
+
+  if (!request.options.library && !libraries.empty()) {
+    return usage(fmt::format("{} is a library IR and {} is scan output: give --lib to merge them "
+                             "into one library, or pass only library IRs to regenerate each",
+                             libraries[0], fragments[0]));
+  }
+  if (!request.registration_given) {
+    return usage("--registration is required when merging IR files into one library (only "
+                 "library IRs without --lib keep their own)");
+  }
+  ir::Locator locator;
+  std::vector<ir::Module> modules;
+  for (const IrFile& input : inputs) {
+    locator.add(input.module, input.positions);
+    modules.push_back(input.module);
+  }
+  ir::MergeResult merged = ir::merge(std::move(modules));
+  if (diag::has_errors(merged.diagnostics)) {
+    Plan plan;
+    plan.diagnostics = std::move(merged.diagnostics);
+    plan.status = Status::errors;
+    return plan;
+  }
+  return plan_one(merged.module, request, targets, locator);
+}
+
+Plan plan_scanned(const ir::Module& scanned, const Request& request,
+                  const emit::TargetRegistry& targets) {
+  return plan_one(scanned, request, targets, ir::Locator());
+}
+
+Listing list_outputs(const std::vector<IrFile>& inputs, const Request& request,
+                     const emit::TargetRegistry& targets) {
+  Listing listing;
+  auto add = [&](const emit::Options& options) {
+    emit::OutputList list = emit::list_outputs(options, targets);
+    listing.diagnostics.insert(listing.diagnostics.end(), list.diagnostics.begin(),
+                               list.diagnostics.end());
+    listing.libraries.push_back(std::move(list));
+  };
+  bool only_libraries = !inputs.empty();
+  for (const IrFile& input : inputs)
+    only_libraries = only_libraries && input.module.library.has_value();
+  if (request.options.library || !only_libraries) {
+    add(request.options);
+  } else {
+    for (const IrFile& input : inputs) {
+      if (auto options = recorded_options(input, request.options, targets, locator_of(input),
+                                          listing.diagnostics)) {
+        if (request.registration_given)
+          options->registration = request.options.registration;
+        add(*options);
+      }
+    }
+  }
+  listing.status = status_of(listing.diagnostics);
+  return listing;
+}
+
+Written write_library(const emit::Output& library, const std::string& out_dir) {
+  Written written;
+  written.report = emit::write_outputs(out_dir, library.files);
+  if (diag::has_errors(written.report.diagnostics))
+    written.status = Status::failure;
+  return written;
+}
+
+scan::FieldCheck field_check(const emit::TargetRegistry& targets) {
+  return [&targets](ir::Field field, const ir::Kernel& kernel) -> std::optional<scan::FieldProblem> {
+    // A value is fine when a target that reads the field takes it.
+    std::optional<scan::FieldProblem> problem;
+    for (const std::string& name : targets.names()) {
+      const emit::Target* target = targets.find(name);
+      if (!target->accepts(field))
+        continue;
+      auto error = target->check_field(field, kernel);
+      if (!error)
+        return std::nullopt;
+      if (!problem)
+        problem = scan::FieldProblem{error->offset, emit::field_code(field), error->message};
+    }
+    if (!problem) {
+      problem = scan::FieldProblem{0, emit::field_code(field),
+                                   fmt::format("no target reads field '{}'", ir::to_string(field))};
+    }
+    return problem;
+  };
+}
+
+std::optional<std::vector<std::string>> compiler_args(const std::string& flags_file,
+                                                      const std::vector<std::string>& extra,
+                                                      diag::Diagnostics& diags) {
+  std::vector<std::string> args;
+  if (!flags_file.empty()) {
+    std::string error;
+    auto text = support::read_file(flags_file, &error);
+    if (!text) {
+      diags.push_back(io_error(flags_file, "cannot read: " + error));
+      return std::nullopt;
+    }
+    std::istringstream lines(*text);
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.empty() && line.back() == '\r')
+        line.pop_back();
+      if (!line.empty())
+        args.push_back(line);
+    }
+  }
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+diag::Diagnostics write_file(const std::string& path, const std::string& content) {
+  std::string error;
+  if (support::write_if_changed(path, content, &error) != support::WriteOutcome::failed)
+    return {};
+  return {io_error(path, "cannot write: " + error)};
+}
+
+diag::Diagnostics finish_step(const std::string& output, std::vector<std::string> inputs,
+                              const std::vector<std::string>& option_files,
+                              const std::string& depfile, const std::string& stamp) {
+  for (const std::string& file : option_files) {
+    if (!file.empty())
+      inputs.push_back(std::filesystem::weakly_canonical(std::filesystem::absolute(file)));
+  }
+  if (!depfile.empty()) {
+    diag::Diagnostics written =
+        write_file(depfile, support::make_depfile(stamp.empty() ? output : stamp, inputs));
+    if (!written.empty())
+      return written;
+  }
+  std::string error;
+  if (stamp.empty() || support::touch(stamp, &error))
+    return {};
+  return {io_error(stamp, "cannot touch: " + error)};
+}
+
+} // namespace opscan::driver

@@ -1,0 +1,138 @@
+// What opscan's commands do, as functions the command line (and the language
+// server) call: reading and validating IR files, deciding what a generation
+// makes of them (fragments merged into one library, or library IRs each
+// generated as recorded), the checks between libraries, writing outputs,
+// and the files of a build step (flags files, depfiles, stamps). Nothing
+// here prints or exits.
+#pragma once
+
+#include "diag/diag.h"
+#include "emit/generate.h"
+#include "emit/registry.h"
+#include "ir/ir.h"
+#include "ir/json.h"
+#include "scan/scan.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace opscan::driver {
+
+// How a command ended; the command line maps these to its exit codes.
+enum class Status {
+  ok,
+  errors,  // the input has errors (diagnostics say which)
+  usage,   // the request itself is wrong
+  failure, // an I/O or internal failure
+};
+
+// The worse of two statuses.
+Status worst(Status a, Status b);
+
+// "opscan <version>", the version CMake gives the project.
+std::string generator_name();
+std::string version();
+
+// One IR file, read and validated (ir::validate).
+struct IrFile {
+  std::string path;
+  ir::Module module;
+  ir::Positions positions;
+};
+
+struct ReadIrs {
+  std::vector<IrFile> files; // those that could be read and are valid
+  diag::Diagnostics diagnostics;
+  Status status = Status::ok;
+};
+ReadIrs read_irs(const std::vector<std::string>& paths);
+
+// What to generate, as `generate`, `check` and `run` are asked.
+struct Request {
+  emit::Options options;                       // registration, library, templates...
+  bool target_given = false;                   // --target
+  bool registration_given = false;             // --registration
+  std::optional<std::vector<std::string>> operators; // --operators
+};
+
+// The libraries a generation makes, rendered, in input order.
+struct Plan {
+  std::vector<emit::Output> libraries; // empty unless status is ok
+  diag::Diagnostics diagnostics;
+  Status status = Status::ok;
+};
+
+// What `generate` (and `check`, which writes nothing) make of IR files:
+//  - only library IRs and no --lib: each library again, with the name,
+//    registration mode and target its record gives (--registration, if
+//    given, for every one), after checking that they can live in one
+//    program (check_libraries);
+//  - fragments, or --lib: everything merged into one library (--operators
+//    selects from it; --registration is required).
+// Anything else is a usage error. Every input passed ir::validate, and each
+// library passes emit::generate's checks: `check` succeeds exactly when
+// `generate` would.
+Plan plan(const std::vector<IrFile>& inputs, const Request& request,
+          const emit::TargetRegistry& targets);
+
+// What `run` makes of a scan: one library (--operators selects from it).
+Plan plan_scanned(const ir::Module& scanned, const Request& request,
+                  const emit::TargetRegistry& targets);
+
+// Whether libraries (each as its record describes it) can live in one
+// program, registered with their runtimes. Errors:
+//   opscan-duplicate-library       two libraries with the same name
+//   opscan-duplicate-registration  two libraries defining one registration
+//                                  function (e.g. two in manual mode)
+//   opscan-library-overlap         a kernel two libraries of one target
+//                                  register under one identity (once per
+//                                  identity, at the later library's kernel,
+//                                  with a note at the earlier one)
+//   opscan-ir-not-library          an input without a library record
+//   opscan-ir-library              a record that names an unknown target or
+//                                  a mode it lacks, or symbols other than
+//                                  the target gives its name and mode
+diag::Diagnostics check_libraries(const std::vector<IrFile>& libraries,
+                                  const emit::TargetRegistry& targets);
+
+// What `generate --list-outputs` prints: for each library a generation of
+// `inputs` (which may be none, when --lib names the library) would make, its
+// files and symbols, without generating anything.
+struct Listing {
+  std::vector<emit::OutputList> libraries;
+  diag::Diagnostics diagnostics;
+  Status status = Status::ok;
+};
+Listing list_outputs(const std::vector<IrFile>& inputs, const Request& request,
+                     const emit::TargetRegistry& targets);
+
+struct Written {
+  emit::WriteReport report;
+  Status status = Status::ok;
+};
+// Writes one generated library under `out_dir`.
+Written write_library(const emit::Output& library, const std::string& out_dir);
+
+// The judge of annotation fields for scans: the targets that read a field.
+scan::FieldCheck field_check(const emit::TargetRegistry& targets);
+
+// The compiler arguments of scan and pch: the lines of `flags_file` (if not
+// empty), each one argument as written (no quoting; empty lines skipped),
+// then `extra`.
+std::optional<std::vector<std::string>> compiler_args(const std::string& flags_file,
+                                                      const std::vector<std::string>& extra,
+                                                      diag::Diagnostics& diags);
+
+// The end of a build step that wrote `output` from `inputs` and the files
+// named by options (`option_files`; empty strings are options not given):
+// its depfile (whose target is the stamp, if any), then its stamp. Both
+// optional (empty paths).
+diag::Diagnostics finish_step(const std::string& output, std::vector<std::string> inputs,
+                              const std::vector<std::string>& option_files,
+                              const std::string& depfile, const std::string& stamp);
+
+// Writes `content` to `path` unless it holds it already.
+diag::Diagnostics write_file(const std::string& path, const std::string& content);
+
+} // namespace opscan::driver

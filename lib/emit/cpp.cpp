@@ -1,0 +1,171 @@
+#include "emit/cpp.h"
+
+#include "emit/templates.h"
+#include "ident/ident.h"
+
+#include <fmt/format.h>
+
+namespace opscan::emit {
+namespace {
+
+bool usable_local(const std::string& name) {
+  return ident::is_valid_identifier(name, ident::Scope::local);
+}
+
+// The components of a qualified name: "a::b" -> {"a", "b"}.
+std::vector<std::string> components(const std::string& qualified) {
+  std::vector<std::string> parts;
+  for (size_t start = 0;;) {
+    size_t end = qualified.find("::", start);
+    parts.push_back(qualified.substr(start, end == std::string::npos ? end : end - start));
+    if (end == std::string::npos)
+      return parts;
+    start = end + 2;
+  }
+}
+
+} // namespace
+
+std::vector<std::string> local_names(const ir::Kernel& kernel,
+                                     std::initializer_list<std::string_view> taken) {
+  std::set<std::string, std::less<>> used(taken.begin(), taken.end());
+  std::vector<std::string> names(kernel.arguments.size());
+  // Names that can stay as they are stay, before any other is renamed, so a
+  // renamed one never takes the name of a later argument.
+  for (size_t i = 0; i < names.size(); ++i) {
+    const std::string& name = kernel.arguments[i].schema.name;
+    if (usable_local(name) && used.insert(name).second)
+      names[i] = name;
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!names[i].empty())
+      continue;
+    const std::string& name = kernel.arguments[i].schema.name;
+    // A keyword takes a '_'; a reserved name ("_Tensor") cannot be mended so.
+    std::string candidate = usable_local(name + "_") ? name + "_" : "arg" + std::to_string(i);
+    while (!usable_local(candidate) || used.contains(candidate))
+      candidate += '_';
+    used.insert(candidate);
+    names[i] = candidate;
+  }
+  return names;
+}
+
+std::string helper_name(const ir::Kernel& kernel, std::set<std::string>& taken,
+                        std::string_view prefix) {
+  std::string base = std::string(prefix) + kernel.op.ns + "_" + kernel.op.name +
+                     (kernel.op.overload.empty() ? "" : "_" + kernel.op.overload);
+  std::string name = base;
+  for (int n = 2; !taken.insert(name).second; ++n)
+    name = fmt::format("{}_{}", base, n);
+  return name;
+}
+
+std::set<std::string> global_kernel_names(const ir::Module& module) {
+  std::set<std::string> names;
+  for (const ir::Kernel& k : module.kernels) {
+    if (namespace_of(k.cpp_function).empty())
+      names.insert(k.cpp_function);
+  }
+  return names;
+}
+
+std::string include_guard(std::string_view library, std::string_view tag) {
+  return fmt::format("OPSCAN_GENERATED_{}_FOR_{}", tag, library);
+}
+
+std::string in_namespace(const std::string& ns, const std::vector<std::string>& inline_namespaces,
+                         const std::string& body) {
+  if (ns.empty())
+    return body;
+  bool any_inline = false;
+  for (const std::string& in : inline_namespaces)
+    any_inline = any_inline || ns == in || ns.starts_with(in + "::");
+  if (!any_inline)
+    return fmt::format("namespace {} {{\n\n{}\n}}  // namespace {}", ns, body, ns);
+  // C++17 has no "namespace a::inline b": one block per namespace.
+  const std::vector<std::string> parts = components(ns);
+  std::string open, close, qualified;
+  for (const std::string& part : parts) {
+    qualified += (qualified.empty() ? "" : "::") + part;
+    bool is_inline = false;
+    for (const std::string& in : inline_namespaces)
+      is_inline = is_inline || in == qualified;
+    open += fmt::format("{}namespace {} {{\n", is_inline ? "inline " : "", part);
+    close = fmt::format("}}  // namespace {}\n", part) + close;
+  }
+  close.pop_back();
+  return fmt::format("{}\n{}\n{}", open, body, close);
+}
+
+std::string function_declaration(const ir::Kernel& kernel, const std::string& result_type,
+                                 const std::string& name_and_parameters) {
+  return fmt::format("{}{} {}{};", kernel.cpp_linkage == ir::Linkage::c ? "extern \"C\" " : "",
+                     result_type, name_and_parameters, kernel.cpp_noexcept ? " noexcept" : "");
+}
+
+std::string normalized(std::string canonical) {
+  auto replace_all = [&](std::string_view from, std::string_view to) {
+    for (size_t at = 0; (at = canonical.find(from, at)) != std::string::npos; at += to.size())
+      canonical.replace(at, from.size(), to);
+  };
+  replace_all("long long", "long");
+  replace_all("std::__1::", "std::");
+  std::erase(canonical, ' ');
+  return canonical;
+}
+
+std::string bare_canonical(std::string canonical) {
+  if (canonical.ends_with('&'))
+    canonical.erase(canonical.find_last_not_of(" &") + 1);
+  if (canonical.starts_with("const "))
+    canonical.erase(0, 6);
+  return normalized(canonical);
+}
+
+std::string namespace_of(const std::string& qualified) {
+  size_t at = qualified.rfind("::");
+  return at == std::string::npos ? std::string() : qualified.substr(0, at);
+}
+
+std::string unqualified(const std::string& qualified) {
+  size_t at = qualified.rfind("::");
+  return at == std::string::npos ? qualified : qualified.substr(at + 2);
+}
+
+void separate_blocks(std::vector<std::string>& items) {
+  for (size_t i = 0; i + 1 < items.size(); ++i)
+    items[i] += items[i].ends_with('\n') ? "\n" : "\n\n";
+}
+
+std::string link_anchor_definition(const Symbols& symbols) {
+  return fmt::format(
+      "// Nothing references this file in static mode, so a linker taking it from a\n"
+      "// static archive would drop it, registration and all. The CMake integration\n"
+      "// links with\n"
+      "//   -Wl,--undefined={0}\n"
+      "// which makes the linker keep this object, and the kernels it references.\n"
+      "extern \"C\" {{\n"
+      "extern const int {0};\n"
+      "const int {0} = 1;\n"
+      "}}",
+      symbols.link_anchor);
+}
+
+std::optional<std::string> render(const std::string& name, const TemplateEnv& env,
+                                  const Options& options, diag::Diagnostics& diags) {
+  auto report = [&](const TemplateError& e) {
+    diags.push_back(diag::make_error(
+        "opscan-template", {e.template_name, uint32_t(e.line), uint32_t(e.column), 0}, e.message));
+    return std::nullopt;
+  };
+  auto loaded = load_template(name, options.templates_dir);
+  if (auto* e = std::get_if<TemplateError>(&loaded))
+    return report(*e);
+  auto rendered = std::get<CodeTemplate>(loaded).render(env);
+  if (auto* e = std::get_if<TemplateError>(&rendered))
+    return report(*e);
+  return std::get<std::string>(std::move(rendered));
+}
+
+} // namespace opscan::emit

@@ -1,0 +1,74 @@
+// Spelling generated C++ so that nothing a user names can collide with
+// what opscan names: local variables, helper functions, namespaces and
+// include guards. Shared by the targets; private to lib/emit.
+#pragma once
+
+#include "emit/code_template.h"
+#include "emit/target.h"
+
+#include <initializer_list>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace opscan::emit {
+
+// The local variable names of a generated function for the arguments of
+// `kernel`, in order: each argument's name when it is a valid identifier at
+// local scope that is none of `taken` (the function's own names: its
+// parameters, and the types and functions its body names unqualified) and
+// no other argument's; else that name with '_' appended until it is free.
+std::vector<std::string> local_names(const ir::Kernel& kernel,
+                                     std::initializer_list<std::string_view> taken);
+
+// A helper function name for `kernel`, unique among `taken` (which it joins):
+// <prefix><ns>_<name>_<overload>, then ..._2, ..._3 for the next kernels
+// whose names fold to the same text.
+std::string helper_name(const ir::Kernel& kernel, std::set<std::string>& taken,
+                        std::string_view prefix);
+
+// The names `module`'s kernels are declared with in the global namespace:
+// helpers in generated files must not take them.
+std::set<std::string> global_kernel_names(const ir::Module& module);
+
+// An include guard for one header of a library: "OPSCAN_GENERATED_<TAG>_FOR_<library>".
+// Tags are fixed by the target and never contain "_FOR_", so two different
+// (library, tag) pairs never give one guard.
+std::string include_guard(std::string_view library, std::string_view tag);
+
+// `body` declared in namespace `ns` ("a::b"; "" for the global namespace),
+// opening as inline those of `inline_namespaces` (fully qualified names).
+std::string in_namespace(const std::string& ns, const std::vector<std::string>& inline_namespaces,
+                         const std::string& body);
+
+// The declaration of a kernel's C++ function, without its namespace:
+// 'extern "C"' for C linkage, and 'noexcept' when it is.
+std::string function_declaration(const ir::Kernel& kernel, const std::string& result_type,
+                                 const std::string& name_and_parameters);
+
+// A canonical C++ type spelled so that equal types compare equal ("long
+// long" is "long", no libc++ inline namespace, no spaces); bare_canonical
+// also drops the reference and top-level const.
+std::string normalized(std::string canonical);
+std::string bare_canonical(std::string canonical);
+
+// "a::b::f" -> "a::b" and "f".
+std::string namespace_of(const std::string& qualified);
+std::string unqualified(const std::string& qualified);
+
+// A blank line between the items of a block placeholder (which ignores one
+// trailing newline of an item).
+void separate_blocks(std::vector<std::string>& items);
+
+// Static mode: the definition of the library's link anchor, with the comment
+// that says why it is there.
+std::string link_anchor_definition(const Symbols& symbols);
+
+// Renders the built-in (or overriding) template `name` with `env`; reports
+// template errors into `diags`.
+std::optional<std::string> render(const std::string& name, const TemplateEnv& env,
+                                  const Options& options, diag::Diagnostics& diags);
+
+} // namespace opscan::emit

@@ -1,0 +1,220 @@
+#include "emit/generate.h"
+
+#include "ident/ident.h"
+#include "ir/json.h"
+#include "support/text.h"
+
+#include <array>
+#include <fmt/format.h>
+#include <map>
+
+namespace opscan::emit {
+namespace {
+
+constexpr std::array<ir::Field, 2> kFields = {ir::Field::kernel_key, ir::Field::dispatch_key};
+
+// What every generation of `options` shares: the target, and the library
+// with its symbols; nullopt (with errors in `diags`) when any is refused.
+struct Prepared {
+  const Target* target;
+  LibrarySpec library;
+  Symbols symbols;
+};
+
+std::optional<Prepared> prepare(const Options& options, const TargetRegistry& targets,
+                                diag::Diagnostics& diags) {
+  const Target* target = targets.find(options.target);
+  if (target == nullptr) {
+    diags.push_back(diag::make_error("opscan-unknown-target", {},
+                                     "unknown target " + support::quoted(options.target) +
+                                         " (targets: " + targets.listed() + ")"));
+    return std::nullopt;
+  }
+  bool ok = true;
+  if (!target->accepts(options.registration)) {
+    diags.push_back(diag::make_error(
+        "opscan-unsupported-registration", {},
+        fmt::format("the {} target has no {} registration", target->name(),
+                    ir::to_string(options.registration))));
+    ok = false;
+  }
+  for (const auto& [field, value] : options.field_defaults) {
+    if (!target->accepts(field)) {
+      diags.push_back(diag::make_error(
+          "opscan-unsupported-field", {},
+          fmt::format("a default {} ({}) is given, but the {} target reads no {}",
+                      field_path(field), support::quoted(value), target->name(),
+                      field_path(field))));
+      ok = false;
+    }
+  }
+  // The name is checked in every mode: it also names the output directory
+  // and appears in generated code.
+  ident::RegistrationSymbol symbol = ident::registration_symbol(options.library);
+  for (const ident::Finding& f : symbol.findings) {
+    diags.push_back(f.is_error ? diag::make_error(f.code, {}, f.message)
+                               : diag::make_warning(f.code, {}, f.message));
+  }
+  if (!symbol.ok() || !ok)
+    return std::nullopt;
+  LibrarySpec library{options.library.value_or("all"), options.registration};
+  return Prepared{target, library, target->symbols(library)};
+}
+
+// Gives every field the target reads its value (the kernel's, else the
+// default), and reports fields the target does not read and values it does
+// not understand. A default's problem is reported once, not per kernel.
+void resolve_fields(std::vector<ir::Kernel>& kernels, const Target& target,
+                    const Options& options, Problems& problems) {
+  for (ir::Field field : kFields) {
+    if (!target.accepts(field)) {
+      for (const ir::Kernel& k : kernels) {
+        if (!k.field(field).empty()) {
+          problems.kernel(k, field_path(field), "opscan-unsupported-field",
+                          fmt::format("{} {} is set, but the {} target reads no {}",
+                                      field_path(field), support::quoted(k.field(field)),
+                                      target.name(), field_path(field)));
+        }
+      }
+      continue;
+    }
+    auto given = options.field_defaults.find(field);
+    const std::string fallback =
+        given != options.field_defaults.end() ? given->second : target.default_value(field);
+    bool default_reported = false;
+    for (ir::Kernel& k : kernels) {
+      std::string& value = field == ir::Field::kernel_key ? k.kernel_key : k.dispatch_key;
+      const bool defaulted = value.empty();
+      if (defaulted)
+        value = fallback;
+      if (value.empty())
+        continue;
+      auto error = target.check_field(field, k);
+      if (!error || (defaulted && default_reported))
+        continue;
+      if (defaulted) {
+        default_reported = true;
+        problems.error(field_code(field),
+                       fmt::format("the default {} {}: {}", field_path(field),
+                                   support::quoted(value), error->message));
+      } else {
+        problems.kernel(k, field_path(field), field_code(field), error->message);
+      }
+    }
+  }
+}
+
+// Two kernels of one identity: an error at the later one.
+void check_identities(const std::vector<ir::Kernel>& kernels, const Target& target,
+                      Problems& problems) {
+  std::map<std::string, const ir::Kernel*> first;
+  for (const ir::Kernel& k : kernels) {
+    auto [it, fresh] = first.emplace(target.identity(k), &k);
+    if (fresh)
+      continue;
+    const ir::Kernel& other = *it->second;
+    problems.kernel(k, "", "opscan-duplicate-kernel",
+                    fmt::format("two kernels for {}: '{}' and '{}'; the {} runtime registers one",
+                                ir::describe(k), other.cpp_function, k.cpp_function,
+                                target.name()),
+                    {{"'" + other.cpp_function + "' is annotated here", other.location}});
+  }
+}
+
+} // namespace
+
+std::string_view to_string(OutputKind kind) {
+  switch (kind) {
+  case OutputKind::header:
+    return "header";
+  case OutputKind::source:
+    return "source";
+  case OutputKind::data:
+    return "data";
+  }
+  return "data";
+}
+
+std::string field_code(ir::Field field) {
+  return field == ir::Field::kernel_key ? "opscan-kernel-key" : "opscan-dispatch-key";
+}
+
+std::string_view field_path(ir::Field field) {
+  return field == ir::Field::kernel_key ? "kernel_key" : "dispatch_key";
+}
+
+void Problems::kernel(const ir::Kernel& kernel, std::string_view field, std::string code,
+                      std::string message, std::vector<diag::Note> notes) {
+  diag::Diagnostic d = locator_.kernel_error(kernel, field, std::move(code), std::move(message));
+  d.notes = std::move(notes);
+  out_.push_back(std::move(d));
+}
+
+void Problems::error(std::string code, std::string message) {
+  out_.push_back(diag::make_error(std::move(code), {}, std::move(message)));
+}
+
+OutputList list_outputs(const Options& options, const TargetRegistry& targets) {
+  OutputList list;
+  auto prepared = prepare(options, targets, list.diagnostics);
+  if (!prepared)
+    return list;
+  list.library = prepared->library;
+  list.symbols = prepared->symbols;
+  list.files = prepared->target->outputs(list.library);
+  list.files.push_back({list.library.name + "/ir.json", OutputKind::data, ""});
+  return list;
+}
+
+Output generate(const ir::Module& module, const Options& options, const TargetRegistry& targets,
+                const ir::Locator& locator) {
+  Output output;
+  auto prepared = prepare(options, targets, output.diagnostics);
+  if (!prepared)
+    return output;
+  const Target& target = *prepared->target;
+  output.library = prepared->library;
+  output.symbols = prepared->symbols;
+
+  ir::Module& library = output.module;
+  library = module;
+  Problems problems(locator, output.diagnostics);
+  resolve_fields(library.kernels, target, options, problems);
+  for (const ir::Kernel& k : library.kernels)
+    target.check_kernel(k, problems);
+  check_identities(library.kernels, target, problems);
+  if (library.kernels.empty()) {
+    problems.error("opscan-no-kernels", "no annotated kernels found: nothing to register "
+                                        "(annotate kernels with OPSCAN_KERNEL)");
+  }
+  diag::sort(output.diagnostics); // in source order, whatever the kernels' order
+  if (diag::has_errors(output.diagnostics))
+    return output;
+
+  // Generated code follows the canonical order, whatever order the IR came in.
+  ir::canonicalize(library);
+  library.generator = options.generator;
+  library.library = ir::LibraryInfo{output.library.name, output.library.registration,
+                                    std::string(target.name()),
+                                    output.symbols.registration_function,
+                                    output.symbols.link_anchor};
+  output.files = target.generate(library, output.library, options, output.diagnostics);
+  std::vector<OutputFile> expected = target.outputs(output.library);
+  bool as_listed = expected.size() == output.files.size();
+  for (size_t i = 0; as_listed && i < expected.size(); ++i)
+    as_listed = expected[i].path == output.files[i].path && expected[i].kind == output.files[i].kind;
+  if (!as_listed && !diag::has_errors(output.diagnostics)) {
+    output.diagnostics.push_back(diag::make_error(
+        "opscan-internal", {},
+        fmt::format("the {} target generated other files than it lists", target.name())));
+  }
+  if (diag::has_errors(output.diagnostics)) {
+    output.files.clear();
+    return output;
+  }
+  // The IR records the library, so a later run can regenerate it as it is.
+  output.files.push_back({output.library.name + "/ir.json", OutputKind::data, ir::to_json(library)});
+  return output;
+}
+
+} // namespace opscan::emit

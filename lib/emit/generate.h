@@ -1,0 +1,69 @@
+// Generating one kernel library for a target: the checks every generation
+// passes through (target, registration mode, library name, annotation
+// fields, kernel identities, each kernel), then the target's files and the
+// library IR. Everything is rendered in memory; write_outputs() writes.
+#pragma once
+
+#include "diag/diag.h"
+#include "emit/registry.h"
+#include "emit/target.h"
+#include "ir/ir.h"
+#include "ir/validate.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace opscan::emit {
+
+struct Output {
+  LibrarySpec library;
+  Symbols symbols;
+  std::vector<OutputFile> files; // the target's, then "<lib>/ir.json"; empty on errors
+  ir::Module module;             // the library IR, as "<lib>/ir.json" holds it
+  diag::Diagnostics diagnostics;
+};
+
+// Generates one library from `module` (validated by ir::validate; its
+// `library` record, if any, is replaced by this generation's). Kernels take
+// the target's defaults (or options.field_defaults) for the annotation
+// fields they leave unset; the library IR records the values used.
+// Problems with kernels are located by `locator`. Errors:
+//   opscan-unknown-target, opscan-unsupported-registration,
+//   opscan-unsupported-field   the target does not read a field a kernel
+//                              (or a default) sets
+//   opscan-kernel-key, opscan-dispatch-key   a field's value is not one the
+//                              runtime understands
+//   opscan-duplicate-kernel    two kernels of one identity (the target's)
+//   opscan-no-kernels, opscan-libname-*, opscan-ident-*, and the target's own.
+Output generate(const ir::Module& module, const Options& options, const TargetRegistry& targets,
+                const ir::Locator& locator);
+
+// What a generation with `options` would write and define, without any
+// input: the same checks of the target, mode and library name; files
+// without content.
+struct OutputList {
+  LibrarySpec library;
+  Symbols symbols;
+  std::vector<OutputFile> files;
+  diag::Diagnostics diagnostics;
+};
+OutputList list_outputs(const Options& options, const TargetRegistry& targets);
+
+// The code of problems with an annotation field's value.
+std::string field_code(ir::Field field); // "opscan-kernel-key", "opscan-dispatch-key"
+// The name of a field in the IR ("kernel_key", "dispatch_key").
+std::string_view field_path(ir::Field field);
+
+struct WriteReport {
+  std::vector<std::string> written;
+  std::vector<std::string> unchanged;
+  diag::Diagnostics diagnostics;
+};
+
+// Writes every file under `out_dir`, each atomically and only if its content
+// differs from what is there.
+WriteReport write_outputs(const std::filesystem::path& out_dir,
+                          const std::vector<OutputFile>& files);
+
+} // namespace opscan::emit

@@ -1,0 +1,45 @@
+#include "emit/registry.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace opscan::emit {
+
+// Each built-in target's factory, defined in its own folder.
+#define OPSCAN_TARGET(name) std::shared_ptr<const Target> make_##name##_target();
+#include "emit/targets/targets.def"
+#undef OPSCAN_TARGET
+
+bool TargetRegistry::add(std::shared_ptr<const Target> target) {
+  std::string name(target->name());
+  return targets_.emplace(std::move(name), std::move(target)).second;
+}
+
+const Target* TargetRegistry::find(std::string_view name) const {
+  auto it = targets_.find(name);
+  return it == targets_.end() ? nullptr : it->second.get();
+}
+
+std::vector<std::string> TargetRegistry::names() const {
+  std::vector<std::string> names;
+  for (const auto& [name, target] : targets_)
+    names.push_back(name);
+  return names;
+}
+
+std::string TargetRegistry::listed() const {
+  return fmt::format("{}", fmt::join(names(), ", "));
+}
+
+const TargetRegistry& builtin_targets() {
+  static const TargetRegistry registry = [] {
+    TargetRegistry r;
+#define OPSCAN_TARGET(name) r.add(make_##name##_target());
+#include "emit/targets/targets.def"
+#undef OPSCAN_TARGET
+    return r;
+  }();
+  return registry;
+}
+
+} // namespace opscan::emit

@@ -1,0 +1,435 @@
+// The torch target: wrappers with the dispatcher's C++ signatures, schema
+// definitions for custom namespaces, and registration with PyTorch's
+// dispatcher, eager (static blocks) or deferred (a named function). A
+// kernel is registered under its operator and dispatch key.
+#include "emit/cpp.h"
+#include "emit/generate.h"
+#include "emit/target.h"
+#include "support/cpp_literal.h"
+
+#include <algorithm>
+#include <array>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <map>
+#include <memory>
+#include <set>
+
+namespace opscan::emit {
+namespace torch {
+namespace {
+
+enum class Passing { value, const_ref, ref };
+
+std::string declare(const std::string& type, Passing passing) {
+  switch (passing) {
+  case Passing::value:
+    return type;
+  case Passing::const_ref:
+    return "const " + type + "&";
+  case Passing::ref:
+    return type + "&";
+  }
+  return type;
+}
+
+Passing passing_of(std::string_view canonical) {
+  if (!canonical.ends_with('&'))
+    return Passing::value;
+  return canonical.starts_with("const ") ? Passing::const_ref : Passing::ref;
+}
+
+// How the dispatcher passes a schema type (argument or return): the C++
+// value type (spelled from the global namespace), how it is passed, and the
+// canonical type libclang reports for it (without reference and const).
+struct TorchType {
+  std::string value;
+  Passing passing = Passing::value;
+  std::string canonical;
+  std::string spelled() const { return declare(value, passing); }
+};
+
+std::optional<TorchType> torch_type(const schema::Type& type, bool is_return) {
+  using Kind = schema::TypeSuffix::Kind;
+  std::vector<Kind> suffixes;
+  for (const auto& s : type.suffixes)
+    suffixes.push_back(s.kind);
+  const bool mutable_ = type.is_mutable();
+  static const std::map<std::string_view, std::pair<std::string_view, std::string_view>> kValues = {
+      {"int", {"::std::int64_t", "long"}},
+      {"SymInt", {"::std::int64_t", "long"}},
+      {"float", {"double", "double"}},
+      {"bool", {"bool", "bool"}},
+      {"str", {"::c10::string_view", "c10::basic_string_view<char>"}},
+      {"ScalarType", {"::at::ScalarType", "c10::ScalarType"}},
+      {"Layout", {"::at::Layout", "c10::Layout"}},
+      {"MemoryFormat", {"::at::MemoryFormat", "c10::MemoryFormat"}},
+      {"Device", {"::at::Device", "c10::Device"}},
+  };
+  if (type.base == "Tensor") {
+    if (suffixes.empty()) {
+      if (mutable_)
+        return TorchType{"::at::Tensor", Passing::ref, "at::Tensor"};
+      return TorchType{"::at::Tensor", is_return ? Passing::value : Passing::const_ref,
+                       "at::Tensor"};
+    }
+    if (suffixes == std::vector{Kind::optional} && !is_return) {
+      return TorchType{"::c10::optional<::at::Tensor>", Passing::const_ref,
+                       "c10::optional<at::Tensor>"};
+    }
+    if (suffixes == std::vector{Kind::list} && !is_return)
+      return TorchType{"::at::TensorList", Passing::value, "c10::ArrayRef<at::Tensor>"};
+    if (suffixes == std::vector{Kind::optional, Kind::list} && !is_return) {
+      return TorchType{"::c10::List<::c10::optional<::at::Tensor>>", Passing::const_ref,
+                       "c10::List<c10::optional<at::Tensor>>"};
+    }
+    return std::nullopt;
+  }
+  if (type.base == "Scalar") {
+    if (suffixes.empty()) {
+      return TorchType{"::at::Scalar", is_return ? Passing::value : Passing::const_ref,
+                       "c10::Scalar"};
+    }
+    if (suffixes == std::vector{Kind::optional} && !is_return) {
+      return TorchType{"::c10::optional<::at::Scalar>", Passing::const_ref,
+                       "c10::optional<c10::Scalar>"};
+    }
+    return std::nullopt;
+  }
+  auto value = kValues.find(type.base);
+  if (value == kValues.end())
+    return std::nullopt;
+  const std::string cpp(value->second.first), canonical(value->second.second);
+  if (suffixes.empty())
+    return TorchType{cpp, Passing::value, canonical};
+  if (is_return)
+    return std::nullopt;
+  if (suffixes == std::vector{Kind::optional}) {
+    return TorchType{"::c10::optional<" + cpp + ">", Passing::value,
+                     "c10::optional<" + canonical + ">"};
+  }
+  if (suffixes == std::vector{Kind::list} && (type.base == "int" || type.base == "SymInt"))
+    return TorchType{"::at::IntArrayRef", Passing::value, "c10::ArrayRef<long>"};
+  if (suffixes == std::vector{Kind::list} && type.base == "float")
+    return TorchType{"::at::ArrayRef<double>", Passing::value, "c10::ArrayRef<double>"};
+  if (suffixes == std::vector{Kind::list, Kind::optional} &&
+      (type.base == "int" || type.base == "SymInt")) {
+    return TorchType{"::at::OptionalIntArrayRef", Passing::value, "c10::OptionalArrayRef<long>"};
+  }
+  return std::nullopt;
+}
+
+// The dispatch keys a kernel may be registered under (c10::DispatchKey).
+bool is_dispatch_key(std::string_view key) {
+  static constexpr std::array<std::string_view, 38> kKeys = {
+      "CPU",
+      "CUDA",
+      "HIP",
+      "XLA",
+      "MPS",
+      "IPU",
+      "XPU",
+      "HPU",
+      "VE",
+      "Lazy",
+      "Meta",
+      "MTIA",
+      "PrivateUse1",
+      "PrivateUse2",
+      "PrivateUse3",
+      "QuantizedCPU",
+      "QuantizedCUDA",
+      "SparseCPU",
+      "SparseCUDA",
+      "SparseCsrCPU",
+      "SparseCsrCUDA",
+      "MkldnnCPU",
+      "NestedTensorCPU",
+      "NestedTensorCUDA",
+      "BackendSelect",
+      "Python",
+      "Functionalize",
+      "ADInplaceOrView",
+      "AutogradCPU",
+      "AutogradCUDA",
+      "AutogradOther",
+      "AutogradPrivateUse1",
+      "Autograd",
+      "CompositeImplicitAutograd",
+      "CompositeExplicitAutograd",
+      "CompositeExplicitAutogradNonFunctional",
+      "AutocastCPU",
+      "AutocastCUDA"};
+  return std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
+}
+
+struct Refusal {
+  std::string field;
+  std::string message;
+};
+
+struct KernelCode {
+  std::string wrapper;
+  std::string declaration;
+  std::string wrapper_name;
+};
+
+
+std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
+                                              std::set<std::string>& taken) {
+  if (kernel.context == ir::ContextKind::runtime_context) {
+    return Refusal{"context", "takes ExecuTorch's KernelRuntimeContext first; kernels for "
+                              "PyTorch's dispatcher take c10::DispatchKeySet first, or nothing"};
+  }
+  std::vector<std::string> ret_types, ret_canonicals;
+  for (size_t i = 0; i < kernel.returns.size(); ++i) {
+    const schema::Type& type = kernel.returns[i].type;
+    auto t = torch_type(type, true);
+    if (!t) {
+      return Refusal{fmt::format("returns[{}].schema_type", i),
+                     "return type " + type.str() + " is not supported by the torch target"};
+    }
+    ret_types.push_back(t->spelled());
+    ret_canonicals.push_back(t->passing == Passing::ref ? t->canonical + " &" : t->canonical);
+  }
+  std::string ret = "void", ret_canonical = "void";
+  if (ret_types.size() == 1) {
+    ret = ret_types[0];
+    ret_canonical = ret_canonicals[0];
+  } else if (ret_types.size() > 1) {
+    ret = fmt::format("::std::tuple<{}>", fmt::join(ret_types, ", "));
+    ret_canonical = fmt::format("std::tuple<{}>", fmt::join(ret_canonicals, ", "));
+  }
+  // NativeFunctions.h declares the kernel as it is.
+  if (normalized(kernel.cpp_canonical_return_type) != normalized(ret_canonical)) {
+    return Refusal{"cpp_canonical_return_type",
+                   fmt::format("returns '{}', but the dispatcher expects {} for its schema",
+                               kernel.cpp_return_type, ret)};
+  }
+  // The wrapper's own parameter: no local may hide it.
+  const std::vector<std::string> locals = local_names(kernel, {"keys"});
+  std::vector<std::string> params, args, declared;
+  if (kernel.context == ir::ContextKind::dispatch_key_set) {
+    // A kernel taking a DispatchKeySet first gets it from the dispatcher.
+    params.push_back("::c10::DispatchKeySet keys");
+    args.push_back("keys");
+    declared.push_back("::c10::DispatchKeySet keys");
+  }
+  for (size_t i = 0; i < kernel.arguments.size(); ++i) {
+    const ir::Argument& a = kernel.arguments[i];
+    auto t = torch_type(a.schema.type, false);
+    if (!t) {
+      return Refusal{fmt::format("arguments[{}].schema_type", i),
+                     "argument '" + a.schema.name + "' of type " + a.schema.type.str() +
+                         " is not supported by the torch target"};
+    }
+    if (bare_canonical(a.cpp_canonical_type) != normalized(t->canonical)) {
+      return Refusal{fmt::format("arguments[{}].cpp_canonical_type", i),
+                     fmt::format("parameter '{}' is '{}', but the dispatcher passes {} as {}",
+                                 a.schema.name, a.cpp_type, a.schema.type.str(), t->spelled())};
+    }
+    params.push_back(t->spelled() + " " + locals[i]);
+    args.push_back(locals[i]);
+    declared.push_back(declare(t->value, passing_of(a.cpp_canonical_type)) + " " + locals[i]);
+  }
+  KernelCode code;
+  code.wrapper_name = helper_name(kernel, taken, "wrap_");
+  const std::string comment = support::cpp_comment(kernel.schema().str());
+  code.wrapper = fmt::format("{}\n{} {}({}) {{\n  return ::{}({});\n}}\n", comment, ret,
+                             code.wrapper_name, fmt::join(params, ", "), kernel.cpp_function,
+                             fmt::join(args, ", "));
+  code.declaration = fmt::format(
+      "{}\n{}\n", comment,
+      function_declaration(kernel, ret,
+                           fmt::format("{}({})", unqualified(kernel.cpp_function),
+                                       fmt::join(declared, ", "))));
+  return code;
+}
+
+class TorchTarget final : public Target {
+public:
+  std::string_view name() const override { return "torch"; }
+  std::string_view description() const override {
+    return "PyTorch's dispatcher: wrappers with its C++ signatures, per dispatch key";
+  }
+  bool accepts(ir::ContextKind context) const override {
+    return context != ir::ContextKind::runtime_context;
+  }
+  bool accepts(ir::Registration) const override { return true; }
+  bool accepts(ir::Field field) const override { return field == ir::Field::dispatch_key; }
+  std::string default_value(ir::Field) const override { return "CPU"; }
+
+  std::optional<FieldError> check_field(ir::Field, const ir::Kernel& kernel) const override {
+    if (is_dispatch_key(kernel.dispatch_key))
+      return std::nullopt;
+    return FieldError{0, "'" + kernel.dispatch_key +
+                             "' is not a dispatch key (e.g. CPU, CUDA, Meta, "
+                             "CompositeExplicitAutograd)"};
+  }
+
+  std::string identity(const ir::Kernel& kernel) const override {
+    return kernel.op.str() + "\n" + kernel.dispatch_key;
+  }
+
+  void check_kernel(const ir::Kernel& kernel, Problems& problems) const override {
+    std::set<std::string> scratch;
+    auto code = kernel_code(kernel, scratch);
+    if (const auto* refusal = std::get_if<Refusal>(&code)) {
+      problems.kernel(kernel, refusal->field, "opscan-torch-unsupported",
+                      "kernel '" + kernel.cpp_function + "' (" + kernel.op.str() +
+                          "): " + refusal->message);
+    }
+  }
+
+  Symbols symbols(const LibrarySpec& library) const override {
+    // In the global namespace: the torch target's libraries are C++ code
+    // of the program, not of a runtime's namespace.
+    switch (library.registration) {
+    case ir::Registration::static_init:
+      return {"", "opscan_static_registration_" + library.name};
+    case ir::Registration::manual:
+      return {"register_all_kernels", ""};
+    case ir::Registration::named:
+      return {"register_" + library.name + "_kernels", ""};
+    }
+    return {};
+  }
+
+  std::vector<OutputFile> outputs(const LibrarySpec& library) const override {
+    const std::string dir = library.name + "/";
+    return {{dir + "RegisterKernels.h", OutputKind::header, ""},
+            {dir + "RegisterKernels.cpp", OutputKind::source, ""},
+            {dir + "NativeFunctions.h", OutputKind::header, ""}};
+  }
+
+  std::vector<OutputFile> generate(const ir::Module& module, const LibrarySpec& library,
+                                   const Options& options,
+                                   diag::Diagnostics& diags) const override;
+};
+
+std::string indented(const std::vector<std::string>& lines, const char* indent) {
+  std::string out;
+  for (const auto& l : lines)
+    out += indent + l + "\n";
+  return out;
+}
+
+std::vector<OutputFile> TorchTarget::generate(const ir::Module& module, const LibrarySpec& library,
+                                              const Options& options,
+                                              diag::Diagnostics& diags) const {
+  const Symbols symbols = this->symbols(library);
+  std::vector<std::string> wrappers;
+  std::map<std::string, std::string> declarations_by_namespace;
+  std::map<std::string, std::vector<std::string>> inline_namespaces;
+  // Schemas to define per operator namespace; impl lines per (namespace, key).
+  std::map<std::string, std::vector<std::string>> defs;
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> impls;
+  std::set<std::string> taken = global_kernel_names(module);
+  taken.insert(unqualified(symbols.registration_function));
+  std::set<schema::OperatorName> defined;
+  for (const ir::Kernel& kernel : module.kernels) {
+    auto generated = kernel_code(kernel, taken);
+    const KernelCode& code = std::get<KernelCode>(generated); // check_kernel accepted it
+    wrappers.push_back(code.wrapper);
+    const std::string ns = namespace_of(kernel.cpp_function);
+    declarations_by_namespace[ns] += code.declaration;
+    auto& inlines = inline_namespaces[ns];
+    inlines.insert(inlines.end(), kernel.cpp_inline_namespaces.begin(),
+                   kernel.cpp_inline_namespaces.end());
+    // aten's operators are defined by libtorch itself.
+    if (kernel.op.ns != "aten" && defined.insert(kernel.op).second) {
+      defs[kernel.op.ns].push_back(
+          fmt::format("m.def({});", support::cpp_string_literal(kernel.schema().str())));
+    }
+    impls[{kernel.op.ns, kernel.dispatch_key}].push_back(
+        fmt::format("m.impl({}, TORCH_FN({}));",
+                    support::cpp_string_literal(kernel.op.unqualified()), code.wrapper_name));
+  }
+  for (size_t i = 0; i + 1 < wrappers.size(); ++i)
+    wrappers[i] += "\n";
+
+  std::vector<std::string> blocks;
+  if (library.registration == ir::Registration::static_init) {
+    for (const auto& [ns, lines] : defs) {
+      blocks.push_back(
+          fmt::format("TORCH_LIBRARY_FRAGMENT({}, m) {{\n{}}}", ns, indented(lines, "  ")));
+    }
+    for (const auto& [where, lines] : impls) {
+      blocks.push_back(fmt::format("TORCH_LIBRARY_IMPL({}, {}, m) {{\n{}}}", where.first,
+                                   where.second, indented(lines, "  ")));
+    }
+    // After a blank line (fmt, not operator+: GCC 12 -O3 warns falsely on it).
+    blocks.push_back(fmt::format("\n{}", link_anchor_definition(symbols)));
+  } else {
+    std::string body;
+    for (const auto& [ns, lines] : defs) {
+      body += fmt::format("    {{\n      ::torch::Library& m = "
+                          "*libraries.emplace_back(::std::make_unique<::torch::Library>(\n"
+                          "          ::torch::Library::FRAGMENT, {}, ::c10::nullopt, __FILE__, "
+                          "__LINE__));\n{}    }}\n",
+                          support::cpp_string_literal(ns), indented(lines, "      "));
+    }
+    for (const auto& [where, lines] : impls) {
+      body += fmt::format("    {{\n      ::torch::Library& m = "
+                          "*libraries.emplace_back(::std::make_unique<::torch::Library>(\n"
+                          "          ::torch::Library::IMPL, {}, ::c10::DispatchKey::{}, __FILE__, "
+                          "__LINE__));\n{}    }}\n",
+                          support::cpp_string_literal(where.first), where.second,
+                          indented(lines, "      "));
+    }
+    blocks.push_back(fmt::format(
+        "void {}() {{\n"
+        "  // Built on the first call and kept for the life of the program: a second\n"
+        "  // call registers nothing again.\n"
+        "  static const ::std::vector<::std::unique_ptr<::torch::Library>> registered = [] {{\n"
+        "    ::std::vector<::std::unique_ptr<::torch::Library>> libraries;\n"
+        "{}"
+        "    return libraries;\n"
+        "  }}();\n"
+        "  (void)registered;\n"
+        "}}",
+        symbols.registration_function, body));
+  }
+
+  std::vector<std::string> declarations;
+  for (const auto& [ns, decls] : declarations_by_namespace)
+    declarations.push_back(in_namespace(ns, inline_namespaces[ns], decls));
+  std::string register_declaration =
+      library.registration == ir::Registration::static_init
+          ? fmt::format(
+                "// The kernels of library '{}' register themselves when the program loads\n"
+                "// (static registration): there is nothing to call. Linking them from a\n"
+                "// static archive needs -Wl,--undefined={}\n"
+                "// (RegisterKernels.cpp defines it), or the linker drops them.",
+                library.name, symbols.link_anchor)
+          : fmt::format(
+                "// Registers the {} kernels of library '{}' with PyTorch's dispatcher (and\n"
+                "// defines the schemas of its own operator namespaces). Registers once,\n"
+                "// however often it is called.\n"
+                "void {}();",
+                wrappers.size(), library.name, symbols.registration_function);
+
+  const TemplateEnv common = {{"generator", options.generator}, {"library", library.name}};
+  std::vector<OutputFile> files = outputs(library);
+  auto render_into = [&](OutputFile& file, TemplateEnv env) {
+    env.insert(common.begin(), common.end());
+    const std::string base = file.path.substr(file.path.rfind('/') + 1);
+    if (auto text = emit::render("torch/" + base, env, options, diags))
+      file.content = std::move(*text);
+  };
+  render_into(files[0], {{"include_guard", include_guard(library.name, "REGISTER_KERNELS_H")},
+                         {"declarations", register_declaration}});
+  render_into(files[1], {{"wrappers", wrappers}, {"registration", blocks}});
+  render_into(files[2], {{"include_guard", include_guard(library.name, "NATIVE_FUNCTIONS_H")},
+                         {"declarations", declarations}});
+  return files;
+}
+
+} // namespace
+} // namespace torch
+
+std::shared_ptr<const Target> make_torch_target() {
+  return std::make_shared<torch::TorchTarget>();
+}
+
+} // namespace opscan::emit

@@ -1,0 +1,51 @@
+// The IR as JSON ("format": "opscan-ir", described by
+// ir/opscan-ir.schema.json): the only place its strings are parsed or printed.
+#pragma once
+
+#include "diag/diag.h"
+#include "ir/ir.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace opscan::ir {
+
+inline constexpr std::string_view kFormat = "opscan-ir";
+inline constexpr int kVersion = 2;
+
+// Deterministic JSON (canonicalised, two-space indent, trailing newline).
+std::string to_json(const Module& module);
+
+// Where each value of an IR file is, by JSON path: "kernels[3].cpp_function",
+// "library.name", "kernels[0].arguments[1].schema_type".
+class Positions {
+public:
+  void add(std::string path, diag::Location where) { at_.emplace(std::move(path), where); }
+  // The value at `path`, else that of the nearest enclosing path, else the
+  // start of the file.
+  diag::Location at(std::string_view path) const;
+  const std::string& file() const { return file_; }
+  void set_file(std::string file) { file_ = std::move(file); }
+
+private:
+  std::string file_;
+  std::map<std::string, diag::Location, std::less<>> at_;
+};
+
+struct ReadResult {
+  std::optional<Module> module;
+  diag::Diagnostics diagnostics; // located in the file, naming the JSON path
+  Positions positions;
+};
+
+// Reads an IR document. Refuses, naming the JSON path of the first problem:
+// anything but JSON, duplicate keys, another format or version, unknown or
+// missing fields, values of the wrong JSON type or outside an enum, types
+// and schemas that do not parse, and a "schema" that is not what the
+// operator, arguments and returns spell. The rest of the rules (grammar,
+// invariants, duplicates) are ir::validate's.
+ReadResult from_json(std::string_view text, const std::string& path);
+
+} // namespace opscan::ir

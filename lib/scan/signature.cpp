@@ -1,0 +1,304 @@
+#include "scan/signature.h"
+
+#include "scan/annotation.h"
+#include "scan/infer.h"
+#include "support/cpp_literal.h"
+
+#include <algorithm>
+
+namespace opscan::scan {
+namespace {
+
+diag::Location shifted(diag::Location loc, size_t bytes) {
+  loc.column += static_cast<uint32_t>(bytes);
+  loc.offset += static_cast<uint32_t>(bytes);
+  return loc;
+}
+
+// Naming errors of a declared schema stand on their own; the others are
+// reported only if the signature fits the schema (otherwise the fix-it
+// rewrites the schema anyway).
+bool is_naming_rule(const std::string& code) {
+  return code == "opscan-schema-out-suffix" || code == "opscan-schema-reserved-overload" ||
+         code == "opscan-schema-reserved-name" || code == "opscan-schema-syntax";
+}
+
+class Builder {
+public:
+  Builder(const Signature& signature, const KnownSchemas* known, const FieldCheck& check_field)
+      : sig_(signature), known_(known), check_field_(check_field) {}
+
+  Built run() {
+    ParsedAnnotation parsed = parse_annotation(sig_.annotation);
+    if (!parsed.annotation) {
+      error("opscan-annotation-syntax", sig_.annotation_map.at(parsed.error->offset),
+            parsed.error->message);
+      return std::move(out_);
+    }
+    note_ = std::move(*parsed.annotation);
+    if (sig_.annotation_map.exact()) {
+      // From the spec's opening quote to just after its closing quote.
+      diag::Location begin = text_at(note_.spec_offset - 1);
+      diag::Location end = text_at(note_.text_offset(note_.spec.size()));
+      if (begin.file == end.file && end.offset >= begin.offset)
+        spec_fix_ = diag::FixIt{begin.file, begin.offset, end.offset + 1 - begin.offset, ""};
+    }
+    if (auto kernel = build())
+      out_.kernel = std::move(*kernel);
+    if (diag::has_errors(out_.diagnostics))
+      out_.kernel.reset();
+    return std::move(out_);
+  }
+
+private:
+  diag::Location text_at(size_t offset) const { return sig_.annotation_map.at(offset); }
+  diag::Location spec_at(size_t i) const { return text_at(note_.text_offset(i)); }
+
+  void error(std::string code, diag::Location where, std::string message) {
+    out_.diagnostics.push_back(
+        diag::make_error(std::move(code), std::move(where), std::move(message)));
+  }
+
+  // The spec: an operator name, or a schema when it has a '('. Sets op_
+  // and declared_. Nullopt when it does not parse, false when it breaks a
+  // naming rule (the parameters are still worth checking).
+  std::optional<bool> read_spec() {
+    if (note_.spec.find('(') != std::string::npos) {
+      auto parsed = schema::parse_schema_with_layout(note_.spec);
+      if (!parsed) {
+        error(parsed.error->code, spec_at(parsed.error->offset), parsed.error->message);
+        return std::nullopt;
+      }
+      declared_ = parsed.value->schema;
+      op_ = declared_->name;
+      bool ok = true;
+      for (schema::Error& e : schema::check_schema(*declared_, parsed.value->layout)) {
+        if (is_naming_rule(e.code)) {
+          error(e.code, spec_at(e.offset), e.message);
+          ok = false;
+        } else {
+          declared_rule_errors_.push_back(diag::make_error(e.code, spec_at(e.offset), e.message));
+        }
+      }
+      return ok;
+    }
+    auto parsed = schema::parse_operator_name(note_.spec);
+    if (!parsed) {
+      error(parsed.error->code, spec_at(parsed.error->offset), parsed.error->message);
+      return std::nullopt;
+    }
+    op_ = *parsed.value;
+    // Offsets are into the printed name, which the spec starts with when
+    // written canonically (after any leading spaces).
+    const size_t name_at =
+        std::min(note_.spec.find_first_not_of(" \t\n\r\f\v"), note_.spec.size());
+    bool ok = true;
+    for (const schema::Error& e : schema::check_operator_name(op_)) {
+      error(e.code, spec_at(name_at + e.offset), e.message);
+      ok = false;
+    }
+    return ok;
+  }
+
+  std::optional<ir::Kernel> build() {
+    const std::string& name = sig_.qualified_name;
+    std::optional<bool> spec_ok = read_spec();
+    if (!spec_ok)
+      return std::nullopt;
+    bool ok = *spec_ok;
+
+    // Parameters: the schema arguments, as C++ takes them.
+    std::vector<CppParam> params;
+    std::vector<ir::Argument> arguments;
+    std::vector<diag::Location> param_locations;
+    CppSpelling cpp;
+    for (size_t i = 0; i < sig_.parameters.size(); ++i) {
+      const Parameter& p = sig_.parameters[i];
+      // Numbered as written, the context included.
+      const size_t number = i + 1 + (sig_.context != ir::ContextKind::none ? 1 : 0);
+      if (p.invalid) {
+        error("opscan-scan-invalid-type", p.location,
+              "the type of parameter '" + p.name + "' of '" + name +
+                  "' could not be resolved (see the error above)");
+        ok = false;
+        continue;
+      }
+      if (!p.mapped.type) {
+        error("opscan-scan-unsupported-type", p.location,
+              "parameter '" + p.name + "' of '" + name + "': " + p.mapped.error);
+        ok = false;
+        continue;
+      }
+      if (p.name.empty()) {
+        // Suggest the declared schema's name for it, else one by position.
+        const size_t index = params.size();
+        std::string suggested = declared_ && index < declared_->arguments.size()
+                                    ? declared_->arguments[index].name
+                                    : "arg" + std::to_string(index + 1);
+        auto d = diag::make_error("opscan-scan-unnamed-parameter", p.location,
+                                  "parameter " + std::to_string(number) + " of '" + name +
+                                      "' has no name: name it, the schema argument takes its name");
+        if (p.end.file == p.location.file)
+          d.fixits.push_back({p.end.file, p.end.offset, 0, " " + suggested});
+        out_.diagnostics.push_back(std::move(d));
+        ok = false;
+        params.push_back({suggested, *p.mapped.type, p.mapped.is_mutable});
+        continue;
+      }
+      cpp.params.push_back(p.type);
+      params.push_back({p.name, *p.mapped.type, p.mapped.is_mutable});
+      arguments.push_back({{*p.mapped.type, p.name, std::nullopt, false}, p.type, p.canonical_type});
+      param_locations.push_back(p.location);
+    }
+    if (sig_.invalid && ok) {
+      error("opscan-scan-invalid-type", sig_.location,
+            "the declaration of '" + name + "' is invalid (see the error above)");
+      ok = false;
+    }
+    cpp.ret = sig_.return_type;
+    cpp.has_context = sig_.context != ir::ContextKind::none;
+    CppReturn ret;
+    for (const MappedType& value : sig_.returns) {
+      if (!value.type) {
+        error("opscan-scan-unsupported-type", sig_.location,
+              "return type of '" + name + "': " + value.error);
+        ok = false;
+        continue;
+      }
+      ret.values.push_back({"", *value.type, value.is_mutable});
+    }
+    if (!ok)
+      return std::nullopt;
+
+    auto inferred = infer_schema(op_, params, ret);
+    if (auto* e = std::get_if<InferError>(&inferred)) {
+      error(e->code,
+            e->param >= 0 ? param_locations[static_cast<size_t>(e->param)] : sig_.location,
+            "kernel '" + name + "': " + e->message);
+      return std::nullopt;
+    }
+    const schema::Schema& inferred_schema = std::get<schema::Schema>(inferred);
+    const schema::Schema* used = &inferred_schema;
+    ir::SchemaOrigin origin = ir::SchemaOrigin::inferred;
+    if (!declared_) {
+      // An inferred schema obeys torchgen's rules too (its name was checked
+      // already).
+      bool broken = false;
+      for (const schema::Error& e :
+           schema::check_schema(inferred_schema, schema::layout_of(inferred_schema))) {
+        if (is_naming_rule(e.code))
+          continue;
+        auto d = diag::make_error(e.code, sig_.location, "kernel '" + name + "': " + e.message);
+        d.notes.push_back(
+            {"schema inferred from the signature: " + inferred_schema.str(), sig_.location});
+        out_.diagnostics.push_back(std::move(d));
+        broken = true;
+      }
+      if (broken)
+        return std::nullopt;
+    }
+    const KnownSchema* known = nullptr;
+    if (!declared_ && known_) {
+      auto it = known_->find(op_);
+      if (it != known_->end())
+        known = &it->second;
+    }
+    if (declared_ || known) {
+      const schema::Schema& reference = declared_ ? *declared_ : known->schema;
+      auto mismatches = cross_check(reference, inferred_schema, cpp,
+                                    declared_ ? Reference::declared : Reference::known);
+      std::optional<diag::FixIt> fix;
+      if (declared_ && spec_fix_) {
+        fix = *spec_fix_;
+        fix->replacement = support::cpp_string_literal(repair(*declared_, inferred_schema).str());
+      }
+      for (const InferError& e : mismatches) {
+        auto d = diag::make_error(
+            e.code, e.param >= 0 ? param_locations[static_cast<size_t>(e.param)] : sig_.location,
+            e.message);
+        if (declared_) {
+          // The note spells out what the fix-it writes, for readers of text.
+          d.notes.push_back({fix ? "schema declared here; to fit the signature: " + fix->replacement
+                                 : std::string("schema declared here"),
+                             spec_at(0)});
+          if (fix)
+            d.fixits.push_back(*fix);
+        } else {
+          d.notes.push_back({"known schema: " + known->schema.str(), known->where});
+        }
+        out_.diagnostics.push_back(std::move(d));
+      }
+      if (!mismatches.empty())
+        return std::nullopt;
+      if (!declared_rule_errors_.empty()) {
+        out_.diagnostics.insert(out_.diagnostics.end(), declared_rule_errors_.begin(),
+                                declared_rule_errors_.end());
+        return std::nullopt;
+      }
+      used = &reference;
+      origin = declared_ ? ir::SchemaOrigin::declared : ir::SchemaOrigin::known;
+    }
+
+    ir::Kernel kernel;
+    kernel.op = op_;
+    kernel.schema_origin = origin;
+    kernel.cpp_function = name;
+    kernel.cpp_inline_namespaces = sig_.inline_namespaces;
+    kernel.cpp_linkage = sig_.linkage;
+    kernel.cpp_noexcept = sig_.is_noexcept;
+    kernel.cpp_return_type = sig_.return_type;
+    kernel.cpp_canonical_return_type = sig_.canonical_return_type;
+    kernel.usr = sig_.usr;
+    kernel.context = sig_.context;
+    kernel.kernel_key = note_.kernel_key;
+    kernel.dispatch_key = note_.dispatch_key;
+    kernel.location = sig_.location;
+    for (size_t i = 0; i < arguments.size(); ++i)
+      arguments[i].schema = used->arguments[i];
+    kernel.arguments = std::move(arguments);
+    kernel.returns = used->returns;
+
+    if (check_field_) {
+      for (auto [field, offset] : {std::pair{ir::Field::kernel_key, note_.key_offset},
+                                   std::pair{ir::Field::dispatch_key, note_.dispatch_offset}}) {
+        if (kernel.field(field).empty())
+          continue;
+        if (auto problem = check_field_(field, kernel)) {
+          error(problem->code, text_at(offset + problem->offset), problem->message);
+          return std::nullopt;
+        }
+      }
+    }
+    return kernel;
+  }
+
+  const Signature& sig_;
+  const KnownSchemas* known_;
+  const FieldCheck& check_field_;
+  Built out_;
+  Annotation note_;
+  std::optional<diag::FixIt> spec_fix_;
+  schema::OperatorName op_;
+  std::optional<schema::Schema> declared_;
+  diag::Diagnostics declared_rule_errors_;
+};
+
+} // namespace
+
+diag::Location AnnotationMap::at(size_t offset) const {
+  for (const Piece& piece : pieces_) {
+    // In this token, or in the space before it.
+    if (offset < piece.offset + piece.length)
+      return shifted(piece.where, offset > piece.offset ? offset - piece.offset : 0);
+  }
+  if (pieces_.empty())
+    return fallback_;
+  return shifted(pieces_.back().where, pieces_.back().length);
+}
+
+Built build_kernel(const Signature& signature, const KnownSchemas* known,
+                   const FieldCheck& check_field) {
+  return Builder(signature, known, check_field).run();
+}
+
+} // namespace opscan::scan

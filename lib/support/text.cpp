@@ -1,0 +1,106 @@
+#include "support/text.h"
+
+#include <utility>
+
+namespace opscan::support {
+
+std::pair<size_t, bool> utf8_sequence(std::string_view s, size_t i) {
+  auto lead = static_cast<unsigned char>(s[i]);
+  size_t continuations;
+  unsigned char low = 0x80, high = 0xBF; // the range of the next byte
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    continuations = 1;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    continuations = 2;
+    low = lead == 0xE0 ? 0xA0 : low;   // overlong
+    high = lead == 0xED ? 0x9F : high; // surrogates
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    continuations = 3;
+    low = lead == 0xF0 ? 0x90 : low;   // overlong
+    high = lead == 0xF4 ? 0x8F : high; // past U+10FFFF
+  } else {
+    return {1, false};
+  }
+  for (size_t n = 1; n <= continuations; ++n) {
+    if (i + n >= s.size())
+      return {n, false};
+    auto c = static_cast<unsigned char>(s[i + n]);
+    if (c < low || c > high)
+      return {n, false};
+    low = 0x80;
+    high = 0xBF;
+  }
+  return {continuations + 1, true};
+}
+
+bool is_utf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    auto [length, valid] = utf8_sequence(text, i);
+    if (!valid)
+      return false;
+    i += length;
+  }
+  return true;
+}
+
+std::string quoted(std::string_view text, size_t max) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "'";
+  const bool clipped = text.size() > max;
+  if (clipped)
+    text = text.substr(0, max);
+  for (size_t i = 0; i < text.size();) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      auto [length, valid] = utf8_sequence(text, i);
+      if (valid || (clipped && i + length == text.size())) {
+        // A sequence cut by the clipping is dropped, not shown as bytes.
+        if (valid)
+          out.append(text.substr(i, length));
+      } else {
+        for (size_t n = 0; n < length; ++n) {
+          auto b = static_cast<unsigned char>(text[i + n]);
+          out += "\\x";
+          out += kHex[b >> 4];
+          out += kHex[b & 15];
+        }
+      }
+      i += length;
+      continue;
+    }
+    switch (c) {
+    case '\n':
+      out += "\\n";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\'':
+      out += "\\'";
+      break;
+    default:
+      if (c < 0x20 || c == 0x7f) {
+        out += "\\x";
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+    ++i;
+  }
+  out += clipped ? "...'" : "'";
+  return out;
+}
+
+} // namespace opscan::support

@@ -1,0 +1,25 @@
+// User text shown in messages.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace opscan::support {
+
+// `text` in single quotes for a message: control characters, quotes'
+// backslashes and bytes that are not UTF-8 are spelled as escapes (\n, \x01),
+// and anything past `max` bytes is cut ("..."), so no input can garble or
+// flood a message.
+std::string quoted(std::string_view text, size_t max = 64);
+
+// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code
+// points past U+10FFFF).
+bool is_utf8(std::string_view text);
+
+// The length of the UTF-8 sequence at text[i] (a byte >= 0x80) and whether
+// it is well formed. An ill-formed one's length is that of its longest
+// well-formed prefix, at least 1: the bytes one U+FFFD replaces.
+std::pair<size_t, bool> utf8_sequence(std::string_view text, size_t i);
+
+} // namespace opscan::support
