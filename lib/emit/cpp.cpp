@@ -42,9 +42,11 @@ std::vector<std::string> local_names(const ir::Kernel& kernel,
       continue;
     const std::string& name = kernel.arguments[i].schema.name;
     // A keyword takes a '_'; a reserved name ("_Tensor") cannot be mended so.
-    std::string candidate = usable_local(name + "_") ? name + "_" : "arg" + std::to_string(i);
-    while (!usable_local(candidate) || used.contains(candidate))
-      candidate += '_';
+    // Neither base ends in '_', so no candidate holds a reserved "__".
+    const std::string base = usable_local(name + "_") ? name : "arg" + std::to_string(i);
+    std::string candidate = base + "_";
+    for (int n = 2; !usable_local(candidate) || used.contains(candidate); ++n)
+      candidate = base + "_" + std::to_string(n);
     used.insert(candidate);
     names[i] = candidate;
   }

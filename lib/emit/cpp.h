@@ -19,7 +19,8 @@ namespace opscan::emit {
 // `kernel`, in order: each argument's name when it is a valid identifier at
 // local scope that is none of `taken` (the function's own names: its
 // parameters, and the types and functions its body names unqualified) and
-// no other argument's; else that name with '_' appended until it is free.
+// no other argument's; else that name with '_' appended (then '_2', '_3',
+// ...) until it is free.
 std::vector<std::string> local_names(const ir::Kernel& kernel,
                                      std::initializer_list<std::string_view> taken);
 

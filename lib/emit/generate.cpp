@@ -4,9 +4,11 @@
 #include "ir/json.h"
 #include "support/text.h"
 
+#include <algorithm>
 #include <array>
 #include <fmt/format.h>
 #include <map>
+#include <tuple>
 
 namespace opscan::emit {
 namespace {
@@ -71,9 +73,10 @@ void resolve_fields(std::vector<ir::Kernel>& kernels, const Target& target,
       for (const ir::Kernel& k : kernels) {
         if (!k.field(field).empty()) {
           problems.kernel(k, field_path(field), "opscan-unsupported-field",
-                          fmt::format("{} {} is set, but the {} target reads no {}",
-                                      field_path(field), support::quoted(k.field(field)),
-                                      target.name(), field_path(field)));
+                          fmt::format("the annotation sets {} = {}, which the {} target does "
+                                      "not read: remove it, or generate for a target that does",
+                                      ir::to_string(field), support::quoted(k.field(field)),
+                                      target.name()));
         }
       }
       continue;
@@ -104,17 +107,27 @@ void resolve_fields(std::vector<ir::Kernel>& kernels, const Target& target,
   }
 }
 
-// Two kernels of one identity: an error at the later one.
+// Two kernels of one identity: an error at the later one in the sources.
 void check_identities(const std::vector<ir::Kernel>& kernels, const Target& target,
                       Problems& problems) {
+  std::vector<const ir::Kernel*> in_source_order;
+  for (const ir::Kernel& k : kernels)
+    in_source_order.push_back(&k);
+  std::stable_sort(in_source_order.begin(), in_source_order.end(),
+                   [](const ir::Kernel* a, const ir::Kernel* b) {
+                     return std::tie(a->location.file, a->location.offset) <
+                            std::tie(b->location.file, b->location.offset);
+                   });
   std::map<std::string, const ir::Kernel*> first;
-  for (const ir::Kernel& k : kernels) {
+  for (const ir::Kernel* kernel : in_source_order) {
+    const ir::Kernel& k = *kernel;
     auto [it, fresh] = first.emplace(target.identity(k), &k);
     if (fresh)
       continue;
     const ir::Kernel& other = *it->second;
     problems.kernel(k, "", "opscan-duplicate-kernel",
-                    fmt::format("two kernels for {}: '{}' and '{}'; the {} runtime registers one",
+                    fmt::format("two kernels for {}: '{}' and '{}'; the {} target registers "
+                                "one kernel there",
                                 ir::describe(k), other.cpp_function, k.cpp_function,
                                 target.name()),
                     {{"'" + other.cpp_function + "' is annotated here", other.location}});
