@@ -306,16 +306,18 @@ int main(int argc, char** argv) {
   pch_cmd->add_option("--stamp", pch_stamp,
                       "File to create or touch after success, even when the output kept its "
                       "content");
-  pch_cmd->footer("Example:\n  opscan pch include/kernels/runtime.h -o runtime.pch -- -Iinclude\n"
-                  "  opscan scan src/*.cpp -o kernels.ir.json -- -Iinclude -include-pch runtime.pch");
+  pch_cmd->footer(
+      "Example:\n  opscan pch include/kernels/runtime.h -o runtime.pch -- -Iinclude\n"
+      "  opscan scan src/*.cpp -o kernels.ir.json -- -Iinclude -include-pch runtime.pch");
 
   std::vector<std::string> ir_files;
   GenerateArgs gen_args;
   bool list_outputs = false;
   CLI::App* gen_cmd = app.add_subcommand("generate", "Generate registration code from IR files");
-  gen_cmd->add_option("ir", ir_files,
-                      "IR files: scan output (merged into one library), or library IRs "
-                      "(<lib>/ir.json; without --lib each is generated into its own directory)")
+  gen_cmd
+      ->add_option("ir", ir_files,
+                   "IR files: scan output (merged into one library), or library IRs "
+                   "(<lib>/ir.json; without --lib each is generated into its own directory)")
       ->check(CLI::ExistingFile);
   add_generate_options(*gen_cmd, gen_args, /*registration_required=*/false);
   gen_cmd->add_option("-o,--output", gen_args.out_dir, "Output directory");
@@ -342,8 +344,7 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile);
   add_generate_options(*check_cmd, check_args, /*registration_required=*/false);
-  check_cmd->add_option("--stamp", check_stamp,
-                        "File to create or touch when the check passes");
+  check_cmd->add_option("--stamp", check_stamp, "File to create or touch when the check passes");
   check_cmd->footer("Example:\n  opscan check gen/portable_ops/ir.json gen/quantized_ops/ir.json");
 
   ScanArgs run_scan;

@@ -44,10 +44,9 @@ std::optional<emit::Options> recorded_options(const IrFile& input, const emit::O
     return std::nullopt;
   }
   if (!target->accepts(lib.registration)) {
-    diags.push_back(locator.module_error(
-        "library.registration", "opscan-ir-library",
-        fmt::format("the {} target has no {} registration", lib.target,
-                    ir::to_string(lib.registration))));
+    diags.push_back(locator.module_error("library.registration", "opscan-ir-library",
+                                         fmt::format("the {} target has no {} registration",
+                                                     lib.target, ir::to_string(lib.registration))));
     return std::nullopt;
   }
   // The symbols are derived: a record that disagrees was edited, and the
@@ -58,12 +57,12 @@ std::optional<emit::Options> recorded_options(const IrFile& input, const emit::O
        {std::tuple{"library.function", &lib.function, &symbols.registration_function},
         std::tuple{"library.link_anchor", &lib.link_anchor, &symbols.link_anchor}}) {
     if (*recorded != *derived) {
-      diags.push_back(locator.module_error(
-          path, "opscan-ir-library",
-          fmt::format("is {}, but a {} library '{}' in {} mode defines {}",
-                      support::quoted(*recorded), lib.target, lib.name,
-                      ir::to_string(lib.registration),
-                      derived->empty() ? "none" : support::quoted(*derived))));
+      diags.push_back(
+          locator.module_error(path, "opscan-ir-library",
+                               fmt::format("is {}, but a {} library '{}' in {} mode defines {}",
+                                           support::quoted(*recorded), lib.target, lib.name,
+                                           ir::to_string(lib.registration),
+                                           derived->empty() ? "none" : support::quoted(*derived))));
       agrees = false;
     }
   }
@@ -78,8 +77,8 @@ std::optional<emit::Options> recorded_options(const IrFile& input, const emit::O
 }
 
 // One library from `module` (with --operators, only the operators named).
-Plan plan_one(const ir::Module& module, const Request& request,
-              const emit::TargetRegistry& targets, const ir::Locator& locator) {
+Plan plan_one(const ir::Module& module, const Request& request, const emit::TargetRegistry& targets,
+              const ir::Locator& locator) {
   Plan plan;
   ir::SelectResult selected;
   const ir::Module* from = &module;
@@ -139,8 +138,7 @@ ReadIrs read_irs(const std::vector<std::string>& paths) {
       continue;
     }
     ir::ReadResult read = ir::from_json(*text, path);
-    out.diagnostics.insert(out.diagnostics.end(), read.diagnostics.begin(),
-                           read.diagnostics.end());
+    out.diagnostics.insert(out.diagnostics.end(), read.diagnostics.begin(), read.diagnostics.end());
     if (!read.module) {
       out.status = worst(out.status, Status::errors);
       continue;
@@ -172,8 +170,8 @@ diag::Diagnostics check_libraries(const std::vector<IrFile>& inputs,
     ir::Locator locator = locator_of(input);
     if (auto o = recorded_options(input, {}, targets, locator, diags)) {
       const emit::Target* target = targets.find(o->target);
-      planned.push_back({&input, target, input.module.library->name,
-                         input.module.library->function, std::move(locator)});
+      planned.push_back({&input, target, input.module.library->name, input.module.library->function,
+                         std::move(locator)});
     }
   }
 
@@ -333,7 +331,8 @@ Written write_library(const emit::Output& library, const std::string& out_dir) {
 }
 
 scan::FieldCheck field_check(const emit::TargetRegistry& targets) {
-  return [&targets](ir::Field field, const ir::Kernel& kernel) -> std::optional<scan::FieldProblem> {
+  return [&targets](ir::Field field,
+                    const ir::Kernel& kernel) -> std::optional<scan::FieldProblem> {
     // A value is fine when a target that reads the field takes it.
     std::optional<scan::FieldProblem> problem;
     for (const std::string& name : targets.names()) {

@@ -50,9 +50,9 @@ ReadIrs read_irs(const std::vector<std::string>& paths);
 
 // What to generate, as `generate`, `check` and `run` are asked.
 struct Request {
-  emit::Options options;                       // registration, library, templates...
-  bool target_given = false;                   // --target
-  bool registration_given = false;             // --registration
+  emit::Options options;                             // registration, library, templates...
+  bool target_given = false;                         // --target
+  bool registration_given = false;                   // --registration
   std::optional<std::vector<std::string>> operators; // --operators
 };
 

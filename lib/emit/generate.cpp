@@ -34,19 +34,19 @@ std::optional<Prepared> prepare(const Options& options, const TargetRegistry& ta
   }
   bool ok = true;
   if (!target->accepts(options.registration)) {
-    diags.push_back(diag::make_error(
-        "opscan-unsupported-registration", {},
-        fmt::format("the {} target has no {} registration", target->name(),
-                    ir::to_string(options.registration))));
+    diags.push_back(
+        diag::make_error("opscan-unsupported-registration", {},
+                         fmt::format("the {} target has no {} registration", target->name(),
+                                     ir::to_string(options.registration))));
     ok = false;
   }
   for (const auto& [field, value] : options.field_defaults) {
     if (!target->accepts(field)) {
-      diags.push_back(diag::make_error(
-          "opscan-unsupported-field", {},
-          fmt::format("a default {} ({}) is given, but the {} target reads no {}",
-                      field_path(field), support::quoted(value), target->name(),
-                      field_path(field))));
+      diags.push_back(
+          diag::make_error("opscan-unsupported-field", {},
+                           fmt::format("a default {} ({}) is given, but the {} target reads no {}",
+                                       field_path(field), support::quoted(value), target->name(),
+                                       field_path(field))));
       ok = false;
     }
   }
@@ -66,8 +66,8 @@ std::optional<Prepared> prepare(const Options& options, const TargetRegistry& ta
 // Gives every field the target reads its value (the kernel's, else the
 // default), and reports fields the target does not read and values it does
 // not understand. A default's problem is reported once, not per kernel.
-void resolve_fields(std::vector<ir::Kernel>& kernels, const Target& target,
-                    const Options& options, Problems& problems) {
+void resolve_fields(std::vector<ir::Kernel>& kernels, const Target& target, const Options& options,
+                    Problems& problems) {
   for (ir::Field field : kFields) {
     if (!target.accepts(field)) {
       for (const ir::Kernel& k : kernels) {
@@ -97,9 +97,8 @@ void resolve_fields(std::vector<ir::Kernel>& kernels, const Target& target,
         continue;
       if (defaulted) {
         default_reported = true;
-        problems.error(field_code(field),
-                       fmt::format("the default {} {}: {}", field_path(field),
-                                   support::quoted(value), error->message));
+        problems.error(field_code(field), fmt::format("the default {} {}: {}", field_path(field),
+                                                      support::quoted(value), error->message));
       } else {
         problems.kernel(k, field_path(field), field_code(field), error->message);
       }
@@ -128,8 +127,7 @@ void check_identities(const std::vector<ir::Kernel>& kernels, const Target& targ
     problems.kernel(k, "", "opscan-duplicate-kernel",
                     fmt::format("two kernels for {}: '{}' and '{}'; the {} target registers "
                                 "one kernel there",
-                                ir::describe(k), other.cpp_function, k.cpp_function,
-                                target.name()),
+                                ir::describe(k), other.cpp_function, k.cpp_function, target.name()),
                     {{"'" + other.cpp_function + "' is annotated here", other.location}});
   }
 }
@@ -207,15 +205,15 @@ Output generate(const ir::Module& module, const Options& options, const TargetRe
   // Generated code follows the canonical order, whatever order the IR came in.
   ir::canonicalize(library);
   library.generator = options.generator;
-  library.library = ir::LibraryInfo{output.library.name, output.library.registration,
-                                    std::string(target.name()),
-                                    output.symbols.registration_function,
-                                    output.symbols.link_anchor};
+  library.library =
+      ir::LibraryInfo{output.library.name, output.library.registration, std::string(target.name()),
+                      output.symbols.registration_function, output.symbols.link_anchor};
   output.files = target.generate(library, output.library, options, output.diagnostics);
   std::vector<OutputFile> expected = target.outputs(output.library);
   bool as_listed = expected.size() == output.files.size();
   for (size_t i = 0; as_listed && i < expected.size(); ++i)
-    as_listed = expected[i].path == output.files[i].path && expected[i].kind == output.files[i].kind;
+    as_listed =
+        expected[i].path == output.files[i].path && expected[i].kind == output.files[i].kind;
   if (!as_listed && !diag::has_errors(output.diagnostics)) {
     output.diagnostics.push_back(diag::make_error(
         "opscan-internal", {},
@@ -226,7 +224,8 @@ Output generate(const ir::Module& module, const Options& options, const TargetRe
     return output;
   }
   // The IR records the library, so a later run can regenerate it as it is.
-  output.files.push_back({output.library.name + "/ir.json", OutputKind::data, ir::to_json(library)});
+  output.files.push_back(
+      {output.library.name + "/ir.json", OutputKind::data, ir::to_json(library)});
   return output;
 }
 

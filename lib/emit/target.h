@@ -23,7 +23,7 @@ namespace opscan::emit {
 
 // Generation options every target understands.
 struct Options {
-  std::string target = "executorch";        // a registered target's name
+  std::string target = "executorch"; // a registered target's name
   ir::Registration registration = ir::Registration::named;
   std::optional<std::string> library;       // --lib; unset: the unnamed default library
   std::optional<std::string> templates_dir; // overrides the built-in templates

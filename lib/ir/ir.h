@@ -114,11 +114,11 @@ struct Module {
 };
 
 // The names the JSON uses for the enums above; nullopt for any other text.
-std::string_view to_string(ContextKind kind); // "none", "KernelRuntimeContext", "DispatchKeySet"
-std::string_view to_string(SchemaOrigin origin);    // "inferred", "declared", "known"
-std::string_view to_string(Registration mode);      // "static", "manual", "named"
-std::string_view to_string(Linkage linkage);        // "C++", "C"
-std::string_view to_string(Field field);            // "key", "dispatch" (as annotated)
+std::string_view to_string(ContextKind kind);    // "none", "KernelRuntimeContext", "DispatchKeySet"
+std::string_view to_string(SchemaOrigin origin); // "inferred", "declared", "known"
+std::string_view to_string(Registration mode);   // "static", "manual", "named"
+std::string_view to_string(Linkage linkage);     // "C++", "C"
+std::string_view to_string(Field field);         // "key", "dispatch" (as annotated)
 std::optional<ContextKind> parse_context_kind(std::string_view text);
 std::optional<SchemaOrigin> parse_schema_origin(std::string_view text);
 std::optional<Registration> parse_registration(std::string_view text);

@@ -534,17 +534,16 @@ public:
       };
       if (!known(required) && !known(optional)) {
         note(path(member.key), member);
-        throw ReadError{path(member.key),
-                        "unknown field " + support::quoted(member.key) +
-                            (path_.empty() ? "" : " in " + path_) +
-                            " (a misspelling, or an IR from another opscan?)"};
+        throw ReadError{path(member.key), "unknown field " + support::quoted(member.key) +
+                                              (path_.empty() ? "" : " in " + path_) +
+                                              " (a misspelling, or an IR from another opscan?)"};
       }
       for (size_t j = 0; j < i; ++j) {
         if (value_.children[j].key == member.key) {
           note(path(member.key), member);
-          throw ReadError{path(member.key),
-                          path(member.key) + " is given twice (readers could disagree on which "
-                                             "one counts)"};
+          throw ReadError{path(member.key), path(member.key) +
+                                                " is given twice (readers could disagree on which "
+                                                "one counts)"};
         }
       }
     }
@@ -659,8 +658,8 @@ Kernel read_kernel(const Reader& r) {
   Reader op = r.object("operator", {"namespace", "name", "overload"});
   k.op = {op.str("namespace"), op.str("name"), op.str("overload")};
   const std::string schema_text = r.str("schema");
-  k.schema_origin = r.choice("schema_origin", &parse_schema_origin,
-                             "\"inferred\", \"declared\" or \"known\"");
+  k.schema_origin =
+      r.choice("schema_origin", &parse_schema_origin, "\"inferred\", \"declared\" or \"known\"");
   k.kernel_key = r.str("kernel_key");
   k.dispatch_key = r.str("dispatch_key");
   k.cpp_function = r.str("cpp_function");
@@ -672,9 +671,9 @@ Kernel read_kernel(const Reader& r) {
   k.context = r.choice("context", &parse_context_kind,
                        "\"none\", \"KernelRuntimeContext\" or \"DispatchKeySet\"");
   r.each("arguments", [&](const Node& item, const std::string& path) {
-    Reader a = r.item(item, path,
-                      {"name", "schema_type", "kwarg_only", "cpp_type", "cpp_canonical_type"},
-                      {"default"});
+    Reader a =
+        r.item(item, path, {"name", "schema_type", "kwarg_only", "cpp_type", "cpp_canonical_type"},
+               {"default"});
     Argument arg;
     arg.schema.name = a.str("name");
     arg.schema.type = read_type(a, "schema_type");
@@ -794,8 +793,8 @@ ReadResult from_json(std::string_view text, const std::string& path) {
                                 : "not valid JSON: the IR file is damaged"));
     return result;
   } catch (const Json::exception& e) { // a number no double holds, say
-    result.diagnostics.push_back(diag::make_error(
-        "opscan-ir-invalid", {path, 1, 1, 0}, std::string("not valid JSON: ") + e.what()));
+    result.diagnostics.push_back(diag::make_error("opscan-ir-invalid", {path, 1, 1, 0},
+                                                  std::string("not valid JSON: ") + e.what()));
     return result;
   }
   try {

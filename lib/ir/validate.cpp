@@ -160,7 +160,8 @@ private:
       }
     }
     if (!is_schema_identifier(lib.target))
-      module_error("library.target", kInvalid, support::quoted(lib.target) + " is not a target name");
+      module_error("library.target", kInvalid,
+                   support::quoted(lib.target) + " is not a target name");
     text("library.function", lib.function);
     text("library.link_anchor", lib.link_anchor);
   }
@@ -170,10 +171,10 @@ private:
     if (s.path.empty())
       module_error(path + ".path", kInvalid, "the path is empty");
     text(path + ".path", s.path);
-    const bool hex = s.sha256.size() == 64 &&
-                     std::all_of(s.sha256.begin(), s.sha256.end(), [](char c) {
-                       return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-                     });
+    const bool hex =
+        s.sha256.size() == 64 && std::all_of(s.sha256.begin(), s.sha256.end(), [](char c) {
+          return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+        });
     if (!hex) {
       module_error(path + ".sha256", kInvalid,
                    support::quoted(s.sha256) + " is not a SHA-256 (64 lowercase hex digits)");
@@ -249,8 +250,8 @@ private:
     type(i, at + ".schema_type", a.schema.type);
     if (a.schema.default_value) {
       // A default reads back as itself in a schema of its own.
-      const std::string probe = "x::y(" + a.schema.type.str() + " a=" + *a.schema.default_value +
-                                ") -> ()";
+      const std::string probe =
+          "x::y(" + a.schema.type.str() + " a=" + *a.schema.default_value + ") -> ()";
       auto parsed = schema::parse_schema(probe);
       if (!parsed || parsed.value->arguments.size() != 1 ||
           parsed.value->arguments[0].default_value != a.schema.default_value) {

@@ -35,8 +35,7 @@ public:
                                 std::string code, std::string message) const;
   // A problem at a module-level path ("library.name") of the module added
   // last, or a file-less one when none was added.
-  diag::Diagnostic module_error(std::string_view path, std::string code,
-                                std::string message) const;
+  diag::Diagnostic module_error(std::string_view path, std::string code, std::string message) const;
 
 private:
   struct File {

@@ -19,8 +19,8 @@ constexpr std::string_view kHeader = "opscan-fragment-cache 1";
 std::string FragmentCache::key(const std::string& file, const std::vector<std::string>& args,
                                const std::string& known_schemas_hash) {
   CXString version = clang_getClangVersion();
-  std::string material =
-      std::string(kHeader) + '\0' + std::string(support::opscan_version()) + '\0' + clang_getCString(version) + '\0';
+  std::string material = std::string(kHeader) + '\0' + std::string(support::opscan_version()) +
+                         '\0' + clang_getCString(version) + '\0';
   clang_disposeString(version);
   std::error_code ec;
   material += std::filesystem::current_path(ec).string() + '\0' + file + '\0' + known_schemas_hash;

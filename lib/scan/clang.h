@@ -46,8 +46,7 @@ private:
 using Index = Handle<CXIndex, clang_disposeIndex>;
 using TranslationUnit = Handle<CXTranslationUnit, clang_disposeTranslationUnit>;
 using Diagnostic = Handle<CXDiagnostic, clang_disposeDiagnostic>;
-using CompilationDatabaseHandle =
-    Handle<CXCompilationDatabase, clang_CompilationDatabase_dispose>;
+using CompilationDatabaseHandle = Handle<CXCompilationDatabase, clang_CompilationDatabase_dispose>;
 using CompileCommands = Handle<CXCompileCommands, clang_CompileCommands_dispose>;
 
 // The tokens of a range of a translation unit.

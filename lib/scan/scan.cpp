@@ -26,7 +26,7 @@ namespace {
 struct FileResult {
   ir::Module fragment;
   diag::Diagnostics diagnostics;
-  bool parsed = false; // false: from the cache, or not even parsed
+  bool parsed = false;             // false: from the cache, or not even parsed
   std::vector<std::string> inputs; // files read, when known
 };
 
@@ -303,7 +303,8 @@ private:
     case CXCursor_Destructor:
     case CXCursor_ConversionFunction:
       return std::pair{"opscan-scan-method",
-                       "kernel '" + name + "' is a member function: kernels must be free functions"};
+                       "kernel '" + name +
+                           "' is a member function: kernels must be free functions"};
     default:
       break;
     }

@@ -56,7 +56,7 @@ struct PrecompileOptions {
 };
 
 struct PrecompileResult {
-  std::string pch;                 // the precompiled header; empty on errors
+  std::string pch; // the precompiled header; empty on errors
   diag::Diagnostics diagnostics;
   std::vector<std::string> inputs; // every file read, absolute and sorted
 };

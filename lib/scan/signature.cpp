@@ -90,8 +90,7 @@ private:
     op_ = *parsed.value;
     // Offsets are into the printed name, which the spec starts with when
     // written canonically (after any leading spaces).
-    const size_t name_at =
-        std::min(note_.spec.find_first_not_of(" \t\n\r\f\v"), note_.spec.size());
+    const size_t name_at = std::min(note_.spec.find_first_not_of(" \t\n\r\f\v"), note_.spec.size());
     bool ok = true;
     for (const schema::Error& e : schema::check_operator_name(op_)) {
       error(e.code, spec_at(name_at + e.offset), e.message);
@@ -147,7 +146,8 @@ private:
       }
       cpp.params.push_back(p.type);
       params.push_back({p.name, *p.mapped.type, p.mapped.is_mutable});
-      arguments.push_back({{*p.mapped.type, p.name, std::nullopt, false}, p.type, p.canonical_type});
+      arguments.push_back(
+          {{*p.mapped.type, p.name, std::nullopt, false}, p.type, p.canonical_type});
       param_locations.push_back(p.location);
     }
     if (sig_.invalid && ok) {
@@ -172,8 +172,7 @@ private:
 
     auto inferred = infer_schema(op_, params, ret);
     if (auto* e = std::get_if<InferError>(&inferred)) {
-      error(e->code,
-            e->param >= 0 ? param_locations[static_cast<size_t>(e->param)] : sig_.location,
+      error(e->code, e->param >= 0 ? param_locations[static_cast<size_t>(e->param)] : sig_.location,
             "kernel '" + name + "': " + e->message);
       return std::nullopt;
     }

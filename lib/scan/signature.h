@@ -53,9 +53,9 @@ struct Parameter {
   std::string type;           // as written
   std::string canonical_type; // fully qualified, typedefs resolved
   MappedType mapped;
-  bool invalid = false;       // libclang could not resolve its type
-  diag::Location location;    // its name (or its type when unnamed)
-  diag::Location end;         // the end of its declaration, where a name would go
+  bool invalid = false;    // libclang could not resolve its type
+  diag::Location location; // its name (or its type when unnamed)
+  diag::Location end;      // the end of its declaration, where a name would go
 };
 
 struct Signature {

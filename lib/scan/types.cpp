@@ -2,9 +2,8 @@
 
 #include "scan/clang.h"
 
-#include <fmt/format.h>
-
 #include <array>
+#include <fmt/format.h>
 #include <string_view>
 #include <vector>
 
@@ -54,7 +53,6 @@ schema::Type base(std::string name) {
 MappedType mapped(schema::Type type) {
   return {std::move(type), false, {}};
 }
-
 
 schema::Type suffixed(schema::Type type, schema::TypeSuffix::Kind kind) {
   type.suffixes.push_back({kind, std::nullopt, std::nullopt});

@@ -2,7 +2,6 @@
 
 // Tests for lib/support: SHA-256, reading and writing files, display paths.
 
-#include "support/cpp_literal.h"
 #include "support/depfile.h"
 #include "support/files.h"
 #include "support/sha256.h"
@@ -440,14 +439,6 @@ TEST(Depfile, EscapesSpacesHashesAndDollars) {
 // A backslash before an escaped character is doubled, so it stays a backslash.
 TEST(Depfile, DoublesBackslashesBeforeEscapedCharacters) {
   EXPECT_EQ(make_depfile("t", {"a\\ b", "c\\d"}), "t: \\\n  a\\\\\\ b \\\n  c\\d\n");
-}
-
-// ===== cpp_string_literal ===================================================
-
-TEST(CppStringLiteral, QuotesAndEscapesQuotesAndBackslashes) {
-  EXPECT_EQ(cpp_string_literal(""), "\"\"");
-  EXPECT_EQ(cpp_string_literal("ns::op(str s=\"a\\b\") -> Tensor"),
-            "\"ns::op(str s=\\\"a\\\\b\\\") -> Tensor\"");
 }
 
 } // namespace

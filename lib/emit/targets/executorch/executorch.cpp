@@ -166,16 +166,15 @@ struct Refusal {
 
 // Everything generated for one kernel.
 struct KernelCode {
-  std::string wrapper;     // RegisterKernels.cpp
-  std::string entry;       // the kernel table
-  std::string declaration; // NativeFunctions.h
-  std::string result_type; // e.g. "::executorch::aten::Tensor&"
-  std::string params;      // ", const ::executorch::aten::Tensor& self, ..."
-  std::string call_args;   // ", self, ..."
+  std::string wrapper;                  // RegisterKernels.cpp
+  std::string entry;                    // the kernel table
+  std::string declaration;              // NativeFunctions.h
+  std::string result_type;              // e.g. "::executorch::aten::Tensor&"
+  std::string params;                   // ", const ::executorch::aten::Tensor& self, ..."
+  std::string call_args;                // ", self, ..."
   std::vector<std::string> param_types; // to tell overloads apart
   bool is_out = false;                  // has out arguments (kwarg-only, mutable)
 };
-
 
 // What ExecuTorch generates for `kernel`, or why it cannot. `taken` holds
 // the wrapper names given so far; check_kernel passes a scratch set.
@@ -277,8 +276,9 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
   const std::string call = fmt::format("::{}(context{})", kernel.cpp_function, code.call_args);
   std::string finish;
   if (functional) {
-    finish = fmt::format("  {} result = {};\n  *stack[{}] = ::executorch::runtime::EValue(result);\n",
-                         result_type, call, n);
+    finish =
+        fmt::format("  {} result = {};\n  *stack[{}] = ::executorch::runtime::EValue(result);\n",
+                    result_type, call, n);
   } else if (kernel.returns.empty() && first_out) {
     // As ExecuTorch's own wrappers do for out variants that return nothing.
     finish =
@@ -349,14 +349,13 @@ public:
       return skip(fmt::format("it would be {}({}), the typed call of {}", qualified,
                               fmt::join(code.param_types, ", "), it->second));
     }
-    blocks_[kernel.op.ns].push_back(
-        fmt::format("{}\n"
-                    "inline {} {}(::executorch::runtime::KernelRuntimeContext& context{}) {{\n"
-                    "  {}::{}(context{});\n"
-                    "}}\n",
-                    support::cpp_comment(kernel.schema().str()), code.result_type, name,
-                    code.params, kernel.returns.empty() ? "" : "return ", kernel.cpp_function,
-                    code.call_args));
+    blocks_[kernel.op.ns].push_back(fmt::format(
+        "{}\n"
+        "inline {} {}(::executorch::runtime::KernelRuntimeContext& context{}) {{\n"
+        "  {}::{}(context{});\n"
+        "}}\n",
+        support::cpp_comment(kernel.schema().str()), code.result_type, name, code.params,
+        kernel.returns.empty() ? "" : "return ", kernel.cpp_function, code.call_args));
   }
 
   // One namespace block per operator namespace, its calls separated by
@@ -499,8 +498,7 @@ public:
   }
 
   std::vector<OutputFile> generate(const ir::Module& module, const LibrarySpec& library,
-                                   const Options& options,
-                                   diag::Diagnostics& diags) const override;
+                                   const Options& options, diag::Diagnostics& diags) const override;
 };
 
 std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,

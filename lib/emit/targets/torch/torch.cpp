@@ -174,7 +174,6 @@ struct KernelCode {
   std::string wrapper_name;
 };
 
-
 std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
                                               std::set<std::string>& taken) {
   if (kernel.context == ir::ContextKind::runtime_context) {
@@ -235,14 +234,14 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
   KernelCode code;
   code.wrapper_name = helper_name(kernel, taken, "wrap_");
   const std::string comment = support::cpp_comment(kernel.schema().str());
-  code.wrapper = fmt::format("{}\n{} {}({}) {{\n  return ::{}({});\n}}\n", comment, ret,
-                             code.wrapper_name, fmt::join(params, ", "), kernel.cpp_function,
-                             fmt::join(args, ", "));
-  code.declaration = fmt::format(
-      "{}\n{}\n", comment,
-      function_declaration(kernel, ret,
-                           fmt::format("{}({})", unqualified(kernel.cpp_function),
-                                       fmt::join(declared, ", "))));
+  code.wrapper =
+      fmt::format("{}\n{} {}({}) {{\n  return ::{}({});\n}}\n", comment, ret, code.wrapper_name,
+                  fmt::join(params, ", "), kernel.cpp_function, fmt::join(args, ", "));
+  code.declaration =
+      fmt::format("{}\n{}\n", comment,
+                  function_declaration(kernel, ret,
+                                       fmt::format("{}({})", unqualified(kernel.cpp_function),
+                                                   fmt::join(declared, ", "))));
   return code;
 }
 
@@ -303,8 +302,7 @@ public:
   }
 
   std::vector<OutputFile> generate(const ir::Module& module, const LibrarySpec& library,
-                                   const Options& options,
-                                   diag::Diagnostics& diags) const override;
+                                   const Options& options, diag::Diagnostics& diags) const override;
 };
 
 std::string indented(const std::vector<std::string>& lines, const char* indent) {

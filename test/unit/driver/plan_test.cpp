@@ -1,0 +1,214 @@
+// driver::plan and check_libraries: what generate and check make of IR
+// files, and whether libraries can live in one program.
+#include "driver_test_helpers.h"
+
+namespace {
+
+using namespace opscan;
+using namespace opscan::testing;
+using driver::Status;
+
+driver::Request named_request(std::optional<std::string> lib = std::nullopt) {
+  driver::Request request;
+  request.options.registration = ir::Registration::named;
+  request.registration_given = true;
+  request.options.library = std::move(lib);
+  return request;
+}
+
+TEST(Plan, LibraryIrsAreRegeneratedEachAsRecorded) {
+  TempDir dir;
+  auto files = read_ok({write_ir(dir, "a.json", library({et_kernel("ops", "neg", "neg")}, "alpha")),
+                        write_ir(dir, "b.json",
+                                 library({torch_kernel("ops", "neg", "neg_cpu")}, "beta", "torch",
+                                         ir::Registration::static_init))});
+  driver::Plan plan = driver::plan(files, {}, emit::builtin_targets());
+  ASSERT_EQ(plan.status, Status::ok) << plan.diagnostics[0].message;
+  ASSERT_EQ(plan.libraries.size(), 2u);
+  EXPECT_EQ(plan.libraries[0].library.name, "alpha");
+  EXPECT_EQ(plan.libraries[0].symbols.registration_function,
+            "torch::executor::register_alpha_kernels");
+  EXPECT_EQ(plan.libraries[1].library.name, "beta");
+  EXPECT_EQ(plan.libraries[1].symbols.link_anchor, "opscan_static_registration_beta");
+  // An ExecuTorch and a torch library may register one operator: the
+  // runtimes are separate.
+  EXPECT_TRUE(plan.diagnostics.empty());
+}
+
+TEST(Plan, RegistrationGivenAppliesToEveryLibrary) {
+  TempDir dir;
+  auto files =
+      read_ok({write_ir(dir, "a.json", library({et_kernel("ops", "neg", "neg")}, "alpha"))});
+  driver::Request request;
+  request.options.registration = ir::Registration::static_init;
+  request.registration_given = true;
+  driver::Plan plan = driver::plan(files, request, emit::builtin_targets());
+  ASSERT_EQ(plan.status, Status::ok);
+  EXPECT_EQ(plan.libraries[0].library.registration, ir::Registration::static_init);
+  EXPECT_EQ(plan.libraries[0].module.library->link_anchor, "opscan_static_registration_alpha");
+}
+
+TEST(Plan, FragmentsAreMergedIntoOneLibrary) {
+  TempDir dir;
+  auto files = read_ok({write_ir(dir, "1.json", fragment({et_kernel("ops", "neg", "neg")})),
+                        write_ir(dir, "2.json", fragment({et_kernel("ops", "abs", "abs")}))});
+  driver::Plan plan = driver::plan(files, named_request("both"), emit::builtin_targets());
+  ASSERT_EQ(plan.status, Status::ok);
+  ASSERT_EQ(plan.libraries.size(), 1u);
+  EXPECT_EQ(plan.libraries[0].module.kernels.size(), 2u);
+}
+
+TEST(Plan, UsageErrors) {
+  TempDir dir;
+  const std::string lib = write_ir(dir, "lib.json", library({et_kernel("ops", "neg", "neg")}, "a"));
+  const std::string frag = write_ir(dir, "frag.json", fragment({et_kernel("ops", "abs", "abs")}));
+  auto expect_usage = [](const driver::Plan& plan, const std::string& says) {
+    EXPECT_EQ(plan.status, Status::usage);
+    ASSERT_EQ(plan.diagnostics.size(), 1u);
+    EXPECT_NE(plan.diagnostics[0].message.find(says), std::string::npos)
+        << plan.diagnostics[0].message;
+    EXPECT_TRUE(plan.libraries.empty());
+  };
+  const auto& targets = emit::builtin_targets();
+  expect_usage(driver::plan(read_ok({lib, frag}), named_request(), targets), "give --lib");
+  expect_usage(driver::plan(read_ok({frag}), {}, targets), "--registration is required");
+  driver::Request select;
+  select.operators = std::vector<std::string>{"ops::neg"};
+  expect_usage(driver::plan(read_ok({lib}), select, targets), "--operators selects");
+  driver::Request other_target;
+  other_target.options.target = "torch";
+  other_target.target_given = true;
+  expect_usage(driver::plan(read_ok({lib}), other_target, targets),
+               "library IR for target executorch");
+}
+
+TEST(CheckLibraries, TwoLibrariesWithOneNameOrOneFunction) {
+  TempDir dir;
+  auto files = read_ok({write_ir(dir, "a.json", library({et_kernel("ops", "neg", "neg")}, "same")),
+                        write_ir(dir, "b.json", library({et_kernel("ops", "abs", "abs")}, "same")),
+                        write_ir(dir, "c.json",
+                                 library({et_kernel("ops", "exp", "exp")}, "one", "executorch",
+                                         ir::Registration::manual)),
+                        write_ir(dir, "d.json",
+                                 library({et_kernel("ops", "log", "log")}, "two", "executorch",
+                                         ir::Registration::manual))});
+  diag::Diagnostics diags = driver::check_libraries(files, emit::builtin_targets());
+  ASSERT_EQ(diags.size(), 2u);
+  EXPECT_EQ(diags[0].code, "opscan-duplicate-library");
+  EXPECT_EQ(diags[0].location.file, dir.file("b.json"));
+  EXPECT_EQ(diags[1].code, "opscan-duplicate-registration");
+  EXPECT_NE(diags[1].message.find("torch::executor::register_all_kernels"), std::string::npos);
+  EXPECT_EQ(diags[1].message.rfind("library.function: ", 0), 0u) << diags[1].message;
+}
+
+TEST(CheckLibraries, OverlapIsByEachTargetsIdentity) {
+  TempDir dir;
+  const auto& targets = emit::builtin_targets();
+  // ExecuTorch: operator and kernel key.
+  {
+    auto files = read_ok(
+        {write_ir(dir, "a.json", library({et_kernel("ops", "neg", "neg", "v1/6;0")}, "a")),
+         write_ir(dir, "b.json", library({et_kernel("ops", "neg", "neg_f16", "v1/5;0")}, "b")),
+         write_ir(dir, "c.json", library({et_kernel("ops", "neg", "neg_again", "v1/6;0")}, "c"))});
+    diag::Diagnostics diags = driver::check_libraries(files, targets);
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(diags[0].code, "opscan-library-overlap");
+    EXPECT_EQ(diags[0].location.file, dir.file("c.json"));
+    EXPECT_EQ(diags[0].message.rfind("kernels[0]: ", 0), 0u) << diags[0].message;
+    ASSERT_EQ(diags[0].notes.size(), 1u);
+    EXPECT_NE(diags[0].notes[0].message.find("library 'a'"), std::string::npos);
+  }
+  // torch: operator and dispatch key. CPU in one library and CUDA in
+  // another is two registrations; CPU twice is one too many.
+  {
+    auto files = read_ok(
+        {write_ir(dir, "t1.json", library({torch_kernel("my", "neg", "neg_cpu")}, "t1", "torch")),
+         write_ir(dir, "t2.json",
+                  library({torch_kernel("my", "neg", "neg_cuda", "CUDA")}, "t2", "torch")),
+         write_ir(dir, "t3.json",
+                  library({torch_kernel("my", "neg", "neg_cpu2", "CPU")}, "t3", "torch"))});
+    diag::Diagnostics diags = driver::check_libraries(files, targets);
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(diags[0].code, "opscan-library-overlap");
+    EXPECT_EQ(diags[0].location.file, dir.file("t3.json"));
+    EXPECT_NE(diags[0].message.find("dispatch key CPU"), std::string::npos) << diags[0].message;
+  }
+}
+
+TEST(CheckLibraries, RecordsMustBeWhatTheTargetGives) {
+  TempDir dir;
+  ir::Module edited = library({et_kernel("ops", "neg", "neg")}, "a");
+  edited.library->function = "torch::executor::register_b_kernels";
+  ir::Module unknown = library({et_kernel("ops", "abs", "abs")}, "c");
+  unknown.library->target = "tvm";
+  auto files = read_ok({write_ir(dir, "a.json", edited), write_ir(dir, "c.json", unknown),
+                        write_ir(dir, "f.json", fragment({et_kernel("ops", "exp", "exp")}))});
+  diag::Diagnostics diags = driver::check_libraries(files, emit::builtin_targets());
+  ASSERT_EQ(diags.size(), 3u);
+  EXPECT_EQ(diags[0].code, "opscan-ir-library");
+  EXPECT_EQ(diags[0].message.rfind("library.function: ", 0), 0u) << diags[0].message;
+  EXPECT_EQ(diags[0].location.line,
+            ir::from_json(ir::to_json(edited), "").positions.at("library.function").line);
+  EXPECT_EQ(diags[1].code, "opscan-ir-library");
+  EXPECT_NE(diags[1].message.find("unknown target 'tvm'"), std::string::npos);
+  EXPECT_EQ(diags[2].code, "opscan-ir-not-library");
+  // And generate refuses them the same way: one code path.
+  files.pop_back(); // with a fragment among them, generate would ask for --lib
+  driver::Plan plan = driver::plan(files, {}, emit::builtin_targets());
+  EXPECT_EQ(plan.status, Status::errors);
+  EXPECT_TRUE(plan.libraries.empty());
+}
+
+TEST(Plan, AKernelTwiceInOneLibraryIrIsRefusedAtTheSecond) {
+  TempDir dir;
+  ir::Module twice = library({et_kernel("ops", "neg", "neg")}, "a");
+  twice.kernels.push_back(twice.kernels[0]);
+  driver::ReadIrs read = driver::read_irs({write_ir(dir, "twice.json", twice)});
+  EXPECT_EQ(read.status, Status::errors);
+  ASSERT_EQ(read.diagnostics.size(), 1u);
+  EXPECT_EQ(read.diagnostics[0].code, "opscan-duplicate-kernel");
+  EXPECT_EQ(read.diagnostics[0].message.rfind("kernels[1]: ", 0), 0u);
+}
+
+TEST(ListOutputs, WithoutInputsOrFromRecords) {
+  TempDir dir;
+  const auto& targets = emit::builtin_targets();
+  driver::Listing none = driver::list_outputs({}, named_request("ops"), targets);
+  ASSERT_EQ(none.status, Status::ok);
+  ASSERT_EQ(none.libraries.size(), 1u);
+  EXPECT_EQ(none.libraries[0].files.front().path, "ops/RegisterKernels.h");
+  EXPECT_EQ(none.libraries[0].files.back().path, "ops/ir.json");
+
+  auto files = read_ok(
+      {write_ir(dir, "t.json", library({torch_kernel("my", "neg", "neg")}, "tl", "torch"))});
+  driver::Listing recorded = driver::list_outputs(files, {}, targets);
+  ASSERT_EQ(recorded.libraries.size(), 1u);
+  EXPECT_EQ(recorded.libraries[0].symbols.registration_function, "register_tl_kernels");
+  // What generate writes, file for file.
+  driver::Plan plan = driver::plan(files, {}, targets);
+  ASSERT_EQ(plan.status, Status::ok);
+  ASSERT_EQ(plan.libraries[0].files.size(), recorded.libraries[0].files.size());
+  for (size_t i = 0; i < plan.libraries[0].files.size(); ++i)
+    EXPECT_EQ(plan.libraries[0].files[i].path, recorded.libraries[0].files[i].path);
+
+  driver::Listing bad = driver::list_outputs({}, named_request("../evil"), targets);
+  EXPECT_EQ(bad.status, Status::errors);
+}
+
+TEST(FieldCheck, TheTargetsThatReadAFieldJudgeIt) {
+  scan::FieldCheck check = driver::field_check(emit::builtin_targets());
+  ir::Kernel k = et_kernel("ops", "neg", "neg", "v1/6;0");
+  EXPECT_FALSE(check(ir::Field::kernel_key, k).has_value());
+  k.kernel_key = "v2/6";
+  auto problem = check(ir::Field::kernel_key, k);
+  ASSERT_TRUE(problem.has_value());
+  EXPECT_EQ(problem->code, "opscan-kernel-key");
+  k.dispatch_key = "CUDA";
+  EXPECT_FALSE(check(ir::Field::dispatch_key, k).has_value());
+  k.dispatch_key = "Gpu";
+  problem = check(ir::Field::dispatch_key, k);
+  ASSERT_TRUE(problem.has_value());
+  EXPECT_EQ(problem->code, "opscan-dispatch-key");
+}
+
+} // namespace
