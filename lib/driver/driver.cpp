@@ -19,8 +19,12 @@ Status status_of(const diag::Diagnostics& diags) {
   return diag::has_errors(diags) ? Status::errors : Status::ok;
 }
 
-diag::Diagnostic io_error(const std::string& path, std::string message) {
-  return diag::make_error("opscan-io", {path, 0, 0, 0}, std::move(message));
+// An I/O failure: "cannot <what> <path>: <why>". The path is in the message
+// too: a location without a line is not shown.
+diag::Diagnostic io_error(const std::string& path, std::string_view what,
+                          const std::string& why) {
+  return diag::make_error("opscan-io", {path, 0, 0, 0},
+                          fmt::format("cannot {} {}: {}", what, path, why));
 }
 
 // The options that regenerate a library IR as its record says; nullopt with
@@ -133,7 +137,7 @@ ReadIrs read_irs(const std::vector<std::string>& paths) {
     std::string error;
     auto text = support::read_file(path, &error);
     if (!text) {
-      out.diagnostics.push_back(io_error(path, "cannot read: " + error));
+      out.diagnostics.push_back(io_error(path, "read", error));
       out.status = worst(out.status, Status::failure);
       continue;
     }
@@ -361,7 +365,7 @@ std::optional<std::vector<std::string>> compiler_args(const std::string& flags_f
     std::string error;
     auto text = support::read_file(flags_file, &error);
     if (!text) {
-      diags.push_back(io_error(flags_file, "cannot read: " + error));
+      diags.push_back(io_error(flags_file, "read", error));
       return std::nullopt;
     }
     std::istringstream lines(*text);
@@ -380,7 +384,7 @@ diag::Diagnostics write_file(const std::string& path, const std::string& content
   std::string error;
   if (support::write_if_changed(path, content, &error) != support::WriteOutcome::failed)
     return {};
-  return {io_error(path, "cannot write: " + error)};
+  return {io_error(path, "write", error)};
 }
 
 diag::Diagnostics finish_step(const std::string& output, std::vector<std::string> inputs,
@@ -399,7 +403,7 @@ diag::Diagnostics finish_step(const std::string& output, std::vector<std::string
   std::string error;
   if (stamp.empty() || support::touch(stamp, &error))
     return {};
-  return {io_error(stamp, "cannot touch: " + error)};
+  return {io_error(stamp, "touch", error)};
 }
 
 } // namespace opscan::driver

@@ -157,7 +157,7 @@ std::string_view field_path(ir::Field field) {
 void Problems::kernel(const ir::Kernel& kernel, std::string_view field, std::string code,
                       std::string message, std::vector<diag::Note> notes) {
   diag::Diagnostic d = locator_.kernel_error(kernel, field, std::move(code), std::move(message));
-  d.notes = std::move(notes);
+  d.notes.insert(d.notes.begin(), notes.begin(), notes.end());
   out_.push_back(std::move(d));
 }
 

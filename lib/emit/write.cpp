@@ -18,7 +18,8 @@ WriteReport write_outputs(const std::filesystem::path& out_dir,
       break;
     case support::WriteOutcome::failed:
       report.diagnostics.push_back(
-          diag::make_error("opscan-io", {path.string(), 0, 0, 0}, "cannot write: " + error));
+          diag::make_error("opscan-io", {path.string(), 0, 0, 0},
+                           "cannot write " + path.string() + ": " + error));
       break;
     }
   }

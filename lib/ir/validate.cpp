@@ -34,8 +34,12 @@ diag::Diagnostic Locator::kernel_error(const Kernel& kernel, std::string_view fi
   if (it == file_by_usr_.end())
     return located(nullptr, std::nullopt, kernel, field, std::move(code), std::move(message));
   const File& file = files_[it->second];
-  return located(&file, file.kernel_by_usr.at(kernel.usr), kernel, field, std::move(code),
-                 std::move(message));
+  diag::Diagnostic d = located(&file, file.kernel_by_usr.at(kernel.usr), kernel, field,
+                               std::move(code), std::move(message));
+  // The IR names the kernel's source: the place to change it.
+  if (kernel.location.valid())
+    d.notes.push_back({"'" + kernel.cpp_function + "' is declared here", kernel.location});
+  return d;
 }
 
 diag::Diagnostic Locator::kernel_error(size_t index, const Kernel& kernel, std::string_view field,

@@ -27,7 +27,8 @@ public:
   void add(const Module& module, Positions positions);
 
   // A problem with `kernel` at `field` ("cpp_function", "arguments[1].name";
-  // "" for the kernel as a whole).
+  // "" for the kernel as a whole); one located in an IR file has a note at
+  // the kernel's source.
   diag::Diagnostic kernel_error(const Kernel& kernel, std::string_view field, std::string code,
                                 std::string message) const;
   // A problem at the `index`th kernel of the module added last, as it was read.

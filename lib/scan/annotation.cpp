@@ -68,6 +68,7 @@ public:
           case '\\':
           case '"':
           case '\'':
+          case '?': // "?\?/" spells "??/" without forming a trigraph
             c = e;
             break;
           default:

@@ -233,7 +233,7 @@ TEST(Cli, UsageErrorsExitWithTwo) {
 TEST(Cli, VersionNamesOpscanAndLibclang) {
   RunResult run = opscan("--version");
   EXPECT_EQ(run.exit_code, 0);
-  EXPECT_EQ(run.out.rfind("opscan 0.1.0\nlibclang: ", 0), 0u) << run.out;
+  EXPECT_EQ(run.out.rfind("opscan " OPSCAN_VERSION "\nlibclang: ", 0), 0u) << run.out;
   EXPECT_NE(run.out.find("clang version"), std::string::npos) << run.out;
 }
 
@@ -362,7 +362,7 @@ TEST(Cli, OperatorsNeedsOneLibrary) {
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(run.err, "opscan: error: --operators selects the operators of one new library: give "
                      "--lib to merge the library IRs into one (without --lib each library is "
-                     "generated again with all its operators)\n");
+                     "generated again with all its operators) [opscan-usage]\n");
   EXPECT_FALSE(fs::exists(dir.path() / "out"));
   // With --lib it is one library again.
   RunResult merged =
@@ -415,7 +415,7 @@ TEST(Cli, StampThatCannotBeWrittenIsAnIoFailure) {
                          (dir.path() / "a-directory").string() + "'");
   EXPECT_EQ(run.exit_code, 3);
   EXPECT_EQ(run.err, "opscan: error: cannot touch " + (dir.path() / "a-directory").string() +
-                         ": Is a directory\n");
+                         ": Is a directory [opscan-io]\n");
 }
 
 // ---------------------------------------------------------------------------
@@ -661,6 +661,26 @@ private:
   TempDir dir_;
 };
 
+// A diagnostic as the command line prints it, located in an IR file at the
+// value after `key` (e.g. "\"name\": ") in its `nth` occurrence: the
+// header, the JSON line and the caret under the value.
+std::string at_json(const std::string& path, const std::string& key, const std::string& rest,
+                    int nth = 1) {
+  const std::string text = read(path);
+  size_t at = std::string::npos;
+  for (int i = 0; i < nth; ++i)
+    at = text.find(key, at == std::string::npos ? 0 : at + 1);
+  EXPECT_NE(at, std::string::npos) << key;
+  at += key.size();
+  const size_t line_start = text.rfind('\n', at) + 1; // npos + 1 is 0
+  const size_t line_end = text.find('\n', at);
+  const size_t line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n');
+  const size_t column = at - line_start + 1;
+  return path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + rest + "\n" +
+         text.substr(line_start, line_end - line_start) + "\n" + std::string(column - 1, ' ') +
+         "^\n";
+}
+
 const char* const kFiles = "RegisterKernels.h, RegisterKernels.cpp, NativeFunctions.h, "
                            "Functions.h, selected_operators.yaml, ir.json";
 
@@ -729,9 +749,11 @@ TEST(MultiLibrary, TwoLibrariesWithOneNameAreRefused) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   std::string second = (other.path() / "ops/ir.json").string();
   expect_refused(libs, {first, second},
-                 "opscan: error: two libraries named 'ops': " + first + " and " + second +
-                     "; each library needs its own name (it names the output directory) "
-                     "[opscan-duplicate-library]\n");
+                 at_json(second, "\"name\": ",
+                         "error: library.name: two libraries named 'ops': " + first + " and " +
+                             second +
+                             "; each library needs its own name (it names the output directory) "
+                             "[opscan-duplicate-library]"));
 }
 
 TEST(MultiLibrary, TwoLibrariesWithOneRegistrationFunctionAreRefused) {
@@ -739,26 +761,33 @@ TEST(MultiLibrary, TwoLibrariesWithOneRegistrationFunctionAreRefused) {
   std::string ew = libs.make("ew", "manual", "examples/kernels/elementwise.cpp");
   std::string red = libs.make("red", "manual", "examples/kernels/reduce.cpp");
   expect_refused(libs, {ew, red},
-                 "opscan: error: libraries 'ew' (" + ew + ") and 'red' (" + red +
-                     ") both define torch::executor::register_all_kernels(), so they cannot be "
-                     "linked into one program; give them named registration "
-                     "[opscan-duplicate-registration]\n");
+                 at_json(red, "\"function\": ",
+                         "error: library.function: libraries 'ew' (" + ew + ") and 'red' (" +
+                             red +
+                             ") both define torch::executor::register_all_kernels(), so they "
+                             "cannot be linked into one program; give them named registration "
+                             "[opscan-duplicate-registration]"));
 }
 
 TEST(MultiLibrary, AnOperatorInTwoLibrariesIsRefusedAtTheSecond) {
   Libraries libs;
   std::string one = libs.make("one", "named", "test/cli/inputs/good.cpp");
   std::string two = libs.make("two", "named", "test/cli/inputs/neg_again.cpp");
+  // Located in the input (the second library's IR), with notes at both kernels.
   expect_refused(libs, {one, two},
-                 "test/cli/inputs/neg_again.cpp:10:9: error: operator demo::neg.out is registered "
-                 "by library 'one' and by library 'two'; ExecuTorch registers each operator and "
-                 "kernel key once [opscan-library-overlap]\n"
-                 "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out);\n"
-                 "        ^\n"
-                 "test/cli/inputs/good.cpp:8:9: note: library 'one' registers it here, with "
-                 "'neg_out'\n"
-                 "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out);\n"
-                 "        ^\n");
+                 at_json(two, "\"kernels\": [\n    ",
+                         "error: kernels[0]: demo::neg.out is registered by library 'one' and by "
+                         "library 'two'; the executorch runtime registers it once "
+                         "[opscan-library-overlap]") +
+                     "test/cli/inputs/neg_again.cpp:10:9: note: 'other::neg_out' is declared here\n"
+                     "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& "
+                     "out);\n"
+                     "        ^\n"
+                     "test/cli/inputs/good.cpp:8:9: note: library 'one' registers it here, with "
+                     "'neg_out'\n"
+                     "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& "
+                     "out);\n"
+                     "        ^\n");
 }
 
 TEST(MultiLibrary, CheckAcceptsLibrariesThatFitAndWritesNothing) {
@@ -776,7 +805,8 @@ TEST(MultiLibrary, CheckAcceptsLibrariesThatFitAndWritesNothing) {
   EXPECT_EQ(snapshot(libs.out()).size(), 1u);
   EXPECT_TRUE(fs::is_regular_file(stamp));
 
-  // Scan output is no library: refused, and the stamp is left alone.
+  // Scan output with library IRs and no --lib: refused, and the stamp is
+  // left alone.
   const fs::path fragment = libs.in() / "reduce.ir.json";
   ASSERT_EQ(
       opscan("scan -o '" + fragment.string() + "' examples/kernels/reduce.cpp " + kFlags).exit_code,
@@ -784,41 +814,29 @@ TEST(MultiLibrary, CheckAcceptsLibrariesThatFitAndWritesNothing) {
   fs::last_write_time(stamp, kLongAgo);
   RunResult refused =
       opscan("check '" + ew + "' '" + fragment.string() + "' --stamp '" + stamp.string() + "'");
-  EXPECT_EQ(refused.exit_code, 1);
-  EXPECT_EQ(refused.err, "opscan: error: " + fragment.string() +
-                             " is scan output (a fragment), not a library IR: generate it with "
-                             "--lib [opscan-ir-not-library]\n");
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_EQ(refused.err, "opscan: error: " + ew + " is a library IR and " + fragment.string() +
+                             " is scan output: give --lib to merge them into one library, or "
+                             "pass only library IRs to regenerate each [opscan-usage]\n");
   EXPECT_EQ(refused.out, "");
   EXPECT_EQ(fs::last_write_time(stamp), kLongAgo);
 }
 
 TEST(MultiLibrary, AnExecuTorchAndATorchLibraryMayShareAnOperator) {
-  // They register with different runtimes. The torch library is library
-  // 'one' relabelled: check reads only the records and kernels.
+  // They register with different runtimes.
   Libraries libs;
   std::string one = libs.make("one", "named", "test/cli/inputs/good.cpp");
-  std::string ir = read(one);
-  for (auto [from, to] :
-       {std::pair<std::string, std::string>{"\"name\": \"one\"", "\"name\": \"pt\""},
-        {"\"function\": \"torch::executor::register_one_kernels\"",
-         "\"function\": \"register_pt_kernels\""},
-        {"\"target\": \"executorch\"", "\"target\": \"torch\""}}) {
-    size_t at = ir.find(from);
-    ASSERT_NE(at, std::string::npos) << from;
-    ir.replace(at, from.size(), to);
-  }
-  const fs::path torch_ir = libs.in() / "pt.ir.json";
-  std::ofstream(torch_ir) << ir;
-  RunResult run = opscan("check '" + one + "' '" + torch_ir.string() + "'");
+  std::string pt = libs.make("pt", "named --target torch", "test/cli/inputs/torch_neg.cpp");
+  RunResult run = opscan("check '" + one + "' '" + pt + "'");
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out, "opscan: 2 libraries (one, pt) can live in one program\n");
 
   // Two executorch libraries with that operator cannot.
   std::string two = libs.make("two", "named", "test/cli/inputs/neg_again.cpp");
-  RunResult overlap = opscan("check '" + one + "' '" + torch_ir.string() + "' '" + two + "'");
+  RunResult overlap = opscan("check '" + one + "' '" + pt + "' '" + two + "'");
   EXPECT_EQ(overlap.exit_code, 1);
-  EXPECT_NE(overlap.err.find("error: operator demo::neg.out is registered by library 'one' and "
-                             "by library 'two'"),
+  EXPECT_NE(overlap.err.find("error: kernels[0]: demo::neg.out is registered by library 'one' "
+                             "and by library 'two'"),
             std::string::npos)
       << overlap.err;
 }
@@ -834,7 +852,7 @@ TEST(MultiLibrary, LibraryIrsAndScanOutputNeedLib) {
   EXPECT_EQ(mixed.exit_code, 2);
   EXPECT_EQ(mixed.err, "opscan: error: " + ew + " is a library IR and " + fragment.string() +
                            " is scan output: give --lib to merge them into one library, or pass "
-                           "only library IRs to regenerate each\n");
+                           "only library IRs to regenerate each [opscan-usage]\n");
   EXPECT_FALSE(fs::exists(libs.out()));
 
   // Merging into one library needs --registration.
@@ -843,7 +861,7 @@ TEST(MultiLibrary, LibraryIrsAndScanOutputNeedLib) {
   EXPECT_EQ(unregistered.exit_code, 2);
   EXPECT_EQ(unregistered.err, "opscan: error: --registration is required when merging IR files "
                               "into one library (only library IRs without --lib keep their "
-                              "own)\n");
+                              "own) [opscan-usage]\n");
 
   // --lib merges library IRs and scan output into one new library.
   RunResult merged = opscan("generate '" + ew + "' '" + fragment.string() +
