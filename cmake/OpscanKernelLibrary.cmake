@@ -15,7 +15,10 @@
 #
 # Every generator option is given once, here. The target compiles the kernel
 # sources and the generated ones; consumers link it and include
-# <lib>/RegisterKernels.h. See README.md, "Use from CMake".
+# <lib>/RegisterKernels.h. See README.md, "Use from CMake". opscan itself
+# judges the target, mode, name and dispatch key and lists the files and
+# symbols of the generation (opscan generate --list-outputs) when the
+# project configures: this file keeps no copy of them.
 #
 # Each source is scanned on its own, with the target's real compile flags, by
 # a build step whose depfile lists every file the scan read; one more step
@@ -34,58 +37,55 @@ include_guard(GLOBAL)
 # absolute anyway).
 cmake_policy(SET CMP0116 NEW)
 
-# The C++ keywords and alternative tokens, which are not identifiers (the
-# same lists as opscan's lib/ident).
-set(_OPSCAN_CXX_KEYWORDS
-  alignas alignof asm auto bool break case catch char char8_t char16_t char32_t
-  class co_await co_return co_yield concept const consteval constexpr constinit
-  const_cast continue decltype default delete do double dynamic_cast else enum
-  explicit export extern false float for friend goto if inline int long mutable
-  namespace new noexcept nullptr operator private protected public register
-  reinterpret_cast requires return short signed sizeof static static_assert
-  static_cast struct switch template this thread_local throw true try typedef
-  typeid typename union unsigned using virtual void volatile wchar_t while)
-set(_OPSCAN_CXX_ALTERNATIVE_TOKENS and and_eq bitand bitor compl not not_eq or or_eq xor xor_eq)
+# The path of the opscan tool, which must exist at configure time: the
+# installed one (find_package), or the one built for this machine when
+# opscan is part of the project (OpscanHostTool.cmake).
+function(_opscan_executable caller out)
+  get_target_property(imported opscan::opscan IMPORTED)
+  if(imported)
+    get_target_property(exe opscan::opscan LOCATION)
+  endif()
+  if(NOT exe OR NOT EXISTS "${exe}")
+    message(FATAL_ERROR "${caller}: the opscan tool is not available at configure time: use the "
+      "installed package (find_package(opscan CONFIG)), or add opscan to the project with "
+      "add_subdirectory() or FetchContent")
+  endif()
+  set(${out} "${exe}" PARENT_SCOPE)
+endfunction()
 
-# Fails unless `name` can name a kernel library: an identifier that is not a
-# keyword, not "all" (the unnamed library), and that makes an unreserved
-# register_<name>_kernels. Bytes outside ASCII are left to opscan, which
-# checks them against Unicode's identifier properties when it runs.
-function(_opscan_check_library_name caller source name)
-  if(name STREQUAL "")
-    set(why "it is empty")
-  elseif(name MATCHES "^[0-9]")
-    set(why "it starts with a digit")
-  elseif(name MATCHES "[] !\"#$%&'()*+,./:;<=>?@[\\^`{|}~\t\r\n-]")
-    set(why "it contains '${CMAKE_MATCH_0}'")
-  elseif(name STREQUAL "all")
-    set(why "'all' is the name of the unnamed default library")
-  elseif(name IN_LIST _OPSCAN_CXX_KEYWORDS)
-    set(why "it is a C++ keyword")
-  elseif(name IN_LIST _OPSCAN_CXX_ALTERNATIVE_TOKENS)
-    set(why "it is a C++ alternative token")
-  elseif(name MATCHES "^_|_$|__")
-    set(why "register_${name}_kernels would be a reserved identifier (it would contain '__')")
-  else()
-    return()
+# What opscan generates for one library, as `opscan generate --list-outputs`
+# gives it: the files by kind (<prefix>_HEADERS, _SOURCES, _DATA, relative to
+# the output directory) and the symbols (<prefix>_FUNCTION, _LINK_ANCHOR).
+# opscan judges the target, mode, name and dispatch key; what it refuses is
+# a FATAL_ERROR with its messages after `what` (the options, as given).
+function(_opscan_list_outputs caller what exe prefix)
+  execute_process(COMMAND "${exe}" generate --list-outputs ${ARGN}
+    OUTPUT_VARIABLE listing ERROR_VARIABLE errors RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    string(REGEX REPLACE "(^|\n)opscan: error: " "\\1" errors "${errors}")
+    string(STRIP "${errors}" errors)
+    message(FATAL_ERROR "${caller}: opscan refuses ${what}:\n${errors}")
   endif()
-  string(REGEX REPLACE "[^A-Za-z0-9_]" "_" suggestion "${name}")
-  string(REGEX REPLACE "__+" "_" suggestion "${suggestion}")
-  string(REGEX REPLACE "^_+|_+$" "" suggestion "${suggestion}")
-  if(suggestion MATCHES "^[0-9]" OR suggestion STREQUAL "")
-    set(suggestion "lib_${suggestion}")
-  endif()
-  if(suggestion STREQUAL "all" OR suggestion IN_LIST _OPSCAN_CXX_KEYWORDS
-     OR suggestion IN_LIST _OPSCAN_CXX_ALTERNATIVE_TOKENS)
-    set(suggestion "${suggestion}_ops")
-  endif()
-  if(source STREQUAL "LIB_NAME")
-    message(FATAL_ERROR "${caller}: LIB_NAME '${name}' cannot name a kernel library: ${why}. "
-      "Did you mean '${suggestion}'?")
-  else()
-    message(FATAL_ERROR "${caller}: the target name '${name}' is the default library name, and "
-      "it cannot name a kernel library: ${why}. Pass LIB_NAME <name> (for example LIB_NAME ${suggestion}).")
-  endif()
+  foreach(kind HEADERS SOURCES DATA FUNCTION LINK_ANCHOR)
+    set(${kind})
+  endforeach()
+  string(REPLACE "\n" ";" lines "${listing}")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^header (.+)$")
+      list(APPEND HEADERS "${CMAKE_MATCH_1}")
+    elseif(line MATCHES "^source (.+)$")
+      list(APPEND SOURCES "${CMAKE_MATCH_1}")
+    elseif(line MATCHES "^data (.+)$")
+      list(APPEND DATA "${CMAKE_MATCH_1}")
+    elseif(line MATCHES "^registration-function (.+)$")
+      set(FUNCTION "${CMAKE_MATCH_1}")
+    elseif(line MATCHES "^link-anchor (.+)$")
+      set(LINK_ANCHOR "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  foreach(kind HEADERS SOURCES DATA FUNCTION LINK_ANCHOR)
+    set(${prefix}_${kind} "${${kind}}" PARENT_SCOPE)
+  endforeach()
 endfunction()
 
 # Records that `target` uses `value` (a library name or a registration
@@ -184,19 +184,11 @@ function(opscan_add_kernel_library target)
     message(FATAL_ERROR "${caller}: SOURCES is required: the annotated kernel sources")
   endif()
   if(NOT DEFINED arg_TARGET)
-    message(FATAL_ERROR "${caller}: TARGET is required: executorch or torch")
-  elseif(NOT arg_TARGET MATCHES "^(executorch|torch)$")
-    message(FATAL_ERROR "${caller}: TARGET must be executorch or torch, not '${arg_TARGET}'")
+    message(FATAL_ERROR "${caller}: TARGET is required: the runtime to generate for "
+      "(executorch or torch)")
   endif()
   if(NOT DEFINED arg_REGISTRATION)
     message(FATAL_ERROR "${caller}: REGISTRATION is required: static, manual or named")
-  elseif(NOT arg_REGISTRATION MATCHES "^(static|manual|named)$")
-    message(FATAL_ERROR
-      "${caller}: REGISTRATION must be static, manual or named, not '${arg_REGISTRATION}'")
-  endif()
-  if(DEFINED arg_DISPATCH_KEY AND NOT arg_TARGET STREQUAL "torch")
-    message(FATAL_ERROR "${caller}: DISPATCH_KEY '${arg_DISPATCH_KEY}' applies to TARGET torch "
-      "only, not TARGET ${arg_TARGET}")
   endif()
   if(arg_STATIC AND arg_SHARED)
     message(FATAL_ERROR "${caller}: give STATIC or SHARED, not both")
@@ -204,40 +196,39 @@ function(opscan_add_kernel_library target)
 
   if(DEFINED arg_LIB_NAME)
     set(lib "${arg_LIB_NAME}")
-    _opscan_check_library_name("${caller}" LIB_NAME "${lib}")
+    set(source "LIB_NAME '${lib}'")
+    set(request "TARGET ${arg_TARGET}, REGISTRATION ${arg_REGISTRATION}, LIB_NAME '${lib}'")
   else()
     set(lib "${target}")
-    _opscan_check_library_name("${caller}" "target name" "${lib}")
-  endif()
-  if(DEFINED arg_LIB_NAME)
-    set(source "LIB_NAME '${lib}'")
-  else()
     set(source "the library name '${lib}' (the target name)")
+    set(request "TARGET ${arg_TARGET}, REGISTRATION ${arg_REGISTRATION} and the library name '${lib}' (the target name: give LIB_NAME <name> to choose another)")
   endif()
+  # opscan judges the target, mode, name and dispatch key, and says what the
+  # generation will write and define.
+  _opscan_executable("${caller}" exe)
+  set(generate_options --target ${arg_TARGET} --registration ${arg_REGISTRATION} --lib ${lib})
+  if(DEFINED arg_DISPATCH_KEY)
+    list(APPEND generate_options --dispatch-key ${arg_DISPATCH_KEY})
+    string(APPEND request ", DISPATCH_KEY ${arg_DISPATCH_KEY}")
+  endif()
+  _opscan_list_outputs("${caller}" "${request}" "${exe}" listed ${generate_options})
   _opscan_claim("${caller}" LIBRARY "${lib}" ${target}
     "${source} is already the name of kernel library target '<owner>'; each kernel library needs its own name")
-  if(arg_REGISTRATION STREQUAL "named")
-    set(symbol "register_${lib}_kernels")
-  elseif(arg_REGISTRATION STREQUAL "manual")
-    set(symbol "register_all_kernels")
-  endif()
-  if(symbol)
-    # ExecuTorch's functions live in torch::executor, the torch target's in
-    # the global namespace: each runtime has its own set.
-    _opscan_claim("${caller}" "SYMBOL_${arg_TARGET}" "${symbol}" ${target}
-      "REGISTRATION ${arg_REGISTRATION} defines ${symbol}(), which kernel library target '<owner>' defines too; use REGISTRATION named, which gives each library its own register_<name>_kernels()")
+  if(listed_FUNCTION)
+    _opscan_claim("${caller}" SYMBOL "${listed_FUNCTION}" ${target}
+      "REGISTRATION ${arg_REGISTRATION} defines ${listed_FUNCTION}(), which kernel library target '<owner>' defines too; use REGISTRATION named, which gives each library its own register_<name>_kernels()")
   endif()
 
   set(gen "${CMAKE_CURRENT_BINARY_DIR}/${target}.opscan")
-  set(out "${gen}/include/${lib}")
-  set(headers "${out}/RegisterKernels.h" "${out}/NativeFunctions.h")
-  if(arg_TARGET STREQUAL "executorch")
-    list(APPEND headers "${out}/Functions.h")
-    set(data "${out}/selected_operators.yaml" "${out}/ir.json")
-  else()
-    set(data "${out}/ir.json")
-  endif()
-  set(generated ${headers} "${out}/RegisterKernels.cpp" ${data})
+  foreach(kind HEADERS SOURCES DATA)
+    set(${kind})
+    foreach(file IN LISTS listed_${kind})
+      list(APPEND ${kind} "${gen}/include/${file}")
+    endforeach()
+  endforeach()
+  set(generated ${HEADERS} ${SOURCES} ${DATA})
+  set(library_ir "${DATA}")
+  list(FILTER library_ir INCLUDE REGEX "/ir\\.json$")
 
   set(type)
   if(arg_STATIC)
@@ -301,10 +292,6 @@ function(opscan_add_kernel_library target)
     list(APPEND stamps "${fragment}.stamp")
   endforeach()
 
-  set(generate_options --target ${arg_TARGET} --registration ${arg_REGISTRATION} --lib ${lib})
-  if(DEFINED arg_DISPATCH_KEY)
-    list(APPEND generate_options --dispatch-key ${arg_DISPATCH_KEY})
-  endif()
   if(arg_OPERATORS)
     list(JOIN arg_OPERATORS "," operators)
     list(APPEND generate_options --operators "${operators}")
@@ -320,25 +307,26 @@ function(opscan_add_kernel_library target)
 
   # Every generated file is a source of the target (the data files are not
   # compiled), so IDEs list them and `make clean` removes them.
-  target_sources(${target} PRIVATE ${arg_SOURCES} "${out}/RegisterKernels.cpp" ${data}
-    "${gen}/generate.stamp")
+  target_sources(${target} PRIVATE ${arg_SOURCES} ${SOURCES} ${DATA} "${gen}/generate.stamp")
   # Consumers include <lib>/RegisterKernels.h: the file set makes the
   # generated include directory a usage requirement, in the build tree and
   # wherever install(TARGETS ... FILE_SET HEADERS) puts it.
-  target_sources(${target} PUBLIC FILE_SET HEADERS BASE_DIRS "${gen}/include" FILES ${headers})
+  target_sources(${target} PUBLIC FILE_SET HEADERS BASE_DIRS "${gen}/include" FILES ${HEADERS})
+  if(TARGET opscan_host_tool)
+    add_dependencies(${target} opscan_host_tool)
+  endif()
 
-  if(arg_REGISTRATION STREQUAL "static")
+  if(listed_LINK_ANCHOR)
     # Nothing calls a statically registering library, so a linker taking it
     # from an archive would drop it; asking for the symbol the generated
     # registration defines keeps it, and the kernels it references.
-    target_link_options(${target} INTERFACE
-      "LINKER:--undefined=opscan_static_registration_${lib}")
+    target_link_options(${target} INTERFACE "LINKER:--undefined=${listed_LINK_ANCHOR}")
   endif()
 
   set_target_properties(${target} PROPERTIES
     OPSCAN_LIB_NAME "${lib}"
     OPSCAN_RUNTIME "${arg_TARGET}"
-    OPSCAN_LIBRARY_IR "${out}/ir.json"
+    OPSCAN_LIBRARY_IR "${library_ir}"
     OPSCAN_GENERATE_STAMP "${gen}/generate.stamp")
   set_property(GLOBAL APPEND PROPERTY _OPSCAN_KERNEL_LIBRARIES ${target})
 

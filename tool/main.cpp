@@ -94,16 +94,14 @@ void add_scan_options(CLI::App& cmd, ScanArgs& args) {
 // The options that decide what a generation makes: generate, check and run.
 void add_generate_options(CLI::App& cmd, GenerateArgs& args, bool registration_required) {
   cmd.add_option("--target", args.target,
-                 "Runtime to generate for (" + targets().listed() + "; default: executorch)")
-      ->check(CLI::IsMember(targets().names()));
+                 "Runtime to generate for (" + targets().listed() + "; default: executorch)");
   cmd.add_option("--dispatch-key", args.dispatch_key,
                  "The dispatch key of kernels whose annotation names none (targets that read "
                  "dispatch keys; torch's default is CPU)");
   CLI::Option* registration =
       cmd.add_option("--registration", args.registration,
                      "static: register at load time; manual: register_all_kernels(); named: "
-                     "register_<lib>_kernels()")
-          ->check(CLI::IsMember({"static", "manual", "named"}));
+                     "register_<lib>_kernels()");
   if (registration_required)
     registration->required();
   cmd.add_option("--lib", args.lib, "Library name (output subdirectory and registration symbol)");
@@ -118,6 +116,25 @@ void add_generate_options(CLI::App& cmd, GenerateArgs& args, bool registration_r
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd.add_option("--templates", args.templates_dir, "Directory overriding the built-in templates")
       ->check(CLI::ExistingDirectory);
+}
+
+// The target and mode asked for, judged before any work: unknown ones are
+// usage errors, with the choices.
+Status check_choices(const GenerateArgs& args) {
+  diag::Diagnostics diags;
+  if (targets().find(args.target) == nullptr) {
+    diags.push_back(diag::make_error(
+        "opscan-usage", {},
+        fmt::format("unknown target '{}' (targets: {})", args.target, targets().listed())));
+  }
+  if (!args.registration.empty() && !ir::parse_registration(args.registration)) {
+    diags.push_back(diag::make_error(
+        "opscan-usage", {},
+        fmt::format("unknown registration mode '{}' (modes: static, manual, named)",
+                    args.registration)));
+  }
+  report(diags);
+  return diags.empty() ? Status::ok : Status::usage;
 }
 
 driver::Request request_of(const CLI::App& cmd, const GenerateArgs& args) {
@@ -399,6 +416,14 @@ int main(int argc, char** argv) {
       diag::Diagnostics finished = driver::finish_step(pch_out, std::move(result.inputs),
                                                        {pch_flags_file}, pch_depfile, pch_stamp);
       return exit_code(reported(finished) == Status::ok ? Status::ok : Status::failure);
+    }
+    for (const auto& [cmd, args] :
+         {std::pair{gen_cmd, &gen_args}, std::pair{check_cmd, &check_args},
+          std::pair{run_cmd, &run_gen}}) {
+      if (*cmd) {
+        if (Status status = check_choices(*args); status != Status::ok)
+          return exit_code(status);
+      }
     }
     if (*gen_cmd) {
       if (ir_files.empty() && !list_outputs) {

@@ -55,8 +55,17 @@ std::vector<std::string> local_names(const ir::Kernel& kernel,
 
 std::string helper_name(const ir::Kernel& kernel, std::set<std::string>& taken,
                         std::string_view prefix) {
-  std::string base = std::string(prefix) + kernel.op.ns + "_" + kernel.op.name +
-                     (kernel.op.overload.empty() ? "" : "_" + kernel.op.overload);
+  const std::string joined = std::string(prefix) + kernel.op.ns + "_" + kernel.op.name +
+                             (kernel.op.overload.empty() ? "" : "_" + kernel.op.overload);
+  // Operator names may start or end with '_' (aten::_softmax, add_): one '_'
+  // between parts, none first, so no "__" or "_Upper" makes it reserved.
+  std::string base;
+  for (char c : joined) {
+    if (c != '_' || (!base.empty() && base.back() != '_'))
+      base += c;
+  }
+  if (!usable_local(base))
+    base = "op_" + base;
   std::string name = base;
   for (int n = 2; !taken.insert(name).second; ++n)
     name = fmt::format("{}_{}", base, n);

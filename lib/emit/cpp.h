@@ -25,8 +25,8 @@ std::vector<std::string> local_names(const ir::Kernel& kernel,
                                      std::initializer_list<std::string_view> taken);
 
 // A helper function name for `kernel`, unique among `taken` (which it joins):
-// <prefix><ns>_<name>_<overload>, then ..._2, ..._3 for the next kernels
-// whose names fold to the same text.
+// <prefix><ns>_<name>_<overload> with runs of '_' made one and none first,
+// then ..._2, ..._3 for the next kernels whose names fold to the same text.
 std::string helper_name(const ir::Kernel& kernel, std::set<std::string>& taken,
                         std::string_view prefix);
 
@@ -35,8 +35,8 @@ std::string helper_name(const ir::Kernel& kernel, std::set<std::string>& taken,
 std::set<std::string> global_kernel_names(const ir::Module& module);
 
 // An include guard for one header of a library: "OPSCAN_GENERATED_<TAG>_FOR_<library>".
-// Tags are fixed by the target and never contain "_FOR_", so two different
-// (library, tag) pairs never give one guard.
+// Tags are fixed by the targets, and no tag is a prefix of another, so two
+// different (library, tag) pairs never give one guard.
 std::string include_guard(std::string_view library, std::string_view tag);
 
 // `body` declared in namespace `ns` ("a::b"; "" for the global namespace),

@@ -41,7 +41,11 @@ std::optional<Prepared> prepare(const Options& options, const TargetRegistry& ta
     ok = false;
   }
   for (const auto& [field, value] : options.field_defaults) {
-    if (!target->accepts(field)) {
+    if (value.empty()) {
+      diags.push_back(diag::make_error(field_code(field), {},
+                                       fmt::format("the default {} is empty", field_path(field))));
+      ok = false;
+    } else if (!target->accepts(field)) {
       diags.push_back(
           diag::make_error("opscan-unsupported-field", {},
                            fmt::format("a default {} ({}) is given, but the {} target reads no {}",

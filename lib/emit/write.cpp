@@ -17,9 +17,8 @@ WriteReport write_outputs(const std::filesystem::path& out_dir,
       report.written.push_back(file.path);
       break;
     case support::WriteOutcome::failed:
-      report.diagnostics.push_back(
-          diag::make_error("opscan-io", {path.string(), 0, 0, 0},
-                           "cannot write " + path.string() + ": " + error));
+      report.diagnostics.push_back(diag::make_error(
+          "opscan-io", {path.string(), 0, 0, 0}, "cannot write " + path.string() + ": " + error));
       break;
     }
   }

@@ -126,12 +126,15 @@ ParsedAnnotation parse_annotation(std::string_view text) {
     if (!name)
       return fail("expected a field name (key or dispatch)");
     std::string* target = nullptr;
+    std::vector<size_t>* offsets = nullptr;
     bool* given = nullptr;
     if (*name == "key") {
       target = &result.kernel_key;
+      offsets = &result.key_offsets;
       given = &has_key;
     } else if (*name == "dispatch") {
       target = &result.dispatch_key;
+      offsets = &result.dispatch_offsets;
       given = &has_dispatch;
     } else {
       return fail_at(field_at,
@@ -144,7 +147,7 @@ ParsedAnnotation parse_annotation(std::string_view text) {
       return fail("expected '=' after '" + *name + "'");
     lex.skip_space();
     (*name == "key" ? result.key_offset : result.dispatch_offset) = lex.pos() + 1;
-    auto value = lex.string_literal(error);
+    auto value = lex.string_literal(error, offsets);
     if (!value)
       return fail("value of '" + *name + "': " + error);
     if (value->empty())

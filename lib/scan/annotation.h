@@ -25,12 +25,17 @@ struct Annotation {
   std::string dispatch_key;   // dispatch = "..."
   size_t key_offset = 0;      // of the key's first character in the text
   size_t dispatch_offset = 0; // of the dispatch key's first character
+  // Like spec_offsets, for the key's and the dispatch key's bytes.
+  std::vector<size_t> key_offsets;
+  std::vector<size_t> dispatch_offsets;
 
   // The offset in the text of byte `i` of `spec` (its end when past it).
-  size_t text_offset(size_t i) const {
-    if (spec_offsets.empty())
-      return spec_offset + i;
-    return spec_offsets[std::min(i, spec_offsets.size() - 1)];
+  size_t text_offset(size_t i) const { return offset_in(spec_offsets, spec_offset, i); }
+  // The same for byte `i` of a field's value, given its offsets and start.
+  static size_t offset_in(const std::vector<size_t>& offsets, size_t start, size_t i) {
+    if (offsets.empty())
+      return start + i;
+    return offsets[std::min(i, offsets.size() - 1)];
   }
 };
 

@@ -23,7 +23,12 @@ void add_default_language(std::vector<std::string>& args) {
 }
 
 void add_scanning_arguments(std::vector<std::string>& args) {
-  args.insert(args.begin(), {"-DOPSCAN_SCANNING=1", "-w"});
+  args.insert(args.begin(), "-DOPSCAN_SCANNING=1");
+  // No warnings (only errors matter here, and warnings cost time) but the
+  // one clang gives for an attribute it drops, which is how an
+  // OPSCAN_KERNEL before a class would vanish. Last, so the project's own
+  // warning flags cannot turn others on, nor this one into an error.
+  args.insert(args.end(), {"-Wno-everything", "-Wignored-attributes", "-Wno-error"});
   bool has_resource_dir = std::any_of(args.begin(), args.end(), [](const std::string& a) {
     return a == "-resource-dir" || a.starts_with("-resource-dir=");
   });
@@ -43,6 +48,7 @@ bool is_gcc_only_flag(const std::string& arg) {
       "-fchecking",
       "-fcompare-debug-second",
       "-fconcepts",
+      "-fconcepts-ts",
       "-fconserve-stack",
       "-fcoroutines",
       "-fext-numeric-literals",

@@ -24,8 +24,9 @@ struct CompileCommand {
 void add_default_language(std::vector<std::string>& args);
 
 // Arguments opscan always adds: the scanning macro, the resource directory
-// of the libclang it links (unless given), and no warnings (only errors
-// matter here, and warnings cost time).
+// of the libclang it links (unless given), and no warnings but
+// -Wignored-attributes (only errors matter here, and warnings cost time;
+// that one shows an annotation clang dropped).
 void add_scanning_arguments(std::vector<std::string>& args);
 
 // Flags GCC accepts and clang rejects; dropped with a note.

@@ -53,19 +53,58 @@ std::vector<std::string> inputs_of(CXTranslationUnit tu) {
   return files;
 }
 
-// libclang's errors about a translation unit (warnings are off).
+// Whether the source at `where` (a macro use) is an OPSCAN_KERNEL.
+bool is_kernel_macro_at(CXTranslationUnit tu, const diag::Location& where) {
+  CXFile file = clang_getFile(tu, where.file.c_str());
+  size_t size = 0;
+  const char* text = file ? clang_getFileContents(tu, file, &size) : nullptr;
+  return text != nullptr && where.offset < size &&
+         std::string_view(text + where.offset, size - where.offset).starts_with("OPSCAN_KERNEL");
+}
+
+// libclang's errors about a translation unit. Its only warning (see
+// add_scanning_arguments) is an attribute it dropped: when that is an
+// OPSCAN_KERNEL, an error here, as nothing else would tell.
 diag::Diagnostics clang_errors(CXTranslationUnit tu) {
   diag::Diagnostics errors;
   unsigned n = clang_getNumDiagnostics(tu);
   for (unsigned i = 0; i < n; ++i) {
     Diagnostic d(clang_getDiagnostic(tu, i));
+    const diag::Location where = location_of(clang_getDiagnosticLocation(d.get()));
+    if (take(clang_getDiagnosticOption(d.get(), nullptr)) == "-Wignored-attributes") {
+      if (is_kernel_macro_at(tu, where)) {
+        errors.push_back(
+            diag::make_error("opscan-annotation-misplaced", where,
+                             "OPSCAN_KERNEL annotates nothing here: the compiler ignores it (" +
+                                 take(clang_getDiagnosticSpelling(d.get())) +
+                                 "); annotate a function declared at namespace scope"));
+      }
+      continue;
+    }
     if (clang_getDiagnosticSeverity(d.get()) >= CXDiagnostic_Error) {
-      errors.push_back(diag::make_error("opscan-clang-error",
-                                        location_of(clang_getDiagnosticLocation(d.get())),
+      errors.push_back(diag::make_error("opscan-clang-error", where,
                                         take(clang_getDiagnosticSpelling(d.get()))));
     }
   }
   return errors;
+}
+
+// Where an OPSCAN_KERNEL is written in `range`, if one is. The range may
+// start or end in a macro use: its tokens are those of the file.
+std::optional<diag::Location> kernel_macro_in(CXTranslationUnit tu, CXSourceRange range) {
+  const diag::Location first = location_of(clang_getRangeStart(range));
+  const diag::Location last = location_of(clang_getRangeEnd(range));
+  CXFile file = clang_getFile(tu, first.file.c_str());
+  if (!file || last.file != first.file || last.offset <= first.offset)
+    return std::nullopt;
+  Tokens tokens(tu, clang_getRange(clang_getLocationForOffset(tu, file, first.offset),
+                                   clang_getLocationForOffset(tu, file, last.offset)));
+  for (unsigned i = 0; i < tokens.size(); ++i) {
+    if (clang_getTokenKind(tokens[i]) == CXToken_Identifier &&
+        take(clang_getTokenSpelling(tu, tokens[i])) == "OPSCAN_KERNEL")
+      return location_of(clang_getTokenLocation(tu, tokens[i]));
+  }
+  return std::nullopt;
 }
 
 // The arguments libclang gets for `file`: `args` without the GCC-only flags
@@ -104,8 +143,7 @@ TranslationUnit parse(CXIndex index, const std::string& file, const std::vector<
     argv.push_back(a.c_str());
   CXTranslationUnit tu = nullptr;
   CXErrorCode code = clang_parseTranslationUnit2(
-      index, file.c_str(), argv.data(), static_cast<int>(argv.size()), nullptr, 0,
-      options | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles, &tu);
+      index, file.c_str(), argv.data(), static_cast<int>(argv.size()), nullptr, 0, options, &tu);
   if (code != CXError_Success || !tu) {
     diags.push_back(
         diag::make_error("opscan-parse-failed", {file, 0, 0, 0},
@@ -171,8 +209,8 @@ AnnotationMap map_annotation(CXTranslationUnit tu, CXCursor attr, std::string_vi
   return AnnotationMap(first, std::move(pieces));
 }
 
-// Whether a function is noexcept. libclang does not evaluate noexcept(expr);
-// its type's spelling does.
+// Whether a function is noexcept. libclang gives one kind for noexcept(true)
+// and noexcept(false); the canonical type is spelled with the value.
 bool is_noexcept(CXCursor function) {
   switch (clang_getCursorExceptionSpecificationType(function)) {
   case CXCursor_ExceptionSpecificationKind_BasicNoexcept:
@@ -180,7 +218,7 @@ bool is_noexcept(CXCursor function) {
   case CXCursor_ExceptionSpecificationKind_NoThrow:
     return true;
   case CXCursor_ExceptionSpecificationKind_ComputedNoexcept:
-    return spelling(clang_getCursorType(function)).find("noexcept(false)") == std::string::npos;
+    return spelling(clang_getCanonicalType(clang_getCursorType(function))).ends_with(" noexcept");
   default:
     return false;
   }
@@ -204,6 +242,7 @@ public:
     has_clang_errors_ = !errors.empty();
     result_.diagnostics.insert(result_.diagnostics.end(), errors.begin(), errors.end());
     clang_visitChildren(clang_getTranslationUnitCursor(tu_), &visit, this);
+    refuse_inline_redeclarations();
     return std::move(result_);
   }
 
@@ -220,9 +259,17 @@ private:
     switch (clang_getCursorKind(cursor)) {
     case CXCursor_Namespace:
     case CXCursor_LinkageSpec:
-    case CXCursor_UnexposedDecl: // a linkage specification, in libclang 14
     case CXCursor_FriendDecl:
       return CXChildVisit_Recurse;
+    case CXCursor_UnexposedDecl:
+      // A linkage specification (unnamed, in libclang 14), or a declaration
+      // libclang does not expose, such as a variable template, whose
+      // annotation it does not show either.
+      if (spelling(cursor).empty())
+        return CXChildVisit_Recurse;
+      if (auto at = kernel_macro_in(tu_, clang_getCursorExtent(cursor)))
+        misplaced_at(*at, "a template that is not a function", spelling(cursor));
+      return CXChildVisit_Continue;
     case CXCursor_StructDecl:
     case CXCursor_ClassDecl:
     case CXCursor_UnionDecl:
@@ -230,6 +277,7 @@ private:
       misplaced(cursor, "a class");
       return CXChildVisit_Recurse;
     case CXCursor_FunctionDecl:
+      misplaced_in_parameters(cursor);
       if (clang_getCursorKind(parent) == CXCursor_FriendDecl)
         misplaced(cursor, "a friend declaration");
       else
@@ -240,6 +288,7 @@ private:
     case CXCursor_Destructor:
     case CXCursor_ConversionFunction:
     case CXCursor_FunctionTemplate:
+      misplaced_in_parameters(cursor);
       consider(cursor);
       return CXChildVisit_Continue;
     case CXCursor_VarDecl:
@@ -250,6 +299,7 @@ private:
       return CXChildVisit_Continue;
     case CXCursor_EnumDecl:
       misplaced(cursor, "an enumeration");
+      misplaced_in_enumerators(cursor);
       return CXChildVisit_Continue;
     case CXCursor_TypedefDecl:
     case CXCursor_TypeAliasDecl:
@@ -269,11 +319,48 @@ private:
   // nothing could register it, and dropping it silently would hide that.
   void misplaced(CXCursor decl, const char* what) {
     std::vector<CXCursor> attrs = annotations_of(decl);
-    if (attrs.empty())
-      return;
-    error("opscan-annotation-misplaced", location_of(clang_getCursorLocation(attrs.front())),
-          std::string("OPSCAN_KERNEL annotates ") + what + " ('" + spelling(decl) +
+    if (!attrs.empty())
+      misplaced_at(location_of(clang_getCursorLocation(attrs.front())), what, spelling(decl));
+  }
+  void misplaced_at(const diag::Location& where, const char* what, const std::string& name) {
+    error("opscan-annotation-misplaced", where,
+          std::string("OPSCAN_KERNEL annotates ") + what + " ('" + name +
               "'): annotate a function declared at namespace scope");
+  }
+
+  // libclang shows no attribute of parameters and enumerators; it says only
+  // that they have some. Those that do are looked at token by token.
+  void misplaced_in_parameters(CXCursor function) {
+    const int count = clang_Cursor_getNumArguments(function);
+    for (int i = 0; i < count; ++i) {
+      CXCursor param = clang_Cursor_getArgument(function, static_cast<unsigned>(i));
+      if (!clang_Cursor_hasAttrs(param))
+        continue;
+      if (auto at = kernel_macro_in(tu_, clang_getCursorExtent(param)))
+        misplaced_at(*at, "a parameter", spelling(param));
+    }
+  }
+  void misplaced_in_enumerators(CXCursor enumeration) {
+    std::vector<CXCursor> enumerators;
+    clang_visitChildren(
+        enumeration,
+        [](CXCursor c, CXCursor, void* data) {
+          if (clang_getCursorKind(c) == CXCursor_EnumConstantDecl)
+            static_cast<std::vector<CXCursor>*>(data)->push_back(c);
+          return CXChildVisit_Continue;
+        },
+        &enumerators);
+    // An enumerator's attribute follows its name: look up to the next one.
+    const CXSourceLocation end = clang_getRangeEnd(clang_getCursorExtent(enumeration));
+    for (size_t i = 0; i < enumerators.size(); ++i) {
+      if (!clang_Cursor_hasAttrs(enumerators[i]))
+        continue;
+      CXSourceLocation until =
+          i + 1 < enumerators.size() ? clang_getCursorLocation(enumerators[i + 1]) : end;
+      CXSourceRange range = clang_getRange(clang_getCursorLocation(enumerators[i]), until);
+      if (auto at = kernel_macro_in(tu_, range))
+        misplaced_at(*at, "an enumerator", spelling(enumerators[i]));
+    }
   }
 
   // Whether two annotations say the same, however they are spaced.
@@ -315,14 +402,18 @@ private:
                            "' has internal linkage (static or in an anonymous namespace): "
                            "generated registration code cannot call it"};
     }
-    if (clang_Cursor_isFunctionInlined(function)) {
-      return std::pair{"opscan-scan-inline",
-                       "kernel '" + name +
-                           "' is inline (or constexpr): its definition is emitted only where it "
-                           "is used, so generated registration code cannot link to it; remove "
-                           "'inline'"};
-    }
+    if (clang_Cursor_isFunctionInlined(function))
+      return refusal_of_inline(name);
     return std::nullopt;
+  }
+
+  static std::optional<std::pair<std::string, std::string>>
+  refusal_of_inline(const std::string& name) {
+    return std::pair{"opscan-scan-inline",
+                     "kernel '" + name +
+                         "' is inline (or constexpr): its definition is emitted only where it is "
+                         "used, so generated registration code cannot link to it; remove "
+                         "'inline'"};
   }
 
   void consider(CXCursor function) {
@@ -332,7 +423,12 @@ private:
     const CXCursor attr = attrs.front();
     const diag::Location where = location_of(clang_getCursorLocation(function));
     const std::string usr = take(clang_getCursorUSR(function));
-    const QualifiedName name = qualified_name(function);
+    const ir::Linkage linkage = linkage_of(function);
+    QualifiedName name = qualified_name(function);
+    // A function with C linkage is one function whatever namespace declares
+    // it (even an unnamed one): it is called by its plain name.
+    if (linkage == ir::Linkage::c)
+      name = {spelling(function), {}};
     // Declarations and the definition are one kernel, annotated once or
     // alike each time.
     auto [first, fresh] = first_annotations_.try_emplace(
@@ -351,8 +447,13 @@ private:
       d.notes.push_back({"other annotation is here", first->second.where});
       result_.diagnostics.push_back(std::move(d));
     }
-    if (!fresh)
+    if (!fresh) {
+      // Inline in any declaration is inline (an inline definition after a
+      // plain annotated declaration, say).
+      if (clang_Cursor_isFunctionInlined(function))
+        inline_redeclarations_.try_emplace(usr, where);
       return;
+    }
     note_source(where.file);
     if (auto why = refusal(function, name.name))
       return error(why->first, where, why->second);
@@ -360,7 +461,7 @@ private:
     Signature sig;
     sig.qualified_name = name.name;
     sig.inline_namespaces = name.inline_namespaces;
-    sig.linkage = linkage_of(function);
+    sig.linkage = linkage;
     sig.is_noexcept = is_noexcept(function);
     sig.usr = usr;
     sig.location = where;
@@ -404,6 +505,19 @@ private:
       result_.fragment.kernels.push_back(std::move(*built.kernel));
   }
 
+  // Kernels accepted at their first declaration that a later one makes
+  // inline: generated code could not link to them either.
+  void refuse_inline_redeclarations() {
+    std::erase_if(result_.fragment.kernels, [&](const ir::Kernel& k) {
+      auto it = inline_redeclarations_.find(k.usr);
+      if (it == inline_redeclarations_.end())
+        return false;
+      auto [code, message] = *refusal_of_inline(k.cpp_function);
+      error(code, it->second, message);
+      return true;
+    });
+  }
+
   void note_source(const std::string& file) {
     if (!hashed_files_.insert(file).second)
       return;
@@ -424,7 +538,8 @@ private:
     std::string text;
     diag::Location where;
   };
-  std::map<std::string, FirstAnnotation> first_annotations_; // by USR
+  std::map<std::string, FirstAnnotation> first_annotations_;    // by USR
+  std::map<std::string, diag::Location> inline_redeclarations_; // by USR
   std::set<std::string> hashed_files_;
 };
 

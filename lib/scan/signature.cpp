@@ -5,6 +5,7 @@
 #include "support/cpp_literal.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace opscan::scan {
 namespace {
@@ -258,12 +259,14 @@ private:
     kernel.returns = used->returns;
 
     if (check_field_) {
-      for (auto [field, offset] : {std::pair{ir::Field::kernel_key, note_.key_offset},
-                                   std::pair{ir::Field::dispatch_key, note_.dispatch_offset}}) {
+      for (auto [field, start, offsets] :
+           {std::tuple{ir::Field::kernel_key, note_.key_offset, &note_.key_offsets},
+            std::tuple{ir::Field::dispatch_key, note_.dispatch_offset, &note_.dispatch_offsets}}) {
         if (kernel.field(field).empty())
           continue;
         if (auto problem = check_field_(field, kernel)) {
-          error(problem->code, text_at(offset + problem->offset), problem->message);
+          error(problem->code, text_at(Annotation::offset_in(*offsets, start, problem->offset)),
+                problem->message);
           return std::nullopt;
         }
       }

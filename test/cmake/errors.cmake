@@ -27,37 +27,37 @@ opscan_cmake_test(cmake_config_error_lib_name_unset_variable configure_error_tes
        "-DEXPECT=opscan_add_kernel_library\\(k\\): LIB_NAME is given but empty \\(an unset variable\\?\\)")
 opscan_cmake_test(cmake_config_error_lib_name_dash configure_error_test.cmake
   ARGS -DCASE=lib_name_dash
-       "-DEXPECT=opscan_add_kernel_library\\(k\\): LIB_NAME 'my-ops' cannot name a kernel library: it contains '-'\\. Did you mean 'my_ops'\\?")
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): opscan refuses TARGET torch, REGISTRATION named, LIB_NAME 'my-ops': 'my-ops' is not a valid C\\+\\+ identifier: U\\+002D '-' at byte 2 cannot appear in an identifier \\[opscan-ident-invalid-char\\] library name 'my-ops' is not a valid C\\+\\+ identifier. did you mean 'my_ops'\\?")
 opscan_cmake_test(cmake_config_error_lib_name_all configure_error_test.cmake
   ARGS -DCASE=lib_name_all
-       "-DEXPECT=opscan_add_kernel_library\\(k\\): LIB_NAME 'all' cannot name a kernel library: 'all' is the name of the unnamed default library\\. Did you mean 'all_ops'\\?")
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): opscan refuses TARGET executorch, REGISTRATION named, LIB_NAME 'all': library name 'all' cannot be used: register_all_kernels is the registration function of the unnamed default library. omit the option to get it, or choose another name \\[opscan-libname-all\\]")
 opscan_cmake_test(cmake_config_error_lib_name_keyword configure_error_test.cmake
   ARGS -DCASE=lib_name_keyword
-       "-DEXPECT=opscan_add_kernel_library\\(k\\): LIB_NAME 'for' cannot name a kernel library: it is a C\\+\\+ keyword\\. Did you mean 'for_ops'\\?")
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): opscan refuses TARGET torch, REGISTRATION named, LIB_NAME 'for': 'for' is a C\\+\\+ keyword and cannot be used as a name \\[opscan-ident-keyword\\]")
 opscan_cmake_test(cmake_config_error_lib_name_duplicate_false_looking_owner configure_error_test.cmake
   ARGS -DCASE=lib_name_duplicate_false_looking_owner
        "-DEXPECT=opscan_add_kernel_library\\(second\\): LIB_NAME 'ops' is already the name of kernel library target 'No'")
 opscan_cmake_test(cmake_config_error_lib_name_control_character configure_error_test.cmake
   ARGS -DCASE=lib_name_control_character
-       "-DEXPECT=opscan_add_kernel_library\\(k\\): LIB_NAME 'a.b' cannot name a kernel library: it contains")
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): opscan refuses TARGET torch, REGISTRATION named, LIB_NAME 'a.b': 'a\\\\u\\{0009\\}b' is not a valid C\\+\\+ identifier: U\\+0009 \\(<control-0009>\\) at byte 1 cannot appear in an identifier")
 opscan_cmake_test(cmake_config_error_lib_name_alternative_token configure_error_test.cmake
   ARGS -DCASE=lib_name_alternative_token
-       "-DEXPECT=opscan_add_kernel_library\\(k\\): LIB_NAME 'and' cannot name a kernel library: it is a C\\+\\+ alternative token\\. Did you mean 'and_ops'\\?")
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): opscan refuses TARGET torch, REGISTRATION named, LIB_NAME 'and': 'and' is a C\\+\\+ alternative token \\(it means '&&'\\) and cannot be used as a name")
 opscan_cmake_test(cmake_config_error_lib_name_digit configure_error_test.cmake
   ARGS -DCASE=lib_name_digit
-       "-DEXPECT=opscan_add_kernel_library\\(k\\): LIB_NAME '2d_ops' cannot name a kernel library: it starts with a digit\\. Did you mean 'lib_2d_ops'\\?")
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): opscan refuses TARGET torch, REGISTRATION named, LIB_NAME '2d_ops': '2d_ops' is not a valid C\\+\\+ identifier: U\\+0032 '2' at byte 0 cannot start an identifier")
 opscan_cmake_test(cmake_config_error_lib_name_leading_underscore configure_error_test.cmake
   ARGS -DCASE=lib_name_leading_underscore
-       "-DEXPECT=opscan_add_kernel_library\\(k\\): LIB_NAME '_ops' cannot name a kernel library: register__ops_kernels would be a reserved identifier \\(it would contain '__'\\)\\. Did you mean 'ops'\\?")
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): opscan refuses TARGET torch, REGISTRATION named, LIB_NAME '_ops': library name '_ops' gives the registration symbol 'register__ops_kernels', which is reserved in C\\+\\+ \\(it contains '__'\\). did you mean 'ops'\\?")
 opscan_cmake_test(cmake_config_error_lib_name_trailing_underscore configure_error_test.cmake
   ARGS -DCASE=lib_name_trailing_underscore
-       "-DEXPECT=opscan_add_kernel_library\\(k\\): LIB_NAME 'ops_' cannot name a kernel library: register_ops__kernels would be a reserved identifier \\(it would contain '__'\\)\\. Did you mean 'ops'\\?")
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): opscan refuses TARGET torch, REGISTRATION named, LIB_NAME 'ops_': library name 'ops_' gives the registration symbol 'register_ops__kernels', which is reserved in C\\+\\+ \\(it contains '__'\\). did you mean 'ops'\\?")
 opscan_cmake_test(cmake_config_error_lib_name_double_underscore configure_error_test.cmake
   ARGS -DCASE=lib_name_double_underscore
-       "-DEXPECT=opscan_add_kernel_library\\(k\\): LIB_NAME 'my__ops' cannot name a kernel library: register_my__ops_kernels would be a reserved identifier \\(it would contain '__'\\)\\. Did you mean 'my_ops'\\?")
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): opscan refuses TARGET torch, REGISTRATION named, LIB_NAME 'my__ops': 'my__ops' is a reserved identifier in C\\+\\+: it contains '__'")
 opscan_cmake_test(cmake_config_error_target_name_not_identifier configure_error_test.cmake
   ARGS -DCASE=target_name_not_identifier
-       "-DEXPECT=opscan_add_kernel_library\\(my-kernels\\): the target name 'my-kernels' is the default library name, and it cannot name a kernel library: it contains '-'\\. Pass LIB_NAME <name> \\(for example LIB_NAME my_kernels\\)")
+       "-DEXPECT=opscan_add_kernel_library\\(my-kernels\\): opscan refuses TARGET torch, REGISTRATION named and the library name 'my-kernels' \\(the target name: give LIB_NAME <name> to choose another\\): 'my-kernels' is not a valid C\\+\\+ identifier")
 opscan_cmake_test(cmake_config_error_lib_name_duplicate configure_error_test.cmake
   ARGS -DCASE=lib_name_duplicate
        "-DEXPECT=opscan_add_kernel_library\\(second\\): LIB_NAME 'ops' is already the name of kernel library target 'first'. each kernel library needs its own name")
@@ -71,24 +71,24 @@ opscan_cmake_test(cmake_config_error_target_name_is_other_lib_name configure_err
 # --- REGISTRATION manual: one register_all_kernels() per runtime ----------
 opscan_cmake_test(cmake_config_error_manual_twice_executorch configure_error_test.cmake
   ARGS -DCASE=manual_twice_executorch
-       "-DEXPECT=opscan_add_kernel_library\\(second\\): REGISTRATION manual defines register_all_kernels\\(\\), which kernel library target 'first' defines too. use REGISTRATION named")
+       "-DEXPECT=opscan_add_kernel_library\\(second\\): REGISTRATION manual defines (torch::executor::)?register_all_kernels\\(\\), which kernel library target 'first' defines too. use REGISTRATION named")
 opscan_cmake_test(cmake_config_error_manual_twice_torch configure_error_test.cmake
   ARGS -DCASE=manual_twice_torch
-       "-DEXPECT=opscan_add_kernel_library\\(second\\): REGISTRATION manual defines register_all_kernels\\(\\), which kernel library target 'first' defines too. use REGISTRATION named")
+       "-DEXPECT=opscan_add_kernel_library\\(second\\): REGISTRATION manual defines (torch::executor::)?register_all_kernels\\(\\), which kernel library target 'first' defines too. use REGISTRATION named")
 
 # --- TARGET, REGISTRATION, SOURCES and the other options ------------------
 opscan_cmake_test(cmake_config_error_target_missing configure_error_test.cmake
   ARGS -DCASE=target_missing
-       "-DEXPECT=opscan_add_kernel_library\\(k\\): TARGET is required: executorch or torch")
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): TARGET is required: the runtime to generate for \\(executorch or torch\\)")
 opscan_cmake_test(cmake_config_error_target_wrong configure_error_test.cmake
   ARGS -DCASE=target_wrong
-       "-DEXPECT=opscan_add_kernel_library\\(k\\): TARGET must be executorch or torch, not 'pytorch'")
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): opscan refuses TARGET pytorch, REGISTRATION named and the library name 'k' \\(the target name: give LIB_NAME <name> to choose another\\): unknown target 'pytorch' \\(targets: executorch, torch\\)")
 opscan_cmake_test(cmake_config_error_registration_missing configure_error_test.cmake
   ARGS -DCASE=registration_missing
        "-DEXPECT=opscan_add_kernel_library\\(k\\): REGISTRATION is required: static, manual or named")
 opscan_cmake_test(cmake_config_error_registration_wrong configure_error_test.cmake
   ARGS -DCASE=registration_wrong
-       "-DEXPECT=opscan_add_kernel_library\\(k\\): REGISTRATION must be static, manual or named, not 'dynamic'")
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): opscan refuses TARGET torch, REGISTRATION dynamic and the library name 'k' .*: unknown registration mode 'dynamic' \\(modes: static, manual, named\\)")
 opscan_cmake_test(cmake_config_error_sources_missing configure_error_test.cmake
   ARGS -DCASE=sources_missing
        "-DEXPECT=opscan_add_kernel_library\\(k\\): SOURCES is required: the annotated kernel sources")
@@ -97,7 +97,7 @@ opscan_cmake_test(cmake_config_error_sources_unset_variable configure_error_test
        "-DEXPECT=opscan_add_kernel_library\\(k\\): SOURCES is given but empty \\(an unset variable\\?\\)")
 opscan_cmake_test(cmake_config_error_dispatch_key_executorch configure_error_test.cmake
   ARGS -DCASE=dispatch_key_executorch
-       "-DEXPECT=opscan_add_kernel_library\\(k\\): DISPATCH_KEY 'CUDA' applies to TARGET torch only, not TARGET executorch")
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): opscan refuses TARGET executorch, REGISTRATION named and the library name 'k' .*, DISPATCH_KEY CUDA: a default dispatch_key \\('CUDA'\\) is given, but the executorch target reads no dispatch_key")
 opscan_cmake_test(cmake_config_error_static_and_shared configure_error_test.cmake
   ARGS -DCASE=static_and_shared
        "-DEXPECT=opscan_add_kernel_library\\(k\\): give STATIC or SHARED, not both")

@@ -222,7 +222,11 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
                      "argument '" + a.schema.name + "' of type " + a.schema.type.str() +
                          " is not supported by the torch target"};
     }
-    if (bare_canonical(a.cpp_canonical_type) != normalized(t->canonical)) {
+    // The kernel may copy what the dispatcher passes, but not take by
+    // non-const reference what it passes as const.
+    const bool writable =
+        passing_of(a.cpp_canonical_type) != Passing::ref || t->passing == Passing::ref;
+    if (bare_canonical(a.cpp_canonical_type) != normalized(t->canonical) || !writable) {
       return Refusal{fmt::format("arguments[{}].cpp_canonical_type", i),
                      fmt::format("parameter '{}' is '{}', but the dispatcher passes {} as {}",
                                  a.schema.name, a.cpp_type, a.schema.type.str(), t->spelled())};

@@ -1,0 +1,479 @@
+// emit::generate and emit::list_outputs (emit/generate.h): the checks every
+// generation passes, whatever its target, and what it returns; and
+// emit::write_outputs.
+#include "emit_test_helpers.h"
+#include "support/files.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <memory>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using namespace emit_test;
+using ir::ContextKind;
+using ir::Registration;
+
+const std::vector<Registration> kModes = {Registration::static_init, Registration::manual,
+                                          Registration::named};
+
+// A valid one-kernel module for each built-in target.
+ir::Module valid_for(const std::string& target) {
+  return module_of({target == "torch" ? torch_neg_out() : et_neg_out()});
+}
+
+// ===== The target ===========================================================
+
+TEST(GenerateTarget, AnUnknownTargetListsTheRegisteredOnes) {
+  emit::Options o = options("tflite");
+  emit::Output output = generate(valid_for("executorch"), o);
+  ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
+  EXPECT_EQ(output.diagnostics[0].code, "opscan-unknown-target");
+  EXPECT_EQ(output.diagnostics[0].message, "unknown target 'tflite' (targets: executorch, torch)");
+  EXPECT_TRUE(output.files.empty());
+  EXPECT_EQ(output.symbols.registration_function, "");
+
+  emit::OutputList list = emit::list_outputs(o, emit::builtin_targets());
+  EXPECT_EQ(list.diagnostics, output.diagnostics);
+  EXPECT_TRUE(list.files.empty());
+
+  // A name that could garble the message is quoted with escapes.
+  o.target = "tf\nlite";
+  output = generate(valid_for("executorch"), o);
+  ASSERT_EQ(output.diagnostics.size(), 1u);
+  EXPECT_EQ(output.diagnostics[0].message,
+            "unknown target 'tf\\nlite' (targets: executorch, torch)");
+}
+
+TEST(GenerateTarget, AFieldDefaultTheTargetDoesNotReadIsRefused) {
+  emit::Options o = options("executorch");
+  o.field_defaults[ir::Field::dispatch_key] = "CUDA";
+  emit::Output output = generate(valid_for("executorch"), o);
+  ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
+  EXPECT_EQ(output.diagnostics[0].code, "opscan-unsupported-field");
+  EXPECT_FALSE(output.diagnostics[0].location.valid());
+  EXPECT_EQ(output.diagnostics[0].message, "a default dispatch_key ('CUDA') is given, but the "
+                                           "executorch target reads no dispatch_key");
+  EXPECT_TRUE(output.files.empty());
+  EXPECT_EQ(emit::list_outputs(o, emit::builtin_targets()).diagnostics, output.diagnostics);
+
+  o = options("torch", "lib");
+  o.field_defaults[ir::Field::kernel_key] = "v1/6;0|6;0";
+  output = generate(valid_for("torch"), o);
+  EXPECT_EQ(codes(output.diagnostics), (std::vector<std::string>{"opscan-unsupported-field"}));
+}
+
+TEST(GenerateTarget, ADefaultOfAFieldItReadsAppliesToKernelsWithoutOne) {
+  emit::Options o = options("executorch");
+  o.field_defaults[ir::Field::kernel_key] = "v1/6;0|6;0";
+  ir::Kernel keyed = et_neg_out();
+  keyed.cpp_function = "k::neg_out_int";
+  keyed.usr += "_int";
+  keyed.kernel_key = "v1/3;0|3;0";
+  emit::Output output = generate(module_of({et_neg_out(), keyed}), o);
+  ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+  ASSERT_EQ(output.module.kernels.size(), 2u);
+  EXPECT_EQ(output.module.kernels[0].kernel_key, "v1/3;0|3;0");
+  EXPECT_EQ(output.module.kernels[1].kernel_key, "v1/6;0|6;0");
+  EXPECT_TRUE(contains(file(output, "mine/RegisterKernels.cpp"),
+                       "Kernel(\"demo::neg.out\", \"v1/6;0|6;0\", "));
+}
+
+// ===== The library name ======================================================
+
+TEST(GenerateLibraryName, AnInvalidNameGeneratesNothingAndChecksNothingElse) {
+  struct Case {
+    std::string library, code;
+  };
+  ir::Kernel bad = et_neg_out();
+  bad.context = ContextKind::none; // not reported: the name stops everything
+  for (const Case& c : std::vector<Case>{{"foo-bar", "opscan-libname-invalid"},
+                                         {"for", "opscan-libname-invalid"},
+                                         {"all", "opscan-libname-all"},
+                                         {"", "opscan-libname-empty"},
+                                         {"_x", "opscan-libname-symbol"},
+                                         {"x_", "opscan-libname-symbol"}}) {
+    for (std::string target : {"executorch", "torch"}) {
+      SCOPED_TRACE(target + " " + c.library);
+      emit::Options o = options(target, c.library);
+      emit::Output output = generate(module_of({bad}), o);
+      EXPECT_TRUE(diag::has_errors(output.diagnostics));
+      std::vector<std::string> found = codes(output.diagnostics);
+      EXPECT_NE(std::find(found.begin(), found.end(), c.code), found.end())
+          << dump(output.diagnostics);
+      for (const std::string& code : found)
+        EXPECT_TRUE(code.starts_with("opscan-libname-") || code.starts_with("opscan-ident-"))
+            << code;
+      EXPECT_TRUE(output.files.empty());
+      EXPECT_EQ(output.symbols.registration_function, "");
+      EXPECT_EQ(output.symbols.link_anchor, "");
+
+      emit::OutputList list = emit::list_outputs(o, emit::builtin_targets());
+      EXPECT_EQ(list.diagnostics, output.diagnostics);
+      EXPECT_TRUE(list.files.empty());
+    }
+  }
+}
+
+TEST(GenerateLibraryName, WarningsAboutTheNameDoNotStopGeneration) {
+  emit::Output output = generate(valid_for("executorch"), options("executorch", "final"));
+  ASSERT_FALSE(output.diagnostics.empty());
+  EXPECT_FALSE(diag::has_errors(output.diagnostics)) << dump(output.diagnostics);
+  EXPECT_EQ(output.symbols.registration_function, "torch::executor::register_final_kernels");
+  EXPECT_EQ(output.files.size(), 6u);
+}
+
+// ===== Kernels ==============================================================
+
+TEST(GenerateKernels, NoKernelsIsAnError) {
+  for (std::string target : {"executorch", "torch"}) {
+    emit::Output output = generate(module_of({}), options(target));
+    ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
+    EXPECT_EQ(output.diagnostics[0].code, "opscan-no-kernels");
+    EXPECT_EQ(output.diagnostics[0].message, "no annotated kernels found: nothing to register "
+                                             "(annotate kernels with OPSCAN_KERNEL)");
+    EXPECT_TRUE(output.files.empty());
+  }
+}
+
+// Every problem of every kernel is reported at once, in source order
+// whatever the order of the module, and nothing is generated.
+TEST(GenerateKernels, AllProblemsInSourceOrder) {
+  ir::Kernel no_context = at(et_neg_out(), 5, "b.cpp");
+  no_context.context = ContextKind::none;
+  ir::Kernel dispatch =
+      at(et_kernel("demo::abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "k::abs_out"), 9,
+         "a.cpp");
+  dispatch.dispatch_key = "CPU";
+  ir::Kernel bad_type =
+      at(kernel("demo::sum(Tensor self) -> str", "k::sum", ContextKind::runtime_context,
+                {"const " + kEtTensor + " &"}, "std::basic_string_view<char>"),
+         2, "a.cpp");
+  ir::Kernel bad_key = at(et_kernel("demo::max(Tensor self) -> Tensor", "k::max"), 1, "c.cpp");
+  bad_key.kernel_key = "v1/x";
+  emit::Output output =
+      generate(module_of({no_context, bad_key, dispatch, bad_type}), options("executorch"));
+  EXPECT_EQ(codes(output.diagnostics),
+            (std::vector<std::string>{"opscan-executorch-unsupported", "opscan-unsupported-field",
+                                      "opscan-executorch-unsupported", "opscan-kernel-key"}))
+      << dump(output.diagnostics);
+  std::vector<diag::Location> where;
+  for (const diag::Diagnostic& d : output.diagnostics)
+    where.push_back(d.location);
+  EXPECT_EQ(where, (std::vector<diag::Location>{bad_type.location, dispatch.location,
+                                                no_context.location, bad_key.location}));
+  EXPECT_TRUE(output.files.empty());
+}
+
+// A duplicate in an IR file: at the later kernel's JSON value, with notes at
+// the first kernel and at the later one's source.
+TEST(GenerateKernels, ADuplicateInAnIrFileIsLocatedThere) {
+  ir::Kernel first = at(torch_neg_out(), 3);
+  ir::Kernel second = at(torch_neg_out(), 9);
+  second.cpp_function = "t::again";
+  second.usr += "_again";
+  FromIr in = from_ir(module_of({first, second}));
+  emit::Output output = generate(in, options("torch", "lib"));
+  ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
+  const diag::Diagnostic& d = output.diagnostics[0];
+  EXPECT_EQ(d.code, "opscan-duplicate-kernel");
+  EXPECT_EQ(d.location, in.positions.at("kernels[1]"));
+  EXPECT_EQ(d.message, "kernels[1]: two kernels for my_ops::neg.out (dispatch key CPU): "
+                       "'t::my_ops_neg_out' and 't::again'; the torch target registers one "
+                       "kernel there");
+  EXPECT_EQ(d.notes,
+            (std::vector<diag::Note>{{"'t::my_ops_neg_out' is annotated here", first.location},
+                                     {"'t::again' is declared here", second.location}}));
+}
+
+// ===== Results ==============================================================
+
+TEST(GenerateResult, FilesAreTheTargetsOutputsThenTheLibraryIr) {
+  for (std::string target : {"executorch", "torch"}) {
+    for (Registration mode : kModes) {
+      for (std::optional<std::string> library :
+           {std::optional<std::string>("lib"), std::optional<std::string>()}) {
+        SCOPED_TRACE(target + " " + std::string(ir::to_string(mode)) + " " +
+                     library.value_or("(unnamed)"));
+        emit::Output output = generate(valid_for(target), options(target, library, mode));
+        ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+        const std::string name = library.value_or("all");
+        EXPECT_EQ(output.library.name, name);
+        EXPECT_EQ(output.library.registration, mode);
+        std::vector<emit::OutputFile> expected =
+            emit::builtin_targets().find(target)->outputs(output.library);
+        expected.push_back({name + "/ir.json", emit::OutputKind::data, ""});
+        ASSERT_EQ(paths(output.files), paths(expected));
+        for (size_t i = 0; i < expected.size(); ++i) {
+          EXPECT_EQ(output.files[i].kind, expected[i].kind) << expected[i].path;
+          EXPECT_FALSE(output.files[i].content.empty()) << expected[i].path;
+          EXPECT_TRUE(output.files[i].path.starts_with(name + "/"));
+        }
+      }
+    }
+  }
+}
+
+TEST(GenerateResult, TheLibraryIrRecordsTheLibraryAndTheResolvedFields) {
+  ir::Module in = module_of({torch_neg_out("zz_ops"), torch_neg_out("aa_ops")});
+  in.library = ir::LibraryInfo{"old", Registration::named, "executorch", "x", ""};
+  in.generator = "opscan 0.0.1";
+  emit::Output output = generate(in, options("torch", "lib", Registration::static_init));
+  ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+  const ir::Module& library = output.module;
+  EXPECT_EQ(library.library, (ir::LibraryInfo{"lib", Registration::static_init, "torch", "",
+                                              "opscan_static_registration_lib"}));
+  EXPECT_EQ(library.generator, "opscan test");
+  // In canonical order, with the default dispatch key.
+  ASSERT_EQ(library.kernels.size(), 2u);
+  EXPECT_EQ(library.kernels[0].op.ns, "aa_ops");
+  EXPECT_EQ(library.kernels[0].dispatch_key, "CPU");
+  EXPECT_EQ(library.kernels[1].dispatch_key, "CPU");
+  EXPECT_TRUE(ir::is_canonical(library));
+
+  // ir.json holds exactly that, and reads back as it.
+  EXPECT_EQ(file(output, "lib/ir.json"), ir::to_json(library));
+  ir::ReadResult read = ir::from_json(file(output, "lib/ir.json"), "lib/ir.json");
+  ASSERT_TRUE(read.module.has_value()) << dump(read.diagnostics);
+  EXPECT_EQ(*read.module, library);
+
+  output = generate(valid_for("executorch"), options("executorch", "mine", Registration::named));
+  EXPECT_EQ(output.module.library, (ir::LibraryInfo{"mine", Registration::named, "executorch",
+                                                    "torch::executor::register_mine_kernels", ""}));
+  EXPECT_EQ(output.module.library->function, output.symbols.registration_function);
+}
+
+// Regenerating from a library's own IR gives the same files.
+TEST(GenerateResult, ALibraryIrRegeneratesItsFiles) {
+  for (std::string target : {"executorch", "torch"}) {
+    emit::Options o = options(target, "lib", Registration::manual);
+    emit::Output first = generate(valid_for(target), o);
+    ASSERT_TRUE(first.diagnostics.empty()) << dump(first.diagnostics);
+    FromIr in = from_ir(first.module);
+    emit::Output again = generate(in, o);
+    ASSERT_TRUE(again.diagnostics.empty()) << dump(again.diagnostics);
+    ASSERT_EQ(paths(again.files), paths(first.files));
+    for (size_t i = 0; i < first.files.size(); ++i)
+      EXPECT_EQ(again.files[i].content, first.files[i].content) << first.files[i].path;
+  }
+}
+
+TEST(GenerateResult, OutputDoesNotDependOnTheOrderOfTheKernels) {
+  std::vector<ir::Kernel> et = {
+      at(et_neg_out(), 4),
+      at(et_kernel("demo::abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "k::abs_out"), 9,
+         "b.cpp"),
+      at(et_kernel("aten::add.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+                   "k::add_out"),
+         2, "c.cpp")};
+  std::vector<ir::Kernel> pt = {at(torch_neg_out("b_ops"), 4), at(torch_neg_out("a_ops"), 8),
+                                at(torch_neg_out("aten"), 1)};
+  pt[2].dispatch_key = "CUDA";
+  for (auto& [target, kernels] :
+       {std::pair{std::string("executorch"), et}, std::pair{std::string("torch"), pt}}) {
+    std::vector<ir::Kernel> order = kernels;
+    std::sort(order.begin(), order.end(),
+              [](const ir::Kernel& a, const ir::Kernel& b) { return a.usr < b.usr; });
+    const emit::Output reference = generate(module_of(order), options(target));
+    ASSERT_TRUE(reference.diagnostics.empty()) << dump(reference.diagnostics);
+    size_t permutations = 0;
+    do {
+      emit::Output output = generate(module_of(order), options(target));
+      ASSERT_EQ(output.files.size(), reference.files.size());
+      for (size_t i = 0; i < output.files.size(); ++i)
+        EXPECT_EQ(output.files[i].content, reference.files[i].content) << output.files[i].path;
+      ++permutations;
+    } while (std::next_permutation(
+        order.begin(), order.end(),
+        [](const ir::Kernel& a, const ir::Kernel& b) { return a.usr < b.usr; }));
+    EXPECT_EQ(permutations, 6u);
+  }
+}
+
+// ===== list_outputs ==========================================================
+
+TEST(ListOutputs, WhatGenerateWritesWithoutAnyInput) {
+  for (std::string target : {"executorch", "torch"}) {
+    for (Registration mode : kModes) {
+      for (std::optional<std::string> library :
+           {std::optional<std::string>("lib"), std::optional<std::string>()}) {
+        SCOPED_TRACE(target + " " + std::string(ir::to_string(mode)));
+        emit::Options o = options(target, library, mode);
+        emit::OutputList list = emit::list_outputs(o, emit::builtin_targets());
+        emit::Output output = generate(valid_for(target), o);
+        ASSERT_TRUE(list.diagnostics.empty()) << dump(list.diagnostics);
+        EXPECT_EQ(list.library.name, output.library.name);
+        EXPECT_EQ(list.library.registration, output.library.registration);
+        EXPECT_EQ(list.symbols.registration_function, output.symbols.registration_function);
+        EXPECT_EQ(list.symbols.link_anchor, output.symbols.link_anchor);
+        ASSERT_EQ(paths(list.files), paths(output.files));
+        for (size_t i = 0; i < list.files.size(); ++i) {
+          EXPECT_EQ(list.files[i].kind, output.files[i].kind);
+          EXPECT_EQ(list.files[i].content, "");
+        }
+      }
+    }
+  }
+}
+
+// ===== Templates =============================================================
+
+// A directory of override templates, removed at the end of the test.
+class TemplateDir {
+public:
+  TemplateDir() {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("opscan-emit-templates-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+  }
+  ~TemplateDir() { std::filesystem::remove_all(dir_); }
+  void write(const std::string& name, const std::string& text) {
+    ASSERT_EQ(opscan::support::write_if_changed(dir_ / name, text),
+              opscan::support::WriteOutcome::written);
+  }
+  std::string path() const { return dir_.string(); }
+
+private:
+  std::filesystem::path dir_;
+};
+
+TEST(GenerateTemplates, AnOverrideDirectoryReplacesOnlyTheTemplatesItHas) {
+  TemplateDir dir;
+  dir.write("executorch/Functions.h", "// mine for ${library}\n${functions}\n");
+  emit::Options o = options("executorch");
+  o.templates_dir = dir.path();
+  emit::Output output = generate(valid_for("executorch"), o);
+  ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+  EXPECT_TRUE(file(output, "mine/Functions.h").starts_with("// mine for mine\nnamespace "))
+      << file(output, "mine/Functions.h");
+  EXPECT_EQ(
+      file(output, "mine/NativeFunctions.h"),
+      file(generate(valid_for("executorch"), options("executorch")), "mine/NativeFunctions.h"));
+}
+
+TEST(GenerateTemplates, TemplateErrorsGenerateNothing) {
+  TemplateDir dir;
+  dir.write("torch/RegisterKernels.h", "ok\n  ${nope}\n");
+  dir.write("executorch/NativeFunctions.h", "x\n${declarations\n");
+  for (std::string target : {"executorch", "torch"}) {
+    SCOPED_TRACE(target);
+    emit::Options o = options(target);
+    o.templates_dir = dir.path();
+    emit::Output output = generate(valid_for(target), o);
+    ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
+    const diag::Diagnostic& d = output.diagnostics[0];
+    EXPECT_EQ(d.code, "opscan-template");
+    EXPECT_EQ(d.location.line, 2u);
+    if (target == "torch") {
+      EXPECT_EQ(d.location.file, dir.path() + "/torch/RegisterKernels.h");
+      EXPECT_EQ(d.location.column, 3u);
+      EXPECT_EQ(d.message, "no value for '${nope}'");
+    } else {
+      EXPECT_EQ(d.location.file, dir.path() + "/executorch/NativeFunctions.h");
+    }
+    EXPECT_TRUE(output.files.empty());
+  }
+}
+
+// ===== A target that breaks its contract ======================================
+
+// The executorch target, except that it writes one file fewer than it lists.
+class Forgetful final : public emit::Target {
+public:
+  std::string_view name() const override { return "forgetful"; }
+  std::string_view description() const override { return "drops a file"; }
+  bool accepts(ir::ContextKind c) const override { return base().accepts(c); }
+  bool accepts(ir::Registration r) const override { return base().accepts(r); }
+  bool accepts(ir::Field f) const override { return base().accepts(f); }
+  std::string default_value(ir::Field f) const override { return base().default_value(f); }
+  std::optional<emit::FieldError> check_field(ir::Field f, const ir::Kernel& k) const override {
+    return base().check_field(f, k);
+  }
+  std::string identity(const ir::Kernel& k) const override { return base().identity(k); }
+  void check_kernel(const ir::Kernel& k, emit::Problems& p) const override {
+    base().check_kernel(k, p);
+  }
+  emit::Symbols symbols(const emit::LibrarySpec& l) const override { return base().symbols(l); }
+  std::vector<emit::OutputFile> outputs(const emit::LibrarySpec& l) const override {
+    return base().outputs(l);
+  }
+  std::vector<emit::OutputFile> generate(const ir::Module& m, const emit::LibrarySpec& l,
+                                         const emit::Options& o,
+                                         diag::Diagnostics& d) const override {
+    std::vector<emit::OutputFile> files = base().generate(m, l, o, d);
+    files.pop_back();
+    return files;
+  }
+
+private:
+  static const emit::Target& base() { return *emit::builtin_targets().find("executorch"); }
+};
+
+TEST(GenerateContract, ATargetWritingOtherFilesThanItListsIsAnInternalError) {
+  emit::TargetRegistry targets;
+  ASSERT_TRUE(targets.add(std::make_shared<Forgetful>()));
+  emit::Output output = generate(valid_for("executorch"), options("forgetful"), targets);
+  ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
+  EXPECT_EQ(output.diagnostics[0].code, "opscan-internal");
+  EXPECT_EQ(output.diagnostics[0].message,
+            "the forgetful target generated other files than it lists");
+  EXPECT_TRUE(output.files.empty());
+}
+
+// ===== write_outputs =========================================================
+
+TEST(WriteOutputs, WritesOnlyWhatChanged) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("opscan-emit-write-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  using emit::OutputKind;
+  auto first = emit::write_outputs(
+      dir, {{"l/a.h", OutputKind::header, "a\n"}, {"l/b.h", OutputKind::header, "b\n"}});
+  EXPECT_TRUE(first.diagnostics.empty());
+  EXPECT_EQ(first.written, (std::vector<std::string>{"l/a.h", "l/b.h"}));
+  EXPECT_TRUE(first.unchanged.empty());
+
+  auto second = emit::write_outputs(
+      dir, {{"l/a.h", OutputKind::header, "a\n"}, {"l/b.h", OutputKind::header, "B\n"}});
+  EXPECT_EQ(second.written, (std::vector<std::string>{"l/b.h"}));
+  EXPECT_EQ(second.unchanged, (std::vector<std::string>{"l/a.h"}));
+  EXPECT_EQ(opscan::support::read_file(dir / "l/b.h"), "B\n");
+  EXPECT_EQ(opscan::support::read_file(dir / "l/a.h"), "a\n");
+
+  // A path that cannot be written is an error; the others are still written.
+  auto third = emit::write_outputs(
+      dir, {{"l/a.h/x.h", OutputKind::header, "x\n"}, {"l/c.h", OutputKind::header, "c\n"}});
+  ASSERT_EQ(third.diagnostics.size(), 1u);
+  EXPECT_EQ(third.diagnostics[0].code, "opscan-io");
+  EXPECT_EQ(third.diagnostics[0].location.file, (dir / "l/a.h/x.h").string());
+  EXPECT_EQ(
+      third.diagnostics[0].message.rfind("cannot write " + (dir / "l/a.h/x.h").string() + ": ", 0),
+      0u)
+      << third.diagnostics[0].message;
+  EXPECT_EQ(third.written, (std::vector<std::string>{"l/c.h"}));
+  fs::remove_all(dir);
+}
+
+TEST(WriteOutputs, WritesAGeneratedLibrary) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("opscan-emit-library-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  emit::Output output = generate(valid_for("torch"), options("torch", "lib"));
+  auto report = emit::write_outputs(dir, output.files);
+  EXPECT_TRUE(report.diagnostics.empty());
+  EXPECT_EQ(report.written, paths(output.files));
+  for (const emit::OutputFile& f : output.files)
+    EXPECT_EQ(opscan::support::read_file(dir / f.path), f.content) << f.path;
+  report = emit::write_outputs(dir, output.files);
+  EXPECT_TRUE(report.written.empty());
+  EXPECT_EQ(report.unchanged, paths(output.files));
+  fs::remove_all(dir);
+}
+
+} // namespace

@@ -1,0 +1,208 @@
+// Shared by the scan tests. Inputs live under test/data/scan/ and share
+// et_types.h (the examples' ExecuTorch stand-ins plus opscan/annotations.h),
+// which they include by relative path, so "-std=c++17" is the only argument
+// they need; aten_types.h stands in for ATen's types the same way.
+#pragma once
+
+#include "diag/diag.h"
+#include "ir/ir.h"
+#include "scan/scan.h"
+#include "schema/schema.h"
+#include "support/files.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace opscan::diag {
+// For gtest's messages.
+inline void PrintTo(const Location& loc, std::ostream* os) {
+  *os << loc.file << ":" << loc.line << ":" << loc.column << " (offset " << loc.offset << ")";
+}
+} // namespace opscan::diag
+
+namespace opscan::scan::test_support {
+
+namespace fs = std::filesystem;
+
+inline const fs::path kRepo = fs::path(OPSCAN_TEST_DATA "/../..").lexically_normal();
+inline const std::vector<std::string> kArgs = {"-std=c++17"};
+
+inline std::string data_file(std::string_view name) {
+  return (fs::path(OPSCAN_TEST_DATA) / "scan" / name).lexically_normal().string();
+}
+
+// How scan() names a file in diagnostics and the IR.
+inline std::string shown(const std::string& path) {
+  return support::display_path(path);
+}
+
+inline Result scan_paths(std::vector<std::string> files, std::vector<std::string> args = kArgs,
+                         unsigned jobs = 1) {
+  Options options;
+  options.files = std::move(files);
+  options.extra_args = std::move(args);
+  options.jobs = jobs;
+  return scan(options);
+}
+
+// Scans test/data/scan/<name> with kArgs, once per test program.
+inline const Result& scanned(const std::string& name) {
+  static std::mutex mutex;
+  static std::map<std::string, Result> cache;
+  std::lock_guard lock(mutex);
+  auto it = cache.find(name);
+  if (it == cache.end())
+    it = cache.emplace(name, scan_paths({data_file(name)})).first;
+  return it->second;
+}
+
+inline std::string describe(const diag::Diagnostics& diags) {
+  std::string out;
+  for (const diag::Diagnostic& d : diags) {
+    out += d.location.file + ":" + std::to_string(d.location.line) + ":" +
+           std::to_string(d.location.column) + ": " + diag::to_string(d.severity) + ": " +
+           d.message + " [" + d.code + "]\n";
+  }
+  return out.empty() ? "(no diagnostics)\n" : out;
+}
+
+struct ExpectedDiag {
+  std::string code;
+  uint32_t line;
+  uint32_t column;
+  std::string message; // a part of the message
+};
+
+// The diagnostics are exactly `expected`, in order (scan() sorts them), all
+// errors located in `file`.
+inline void expect_diagnostics(const diag::Diagnostics& diags, const std::string& file,
+                               const std::vector<ExpectedDiag>& expected) {
+  ASSERT_EQ(diags.size(), expected.size()) << describe(diags);
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const diag::Diagnostic& d = diags[i];
+    const ExpectedDiag& e = expected[i];
+    SCOPED_TRACE("diagnostic " + std::to_string(i) + ": " + describe({d}));
+    EXPECT_EQ(d.severity, diag::Severity::error);
+    EXPECT_EQ(d.code, e.code);
+    EXPECT_EQ(d.location.file, shown(file));
+    EXPECT_EQ(d.location.line, e.line);
+    EXPECT_EQ(d.location.column, e.column);
+    EXPECT_NE(d.message.find(e.message), std::string::npos)
+        << "expected in the message: " << e.message;
+  }
+}
+
+inline const ir::Kernel* find_kernel(const ir::Module& module, std::string_view op) {
+  for (const ir::Kernel& k : module.kernels) {
+    if (k.op.str() == op)
+      return &k;
+  }
+  return nullptr;
+}
+
+inline std::vector<std::string> schemas(const ir::Module& module) {
+  std::vector<std::string> out;
+  for (const ir::Kernel& k : module.kernels)
+    out.push_back(k.schema().str());
+  return out;
+}
+
+// The schema types of a kernel's arguments, as spelled.
+inline std::vector<std::string> argument_types(const ir::Kernel& k) {
+  std::vector<std::string> out;
+  for (const ir::Argument& a : k.arguments)
+    out.push_back(a.schema.type.str());
+  return out;
+}
+
+inline schema::Type type(std::string_view text) {
+  schema::Parsed<schema::Type> parsed = schema::parse_type(text);
+  EXPECT_TRUE(parsed) << text;
+  return parsed.value.value_or(schema::Type{});
+}
+
+inline schema::Schema parsed_schema(std::string_view text) {
+  schema::Parsed<schema::Schema> parsed = schema::parse_schema(text);
+  EXPECT_TRUE(parsed) << text << ": " << (parsed ? "" : parsed.error->message);
+  return parsed.value.value_or(schema::Schema{});
+}
+
+inline std::string text_of(const std::string& path) {
+  std::optional<std::string> text = support::read_file(path);
+  EXPECT_TRUE(text) << "cannot read " << path;
+  return text.value_or("");
+}
+
+inline void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// The byte offset of a 1-based line and column in `text`.
+inline size_t offset_of(std::string_view text, uint32_t line, uint32_t column) {
+  size_t at = 0;
+  for (uint32_t l = 1; l < line && at != std::string_view::npos; ++l) {
+    at = text.find('\n', at);
+    at = at == std::string_view::npos ? at : at + 1;
+  }
+  return at == std::string_view::npos ? at : at + column - 1;
+}
+
+// The 1-based line and column of the first `needle` in `path`, plus `shift`
+// bytes: where a diagnostic about that text should be.
+struct LineColumn {
+  uint32_t line = 0;
+  uint32_t column = 0;
+  uint32_t offset = 0;
+};
+inline LineColumn locate(const std::string& path, std::string_view needle, size_t shift = 0) {
+  const std::string text = text_of(path);
+  const size_t at = text.find(needle);
+  EXPECT_NE(at, std::string::npos) << needle << " not in " << path;
+  if (at == std::string::npos)
+    return {};
+  const size_t offset = at + shift;
+  const size_t line_start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+  const size_t column = line_start == std::string::npos ? offset + 1 : offset - line_start;
+  const auto line = static_cast<uint32_t>(
+      std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n') + 1);
+  return {line, static_cast<uint32_t>(column), static_cast<uint32_t>(offset)};
+}
+
+// A directory under the system's temporary directory, removed afterwards.
+class TempDir {
+public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "opscan-scan-test-XXXXXX").string();
+    path_ = mkdtemp(pattern.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+  // Writes `content` to path()/relative, creating directories.
+  std::string write(const std::string& relative, const std::string& content) const {
+    fs::path file = path_ / relative;
+    fs::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << content;
+    return file.string();
+  }
+
+private:
+  fs::path path_;
+};
+
+} // namespace opscan::scan::test_support
