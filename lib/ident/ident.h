@@ -1,5 +1,5 @@
 // C++ identifiers: the grammar of C++23 [lex.name], keywords, reserved names,
-// and the library-name rules of opscan (DESIGN.md §5).
+// and the rules for library names (README.md, "Library names").
 #pragma once
 
 #include <optional>

@@ -1,5 +1,6 @@
-// Operator schemas from C++ kernel signatures (REFERENCE.md §B), and the
-// check of a declared schema against the signature. Pure: no libclang.
+// Operator schemas from C++ kernel signatures (the type table in README.md,
+// "Annotating kernels"), and the check of a declared schema against the
+// signature. Pure: no libclang.
 #pragma once
 
 #include "schema/schema.h"

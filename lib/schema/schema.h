@@ -1,10 +1,12 @@
 // PyTorch-style operator schemas: model, parser, printer and invariant
-// checks (grammar in REFERENCE.md §A). Printing a parsed schema gives its
-// canonical spelling; canonical input round-trips exactly.
+// checks, in PyTorch's grammar (ns::name.overload(args) -> returns, as in
+// native_functions.yaml). Printing a parsed schema gives its canonical
+// spelling; canonical input round-trips exactly. String defaults hold
+// printable ASCII only.
 //
 // Diagnostic codes. Parsing (parse_schema, parse_type, parse_operator_name):
 //   opscan-schema-syntax              malformed text (also a bad identifier)
-//   opscan-schema-unknown-type        base type not in REFERENCE.md §A
+//   opscan-schema-unknown-type        base type not one of is_base_type()
 //   opscan-schema-duplicate-argument  two arguments with one name
 //   opscan-schema-kwarg-marker        '*' twice, or with nothing after it
 // Operator names (check_operator_name, and so check_schema):
@@ -157,13 +159,13 @@ Parsed<Type> parse_type(std::string_view text);
 std::optional<std::string_view> closest_match(std::string_view text,
                                               std::span<const std::string_view> candidates);
 
-// The base types of REFERENCE.md §A ("Tensor", "int", "SymInt", ...).
+// The base types of PyTorch's schemas ("Tensor", "int", "SymInt", ...).
 bool is_base_type(std::string_view name);
 
-// Naming rules for operators (DESIGN.md §5): ASCII identifiers for namespace,
-// name and overload; no "_out" suffix on the name (use overload "out");
-// overload "default" and names starting with "__" refused. Offsets are
-// relative to OperatorName::str().
+// Naming rules for operators: ASCII identifiers for namespace, name and
+// overload; no "_out" suffix on the name (use overload "out"); overload
+// "default" and names starting with "__" refused. Offsets are relative to
+// OperatorName::str().
 std::vector<Error> check_operator_name(const OperatorName& name);
 
 // All findings of check_operator_name plus the invariants listed at the top
