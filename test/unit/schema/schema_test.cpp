@@ -258,6 +258,26 @@ TEST(SchemaErrors, Syntax) {
                "expected argument name after type 'Tensor', found byte 0xc3");
 }
 
+// Schema text reaches generated code and other readers: a string default
+// holds printable ASCII only, and the error points at the offending byte.
+TEST(SchemaErrors, StringDefaultsArePrintableAscii) {
+  const char* kSyntax = "opscan-schema-syntax";
+  const char* kWhy = ": schema strings are printable ASCII (write it with an escape, such as "
+                     "\\n, or leave it out)";
+  expect_error("ns::f(str s=\"a\n#define X\") -> ()", 14, kSyntax,
+               std::string("string default holds byte 0x0a") + kWhy);
+  expect_error("ns::f(str s='tab\there') -> ()", 16, kSyntax,
+               std::string("string default holds byte 0x09") + kWhy);
+  expect_error("ns::f(str s=\"caf\xc3\xa9\") -> ()", 16, kSyntax,
+               std::string("string default holds byte 0xc3") + kWhy);
+  expect_error("ns::f(str s=\"del\x7f\") -> ()", 16, kSyntax,
+               std::string("string default holds byte 0x7f") + kWhy);
+  // Escapes and everything else printable stay as written.
+  auto parsed = parse_schema("ns::f(str s=\"*/ ?\?/ \\n \\\"\") -> ()");
+  ASSERT_TRUE(parsed) << parsed.error->message;
+  EXPECT_EQ(parsed.value->arguments[0].default_value, "\"*/ ?\?/ \\n \\\"\"");
+}
+
 TEST(SchemaErrors, UnknownType) {
   expect_error("aten::f(Tensr self) -> Tensor", 8, "opscan-schema-unknown-type",
                "unknown type 'Tensr'; did you mean 'Tensor'?");
