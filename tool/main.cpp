@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>
+#include <optional>
+#include <set>
 #include <unistd.h>
 
 namespace {
@@ -35,9 +37,14 @@ int exit_code(Status status) {
 }
 
 // Prints diagnostics to stderr.
+// The files whose lines diagnostics may show. Commands that read IR files
+// show lines of those only: an IR file names source locations of any path.
+std::optional<std::set<std::string>> g_source_files;
+
 void report(const diag::Diagnostics& diags) {
   diag::TextOptions options;
   options.color = ::isatty(STDERR_FILENO) != 0;
+  options.source_files = g_source_files;
   std::fputs(diag::render_text(diags, options).c_str(), stderr);
 }
 
@@ -224,6 +231,7 @@ Status write_plan(const driver::Plan& plan, const std::string& out_dir) {
 
 // Reads IR files; their status, and the files in `files`.
 Status read_inputs(const std::vector<std::string>& paths, std::vector<driver::IrFile>& files) {
+  g_source_files.emplace(paths.begin(), paths.end());
   driver::ReadIrs read = driver::read_irs(paths);
   files = std::move(read.files);
   return reported(read.diagnostics, read.status);

@@ -1,5 +1,7 @@
 #include "diag/text.h"
 
+#include "support/text.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -44,6 +46,31 @@ size_t column_of(std::string_view line, size_t byte) {
   while (byte > 0 && byte < line.size() && is_continuation(line[byte]))
     --byte;
   return code_points(line.substr(0, byte));
+}
+
+// A byte of a source line or a message that a terminal would act on (a
+// control character; DEL) or could not show (not UTF-8) is shown as '?':
+// input may be hostile, and the caret must still line up.
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      auto [length, valid] = support::utf8_sequence(text, i);
+      // C1 controls (U+0080..U+009F) act like C0 ones on some terminals.
+      const bool c1 = valid && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0;
+      if (valid && !c1)
+        out.append(text.substr(i, length));
+      else
+        out.append(length, '?');
+      i += length;
+      continue;
+    }
+    out += (c < 0x20 && c != '\t') || c == 0x7f ? '?' : static_cast<char>(c);
+    ++i;
+  }
+  return out;
 }
 
 struct SourceFile {
@@ -93,7 +120,7 @@ private:
       if (loc.column != 0)
         where += std::to_string(loc.column) + ":";
     }
-    styled(kBold, where);
+    styled(kBold, printable(where));
     out_ += ' ';
     styled(severity_color(severity), std::string(to_string(severity)) + ":");
     out_ += ' ';
@@ -101,7 +128,7 @@ private:
     if (!code.empty())
       text.append(" [").append(code).append("]");
     // As in clang, the message is bold except on notes.
-    styled(severity == Severity::note ? "" : kBold, text);
+    styled(severity == Severity::note ? "" : kBold, printable(text));
     out_ += '\n';
   }
 
@@ -111,10 +138,12 @@ private:
   void source(const Location& loc, const std::vector<FixIt>& fixits) {
     if (!options_.show_source || !loc.valid() || loc.column == 0)
       return;
+    if (options_.source_files && !options_.source_files->contains(loc.file))
+      return;
     const SourceFile* file = load(loc.file);
     if (file == nullptr || loc.line > file->line_starts.size())
       return;
-    std::string_view line = file->line(loc.line);
+    const std::string line = printable(file->line(loc.line));
     std::string pad;
     for (char c : line)
       if (!is_continuation(c))

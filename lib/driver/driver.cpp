@@ -21,8 +21,7 @@ Status status_of(const diag::Diagnostics& diags) {
 
 // An I/O failure: "cannot <what> <path>: <why>". The path is in the message
 // too: a location without a line is not shown.
-diag::Diagnostic io_error(const std::string& path, std::string_view what,
-                          const std::string& why) {
+diag::Diagnostic io_error(const std::string& path, std::string_view what, const std::string& why) {
   return diag::make_error("opscan-io", {path, 0, 0, 0},
                           fmt::format("cannot {} {}: {}", what, path, why));
 }
@@ -61,12 +60,12 @@ std::optional<emit::Options> recorded_options(const IrFile& input, const emit::O
        {std::tuple{"library.function", &lib.function, &symbols.registration_function},
         std::tuple{"library.link_anchor", &lib.link_anchor, &symbols.link_anchor}}) {
     if (*recorded != *derived) {
-      diags.push_back(
-          locator.module_error(path, "opscan-ir-library",
-                               fmt::format("is {}, but a {} library '{}' in {} mode defines {}",
-                                           support::quoted(*recorded), lib.target, lib.name,
-                                           ir::to_string(lib.registration),
-                                           derived->empty() ? "none" : support::quoted(*derived))));
+      diags.push_back(locator.module_error(
+          path, "opscan-ir-library",
+          fmt::format("is {}, but the {} target's library '{}' in {} mode defines {}",
+                      support::quoted(*recorded), lib.target, lib.name,
+                      ir::to_string(lib.registration),
+                      derived->empty() ? "none" : support::quoted(*derived))));
       agrees = false;
     }
   }

@@ -149,6 +149,54 @@ void separate_blocks(std::vector<std::string>& items) {
     items[i] += items[i].ends_with('\n') ? "\n" : "\n\n";
 }
 
+Symbols registration_symbols(const LibrarySpec& library, std::string_view scope) {
+  switch (library.registration) {
+  case ir::Registration::static_init:
+    return {"", "opscan_static_registration_" + library.name};
+  case ir::Registration::manual:
+    return {std::string(scope) + "register_all_kernels", ""};
+  case ir::Registration::named:
+    return {std::string(scope) + "register_" + library.name + "_kernels", ""};
+  }
+  return {};
+}
+
+void report(const Refusal& refusal, const ir::Kernel& kernel, std::string code,
+            Problems& problems) {
+  problems.kernel(kernel, refusal.field, std::move(code),
+                  "kernel '" + kernel.cpp_function + "' (" + kernel.op.str() +
+                      "): " + refusal.message);
+}
+
+void Declarations::add(const ir::Kernel& kernel, const std::string& declaration) {
+  const std::string ns = namespace_of(kernel.cpp_function);
+  text_[ns] += declaration;
+  auto& names = inline_names_[ns];
+  names.insert(names.end(), kernel.cpp_inline_namespaces.begin(),
+               kernel.cpp_inline_namespaces.end());
+}
+
+std::vector<std::string> Declarations::blocks() const {
+  std::vector<std::string> out;
+  for (const auto& [ns, text] : text_)
+    out.push_back(in_namespace(ns, inline_names_.at(ns), text));
+  separate_blocks(out);
+  return out;
+}
+
+void render_files(std::string_view target, std::vector<OutputFile>& files,
+                  const std::vector<TemplateEnv>& values, const TemplateEnv& common,
+                  const Options& options, diag::Diagnostics& diags) {
+  for (size_t i = 0; i < files.size() && i < values.size(); ++i) {
+    TemplateEnv env = values[i];
+    env.insert(common.begin(), common.end());
+    const std::string& path = files[i].path;
+    const std::string name = std::string(target) + "/" + path.substr(path.rfind('/') + 1);
+    if (auto text = render(name, env, options, diags))
+      files[i].content = std::move(*text);
+  }
+}
+
 std::string link_anchor_definition(const Symbols& symbols) {
   return fmt::format(
       "// Nothing references this file in static mode, so a linker taking it from a\n"

@@ -7,6 +7,7 @@
 #include "emit/target.h"
 
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -62,6 +63,38 @@ std::string unqualified(const std::string& qualified);
 // A blank line between the items of a block placeholder (which ignores one
 // trailing newline of an item).
 void separate_blocks(std::vector<std::string>& items);
+
+// The registration conventions both built-in runtimes follow: in `scope`
+// ("" or "ns::"), register_<lib>_kernels() in named mode and
+// register_all_kernels() in manual mode; in static mode no function but the
+// link anchor opscan_static_registration_<lib>.
+Symbols registration_symbols(const LibrarySpec& library, std::string_view scope);
+
+// Why a target cannot generate a kernel, at one of its fields (a JSON path
+// below the kernel), reported as "kernel 'f' (op): <message>".
+struct Refusal {
+  std::string field;
+  std::string message;
+};
+void report(const Refusal& refusal, const ir::Kernel& kernel, std::string code, Problems& problems);
+
+// The declarations of kernels, one block per C++ namespace, in namespace
+// order; each namespace opened as its kernels declare it (inline or not).
+class Declarations {
+public:
+  void add(const ir::Kernel& kernel, const std::string& declaration);
+  std::vector<std::string> blocks() const; // separated by blank lines
+private:
+  std::map<std::string, std::string> text_;                      // by namespace
+  std::map<std::string, std::vector<std::string>> inline_names_; // by namespace
+};
+
+// Renders each of `files` (a target's outputs, in order) from the template
+// of the same name in templates/<target>/, with its own values (`values`,
+// one per file) and the values every file has (`common`).
+void render_files(std::string_view target, std::vector<OutputFile>& files,
+                  const std::vector<TemplateEnv>& values, const TemplateEnv& common,
+                  const Options& options, diag::Diagnostics& diags);
 
 // Static mode: the definition of the library's link anchor, with the comment
 // that says why it is there.

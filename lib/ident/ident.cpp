@@ -1,5 +1,7 @@
 #include "ident/ident.h"
 
+#include "support/text.h"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -110,22 +112,7 @@ std::string code_point_label(UChar32 c) {
 }
 
 void append_utf8(std::string& out, UChar32 c) {
-  auto u = static_cast<std::uint32_t>(c);
-  if (u < 0x80) {
-    out += static_cast<char>(u);
-  } else if (u < 0x800) {
-    out += static_cast<char>(0xC0 | (u >> 6));
-    out += static_cast<char>(0x80 | (u & 0x3F));
-  } else if (u < 0x10000) {
-    out += static_cast<char>(0xE0 | (u >> 12));
-    out += static_cast<char>(0x80 | ((u >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (u & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (u >> 18));
-    out += static_cast<char>(0x80 | ((u >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((u >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (u & 0x3F));
-  }
+  support::append_utf8(out, static_cast<char32_t>(c));
 }
 
 std::string to_utf8(const std::vector<UChar32>& cps) {

@@ -254,15 +254,19 @@ Node node_of(const Json& json, int depth = 0) {
 
 // Parses JSON into Nodes with their offsets, several times faster than
 // nlohmann, whose lexer reads a character at a time. It reads what nlohmann
-// reads, but gives up on anything it would have to report (any error) and on
-// nesting deeper than kMaxDepth; nlohmann then parses the text instead, so
-// error messages are nlohmann's. Object members are all kept, duplicates
-// too (the reader refuses those). Strings view the text, or `decoded` when
-// they have escapes.
+// reads, but gives up on anything it would have to report (any error);
+// nlohmann then parses the text instead, so error messages are nlohmann's.
+// Containers nested deeper than kMaxDepth are kept empty, skipped without
+// recursion (so no depth can exhaust the stack) and not checked: then
+// skipped() is true and the caller has nlohmann check the text. Object
+// members are all kept, duplicates too (the reader refuses those). Strings
+// view the text, or `decoded` when they have escapes.
 class FastParser {
 public:
   FastParser(std::string_view text, std::deque<std::string>& decoded)
       : text_(text), decoded_(decoded) {}
+
+  bool skipped() const { return skipped_; }
 
   std::optional<Node> parse() {
     if (text_.starts_with("\xEF\xBB\xBF")) // a byte-order mark, as nlohmann skips it
@@ -279,10 +283,12 @@ public:
 private:
   bool value(Node& out, int depth) {
     skip_space();
-    if (at_ == text_.size() || depth >= kMaxDepth)
+    if (at_ == text_.size())
       return false;
     out.offset = static_cast<uint32_t>(at_);
     char c = text_[at_];
+    if ((c == '{' || c == '[') && depth >= kMaxDepth)
+      return skip_container(out);
     if (c == '{' || c == '[')
       return container(out, depth);
     if (c == '"') {
@@ -298,6 +304,28 @@ private:
         at_ += std::string_view(word).size();
         out.kind = kind;
         out.boolean = boolean;
+        return true;
+      }
+    }
+    return false;
+  }
+  // Steps over a container by its brackets (strings read whole).
+  bool skip_container(Node& out) {
+    skipped_ = true;
+    out.kind = text_[at_] == '{' ? Node::Kind::object : Node::Kind::array;
+    size_t open = 0;
+    while (at_ < text_.size()) {
+      const char c = text_[at_];
+      if (c == '"') {
+        std::string_view ignored;
+        if (!string(ignored))
+          return false;
+        continue;
+      }
+      ++at_;
+      if (c == '{' || c == '[') {
+        ++open;
+      } else if ((c == '}' || c == ']') && --open == 0) {
         return true;
       }
     }
@@ -358,22 +386,7 @@ private:
         return false;
       *cp = 0x10000 + ((*cp - 0xD800) << 10) + (*low - 0xDC00);
     }
-    uint32_t c = *cp;
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (c >> 18));
-      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    }
+    support::append_utf8(out, static_cast<char32_t>(*cp));
     return true;
   }
   bool string(std::string_view& out) {
@@ -486,6 +499,7 @@ private:
   std::string_view text_;
   std::deque<std::string>& decoded_; // stable addresses for the views
   size_t at_ = 0;
+  bool skipped_ = false;
 };
 
 // 1-based lines and columns of byte offsets in a text.
@@ -525,7 +539,7 @@ public:
       : value_(value), path_(std::move(at)), positions_(positions), lines_(lines) {
     note(path_, value_);
     if (value_.kind != Node::Kind::object)
-      throw ReadError{path_, (path_.empty() ? "the IR" : path_) + " must be an object"};
+      throw ReadError{path_, "must be an object"};
     for (size_t i = 0; i < value_.children.size(); ++i) {
       const Node& member = value_.children[i];
       auto known = [&](std::initializer_list<const char*> names) {
@@ -534,22 +548,20 @@ public:
       };
       if (!known(required) && !known(optional)) {
         note(path(member.key), member);
-        throw ReadError{path(member.key), "unknown field " + support::quoted(member.key) +
-                                              (path_.empty() ? "" : " in " + path_) +
-                                              " (a misspelling, or an IR from another opscan?)"};
+        throw ReadError{path(member.key),
+                        "unknown field (a misspelling, or an IR from another opscan?)"};
       }
       for (size_t j = 0; j < i; ++j) {
         if (value_.children[j].key == member.key) {
           note(path(member.key), member);
-          throw ReadError{path(member.key), path(member.key) +
-                                                " is given twice (readers could disagree on which "
-                                                "one counts)"};
+          throw ReadError{path(member.key),
+                          "given twice (readers could disagree on which one counts)"};
         }
       }
     }
     for (const char* name : required) {
       if (member(name) == nullptr)
-        throw ReadError{path_, "missing field " + path(name)};
+        throw ReadError{path(name), "missing"};
     }
   }
   std::string path(std::string_view key) const {
@@ -558,7 +570,7 @@ public:
   std::string str(const char* key) const {
     const Node& v = field(key);
     if (v.kind != Node::Kind::string)
-      throw ReadError{path(key), path(key) + " must be a string"};
+      throw ReadError{path(key), "must be a string"};
     return std::string(v.text);
   }
   std::optional<std::string> optional_str(const char* key) const {
@@ -569,13 +581,13 @@ public:
   bool boolean(const char* key) const {
     const Node& v = field(key);
     if (v.kind != Node::Kind::boolean)
-      throw ReadError{path(key), path(key) + " must be true or false"};
+      throw ReadError{path(key), "must be true or false"};
     return v.boolean;
   }
   uint32_t number(const char* key) const {
     const Node& v = field(key);
     if (v.kind != Node::Kind::unsigned_integer || v.number > UINT32_MAX) {
-      throw ReadError{path(key), path(key) + " must be a non-negative integer"};
+      throw ReadError{path(key), "must be a non-negative integer"};
     }
     return static_cast<uint32_t>(v.number);
   }
@@ -586,8 +598,8 @@ public:
     std::string text = str(key);
     std::optional<E> value = parse(text);
     if (!value) {
-      throw ReadError{path(key), path(key) + " is " + support::quoted(text) + "; it must be " +
-                                     std::string(choices)};
+      throw ReadError{path(key),
+                      "must be " + std::string(choices) + ", not " + support::quoted(text)};
     }
     return *value;
   }
@@ -596,7 +608,7 @@ public:
   void each(const char* key, F&& read_item) const {
     const Node& v = field(key);
     if (v.kind != Node::Kind::array)
-      throw ReadError{path(key), path(key) + " must be an array"};
+      throw ReadError{path(key), "must be an array"};
     for (size_t i = 0; i < v.children.size(); ++i) {
       std::string item = path(key) + "[" + std::to_string(i) + "]";
       note(item, v.children[i]);
@@ -614,7 +626,7 @@ public:
   bool has(const char* key) const { return member(key) != nullptr; }
   std::string item_str(const Node& node, const std::string& path) const {
     if (node.kind != Node::Kind::string)
-      throw ReadError{path, path + " must be a string"};
+      throw ReadError{path, "must be a string"};
     return std::string(node.text);
   }
 
@@ -629,7 +641,7 @@ private:
   const Node& field(const char* key) const {
     const Node* v = member(key);
     if (v == nullptr)
-      throw ReadError{path_, "missing field " + path(key)};
+      throw ReadError{path(key), "missing"};
     note(path(key), *v);
     return *v;
   }
@@ -647,8 +659,8 @@ schema::Type read_type(const Reader& r, const char* key) {
   std::string text = r.str(key);
   auto parsed = schema::parse_type(text);
   if (!parsed) {
-    throw ReadError{r.path(key), r.path(key) + " " + support::quoted(text) +
-                                     " is not a schema type: " + parsed.error->message};
+    throw ReadError{r.path(key),
+                    support::quoted(text) + " is not a schema type: " + parsed.error->message};
   }
   return std::move(*parsed.value);
 }
@@ -695,10 +707,10 @@ Kernel read_kernel(const Reader& r) {
   // The schema is written for readers of the file; the parts are what counts.
   const std::string spelled = k.schema().str();
   if (schema_text != spelled) {
-    throw ReadError{r.path("schema"),
-                    r.path("schema") + " " + support::quoted(schema_text, 200) +
-                        " is not what the operator, arguments and returns spell: " +
-                        support::quoted(spelled, 200)};
+    throw ReadError{r.path("schema"), support::quoted(schema_text, 200) +
+                                          " is not what the operator, arguments and returns "
+                                          "spell: " +
+                                          support::quoted(spelled, 200)};
   }
   return k;
 }
@@ -775,7 +787,12 @@ ReadResult from_json(std::string_view text, const std::string& path) {
   result.positions.set_file(path);
   const LineTable lines(text);
   std::deque<std::string> decoded;
-  std::optional<Node> doc = FastParser(text, decoded).parse();
+  FastParser fast(text, decoded);
+  std::optional<Node> doc = fast.parse();
+  // What the fast parser skipped is checked by nlohmann (which does not
+  // recurse either).
+  if (doc && fast.skipped() && !Json::accept(text))
+    doc.reset();
   Json json; // only when the fast parser gives up: doc views its strings
   try {
     if (!doc) {
@@ -832,8 +849,10 @@ ReadResult from_json(std::string_view text, const std::string& path) {
     });
     result.module = std::move(m);
   } catch (const ReadError& e) {
+    // Every message starts with the JSON path it is about.
     result.diagnostics.push_back(
-        diag::make_error("opscan-ir-invalid", result.positions.at(e.path), e.message));
+        diag::make_error("opscan-ir-invalid", result.positions.at(e.path),
+                         (e.path.empty() ? std::string("the IR") : e.path) + ": " + e.message));
   }
   return result;
 }

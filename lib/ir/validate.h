@@ -61,8 +61,7 @@ private:
 //    UTF-8 without control characters;
 //  - sources: a path, and a SHA-256 of 64 lowercase hex digits;
 //  - the library record: a valid library name or "all";
-//  - no USR twice, and the fields of a kernel's record consistent with its
-//    context (a USR names one kernel).
+//  - no USR twice (a USR names one kernel).
 // Codes: opscan-ir-invalid (structure and text), opscan-ir-operator-name,
 // opscan-ir-schema, opscan-ir-cpp-name, opscan-ir-library-name,
 // opscan-duplicate-kernel.

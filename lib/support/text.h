@@ -13,6 +13,9 @@ namespace opscan::support {
 // flood a message.
 std::string quoted(std::string_view text, size_t max = 64);
 
+// Appends code point `c` (at most U+10FFFF) as UTF-8.
+void append_utf8(std::string& out, char32_t c);
+
 // Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code
 // points past U+10FFFF).
 bool is_utf8(std::string_view text);

@@ -473,8 +473,8 @@ TEST(Cli, ScanDepfileListsEveryFileReadAndStampIsTouchedOnSuccessOnly) {
   const fs::path depfile = dir.path() / "good.d";
   const fs::path stamp = dir.path() / "good.stamp";
   const std::string args = "scan test/cli/inputs/good.cpp -o '" + ir.string() + "' --depfile '" +
-                           depfile.string() + "' --stamp '" + stamp.string() +
-                           "' --flags-file '" + flags.string() + "'";
+                           depfile.string() + "' --stamp '" + stamp.string() + "' --flags-file '" +
+                           flags.string() + "'";
   RunResult first = opscan(args);
   ASSERT_EQ(first.exit_code, 0) << first.err;
 
@@ -565,9 +565,9 @@ TEST(Cli, PrecompiledHeaderGivesTheSameScan) {
   const fs::path depfile = dir.path() / "with_pch.d";
   ASSERT_EQ(opscan("scan test/cli/inputs/good.cpp -o '" + plain.string() + "' " + kFlags).exit_code,
             0);
-  RunResult loaded = opscan("scan test/cli/inputs/good.cpp -o '" + with_pch.string() +
-                            "' --depfile '" + depfile.string() + "' " + kFlags +
-                            " -include-pch '" + pch.string() + "'");
+  RunResult loaded =
+      opscan("scan test/cli/inputs/good.cpp -o '" + with_pch.string() + "' --depfile '" +
+             depfile.string() + "' " + kFlags + " -include-pch '" + pch.string() + "'");
   ASSERT_EQ(loaded.exit_code, 0) << loaded.err;
   EXPECT_EQ(read(with_pch), read(plain));
   std::vector<std::string> inputs = prerequisites(read(depfile), nullptr);
@@ -602,7 +602,8 @@ TEST(Cli, PrecompiledHeaderMustExist) {
 TEST(Cli, PrecompiledHeaderWithErrorsWritesNothing) {
   TempDir dir;
   const fs::path pch = dir.path() / "bad.pch";
-  RunResult run = opscan("pch test/cli/inputs/syntax_error.cpp -o '" + pch.string() + "' " + kFlags);
+  RunResult run =
+      opscan("pch test/cli/inputs/syntax_error.cpp -o '" + pch.string() + "' " + kFlags);
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find("test/cli/inputs/syntax_error.cpp:"), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("[opscan-clang-error]"), std::string::npos) << run.err;
@@ -762,8 +763,7 @@ TEST(MultiLibrary, TwoLibrariesWithOneRegistrationFunctionAreRefused) {
   std::string red = libs.make("red", "manual", "examples/kernels/reduce.cpp");
   expect_refused(libs, {ew, red},
                  at_json(red, "\"function\": ",
-                         "error: library.function: libraries 'ew' (" + ew + ") and 'red' (" +
-                             red +
+                         "error: library.function: libraries 'ew' (" + ew + ") and 'red' (" + red +
                              ") both define torch::executor::register_all_kernels(), so they "
                              "cannot be linked into one program; give them named registration "
                              "[opscan-duplicate-registration]"));
@@ -773,21 +773,16 @@ TEST(MultiLibrary, AnOperatorInTwoLibrariesIsRefusedAtTheSecond) {
   Libraries libs;
   std::string one = libs.make("one", "named", "test/cli/inputs/good.cpp");
   std::string two = libs.make("two", "named", "test/cli/inputs/neg_again.cpp");
-  // Located in the input (the second library's IR), with notes at both kernels.
+  // Located in the input (the second library's IR), with notes at both
+  // kernels: their files and lines, but no line of a file the IRs name.
   expect_refused(libs, {one, two},
                  at_json(two, "\"kernels\": [\n    ",
                          "error: kernels[0]: demo::neg.out is registered by library 'one' and by "
                          "library 'two'; the executorch runtime registers it once "
                          "[opscan-library-overlap]") +
                      "test/cli/inputs/neg_again.cpp:10:9: note: 'other::neg_out' is declared here\n"
-                     "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& "
-                     "out);\n"
-                     "        ^\n"
                      "test/cli/inputs/good.cpp:8:9: note: library 'one' registers it here, with "
-                     "'neg_out'\n"
-                     "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& "
-                     "out);\n"
-                     "        ^\n");
+                     "'neg_out'\n");
 }
 
 TEST(MultiLibrary, CheckAcceptsLibrariesThatFitAndWritesNothing) {

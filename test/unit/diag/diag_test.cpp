@@ -14,9 +14,9 @@ namespace {
 namespace fs = std::filesystem;
 using namespace opscan::diag;
 
-const TextOptions kPlain{.color = false, .show_source = true};
-const TextOptions kNoSource{.color = false, .show_source = false};
-const TextOptions kColor{.color = true, .show_source = true};
+const TextOptions kPlain{.color = false, .show_source = true, .source_files = {}};
+const TextOptions kNoSource{.color = false, .show_source = false, .source_files = {}};
+const TextOptions kColor{.color = true, .show_source = true, .source_files = {}};
 
 // Source files for the caret tests live in a fresh directory per test.
 class RenderText : public ::testing::Test {
@@ -198,6 +198,26 @@ TEST_F(RenderText, UnreadableFileOrMissingLineSkipsTheSource) {
                                     path + ":9:1: error: too far\n" +              //
                                     dir_.string() + ":1:1: error: a directory\n" + //
                                     path + ":2:2: error: fine\ntwo\n ^\n");
+}
+
+// Input files may name any path: only the files allowed have lines shown.
+TEST_F(RenderText, SourceLinesOnlyFromTheFilesAllowed) {
+  std::string allowed = write("in.json", "{\n  \"x\": 1\n}\n");
+  std::string other = write("secret.txt", "do not print me\n");
+  Diagnostics diags{make_error("", at(allowed, 2, 3), "bad"),
+                    make_error("", at(other, 1, 1), "named by the input")};
+  TextOptions options = kPlain;
+  options.source_files = std::set<std::string>{allowed};
+  EXPECT_EQ(render_text(diags, options), allowed + ":2:3: error: bad\n  \"x\": 1\n  ^\n" + other +
+                                             ":1:1: error: named by the input\n");
+}
+
+// What a terminal would act on is never printed: control characters and
+// bytes that are not UTF-8 become '?', in the source line and the message.
+TEST_F(RenderText, ControlCharactersAndBadBytesArePrintedAsQuestionMarks) {
+  std::string path = write("raw.json", "\"\x1b[2J\x1b]0;pwned\x07\xff\",\n");
+  Diagnostics diags{make_error("", at(path, 1, 2), "bad \x1b[31m\xc2\x9b text")};
+  EXPECT_EQ(render_text(diags), path + ":1:2: error: bad ?[31m?? text\n\"?[2J?]0;pwned??\",\n ^\n");
 }
 
 TEST_F(RenderText, FileIsReadOncePerCall) {

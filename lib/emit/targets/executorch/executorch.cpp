@@ -158,12 +158,6 @@ std::string declare(const std::string& cpp_type, Passing passing) {
   return cpp_type;
 }
 
-// Why ExecuTorch cannot register a kernel, at one of its fields.
-struct Refusal {
-  std::string field;
-  std::string message;
-};
-
 // Everything generated for one kernel.
 struct KernelCode {
   std::string wrapper;                  // RegisterKernels.cpp
@@ -467,25 +461,13 @@ public:
   void check_kernel(const ir::Kernel& kernel, Problems& problems) const override {
     std::set<std::string> scratch;
     auto code = kernel_code(kernel, scratch);
-    if (const auto* refusal = std::get_if<Refusal>(&code)) {
-      problems.kernel(kernel, refusal->field, "opscan-executorch-unsupported",
-                      "kernel '" + kernel.cpp_function + "' (" + kernel.op.str() +
-                          "): " + refusal->message);
-    }
+    if (const auto* refusal = std::get_if<Refusal>(&code))
+      report(*refusal, kernel, "opscan-executorch-unsupported", problems);
   }
 
   Symbols symbols(const LibrarySpec& library) const override {
-    // ExecuTorch's registration functions live in torch::executor, like its
-    // own generator's.
-    switch (library.registration) {
-    case ir::Registration::static_init:
-      return {"", "opscan_static_registration_" + library.name};
-    case ir::Registration::manual:
-      return {"torch::executor::register_all_kernels", ""};
-    case ir::Registration::named:
-      return {"torch::executor::register_" + library.name + "_kernels", ""};
-    }
-    return {};
+    // In torch::executor, like ExecuTorch's own generator's.
+    return registration_symbols(library, "torch::executor::");
   }
 
   std::vector<OutputFile> outputs(const LibrarySpec& library) const override {
@@ -507,8 +489,7 @@ std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
                                                    diag::Diagnostics& diags) const {
   const Symbols symbols = this->symbols(library);
   std::vector<std::string> wrappers, entries;
-  std::map<std::string, std::string> declarations_by_namespace;
-  std::map<std::string, std::vector<std::string>> inline_namespaces;
+  Declarations declarations;
   std::set<std::string> taken = global_kernel_names(module);
   taken.insert({"kKernels", "register_library", "kRegisteredAtLoad"});
   TypedCalls calls;
@@ -517,19 +498,10 @@ std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
     const KernelCode& code = std::get<KernelCode>(generated); // check_kernel accepted it
     wrappers.push_back(code.wrapper);
     entries.push_back(code.entry);
-    const std::string ns = namespace_of(kernel.cpp_function);
-    declarations_by_namespace[ns] += code.declaration;
-    auto& inlines = inline_namespaces[ns];
-    inlines.insert(inlines.end(), kernel.cpp_inline_namespaces.begin(),
-                   kernel.cpp_inline_namespaces.end());
+    declarations.add(kernel, code.declaration);
     calls.add(kernel, code, diags);
   }
   separate_blocks(wrappers);
-
-  std::vector<std::string> declarations;
-  for (const auto& [ns, decls] : declarations_by_namespace)
-    declarations.push_back(in_namespace(ns, inline_namespaces[ns], decls));
-  separate_blocks(declarations);
 
   const std::string registration_name = unqualified(symbols.registration_function);
   const size_t count = entries.size();
@@ -567,21 +539,16 @@ std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
                               {"library", library.name},
                               {"library_literal", support::cpp_string_literal(library.name)}};
   std::vector<OutputFile> files = outputs(library);
-  auto render_into = [&](OutputFile& file, TemplateEnv env) {
-    env.insert(common.begin(), common.end());
-    const std::string base = file.path.substr(file.path.rfind('/') + 1);
-    if (auto text = emit::render("executorch/" + base, env, options, diags))
-      file.content = std::move(*text);
-  };
-  render_into(files[0], {{"include_guard", include_guard(library.name, "REGISTER_KERNELS_H")},
-                         {"declarations", register_declaration}});
-  render_into(files[1],
-              {{"wrappers", wrappers}, {"kernels", entries}, {"registration", registration}});
-  render_into(files[2], {{"include_guard", include_guard(library.name, "NATIVE_FUNCTIONS_H")},
-                         {"declarations", declarations}});
-  render_into(files[3], {{"include_guard", include_guard(library.name, "FUNCTIONS_H")},
-                         {"functions", calls.render()}});
-  render_into(files[4], {{"operators", operators}, {"et_kernel_metadata", kernel_metadata}});
+  render_files(name(), files,
+               {{{"include_guard", include_guard(library.name, "REGISTER_KERNELS_H")},
+                 {"declarations", register_declaration}},
+                {{"wrappers", wrappers}, {"kernels", entries}, {"registration", registration}},
+                {{"include_guard", include_guard(library.name, "NATIVE_FUNCTIONS_H")},
+                 {"declarations", declarations.blocks()}},
+                {{"include_guard", include_guard(library.name, "FUNCTIONS_H")},
+                 {"functions", calls.render()}},
+                {{"operators", operators}, {"et_kernel_metadata", kernel_metadata}}},
+               common, options, diags);
   return files;
 }
 

@@ -6,6 +6,7 @@
 #include "emit/generate.h"
 #include "emit/target.h"
 #include "support/cpp_literal.h"
+#include "support/text.h"
 
 #include <algorithm>
 #include <array>
@@ -163,11 +164,6 @@ bool is_dispatch_key(std::string_view key) {
   return std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
 }
 
-struct Refusal {
-  std::string field;
-  std::string message;
-};
-
 struct KernelCode {
   std::string wrapper;
   std::string declaration;
@@ -265,8 +261,8 @@ public:
   std::optional<FieldError> check_field(ir::Field, const ir::Kernel& kernel) const override {
     if (is_dispatch_key(kernel.dispatch_key))
       return std::nullopt;
-    return FieldError{0, "'" + kernel.dispatch_key +
-                             "' is not a dispatch key (e.g. CPU, CUDA, Meta, "
+    return FieldError{0, support::quoted(kernel.dispatch_key) +
+                             " is not a dispatch key (e.g. CPU, CUDA, Meta, "
                              "CompositeExplicitAutograd)"};
   }
 
@@ -277,25 +273,14 @@ public:
   void check_kernel(const ir::Kernel& kernel, Problems& problems) const override {
     std::set<std::string> scratch;
     auto code = kernel_code(kernel, scratch);
-    if (const auto* refusal = std::get_if<Refusal>(&code)) {
-      problems.kernel(kernel, refusal->field, "opscan-torch-unsupported",
-                      "kernel '" + kernel.cpp_function + "' (" + kernel.op.str() +
-                          "): " + refusal->message);
-    }
+    if (const auto* refusal = std::get_if<Refusal>(&code))
+      report(*refusal, kernel, "opscan-torch-unsupported", problems);
   }
 
   Symbols symbols(const LibrarySpec& library) const override {
     // In the global namespace: the torch target's libraries are C++ code
     // of the program, not of a runtime's namespace.
-    switch (library.registration) {
-    case ir::Registration::static_init:
-      return {"", "opscan_static_registration_" + library.name};
-    case ir::Registration::manual:
-      return {"register_all_kernels", ""};
-    case ir::Registration::named:
-      return {"register_" + library.name + "_kernels", ""};
-    }
-    return {};
+    return registration_symbols(library, "");
   }
 
   std::vector<OutputFile> outputs(const LibrarySpec& library) const override {
@@ -321,8 +306,7 @@ std::vector<OutputFile> TorchTarget::generate(const ir::Module& module, const Li
                                               diag::Diagnostics& diags) const {
   const Symbols symbols = this->symbols(library);
   std::vector<std::string> wrappers;
-  std::map<std::string, std::string> declarations_by_namespace;
-  std::map<std::string, std::vector<std::string>> inline_namespaces;
+  Declarations declarations;
   // Schemas to define per operator namespace; impl lines per (namespace, key).
   std::map<std::string, std::vector<std::string>> defs;
   std::map<std::pair<std::string, std::string>, std::vector<std::string>> impls;
@@ -333,11 +317,7 @@ std::vector<OutputFile> TorchTarget::generate(const ir::Module& module, const Li
     auto generated = kernel_code(kernel, taken);
     const KernelCode& code = std::get<KernelCode>(generated); // check_kernel accepted it
     wrappers.push_back(code.wrapper);
-    const std::string ns = namespace_of(kernel.cpp_function);
-    declarations_by_namespace[ns] += code.declaration;
-    auto& inlines = inline_namespaces[ns];
-    inlines.insert(inlines.end(), kernel.cpp_inline_namespaces.begin(),
-                   kernel.cpp_inline_namespaces.end());
+    declarations.add(kernel, code.declaration);
     // aten's operators are defined by libtorch itself.
     if (kernel.op.ns != "aten" && defined.insert(kernel.op).second) {
       defs[kernel.op.ns].push_back(
@@ -393,9 +373,6 @@ std::vector<OutputFile> TorchTarget::generate(const ir::Module& module, const Li
         symbols.registration_function, body));
   }
 
-  std::vector<std::string> declarations;
-  for (const auto& [ns, decls] : declarations_by_namespace)
-    declarations.push_back(in_namespace(ns, inline_namespaces[ns], decls));
   std::string register_declaration =
       library.registration == ir::Registration::static_init
           ? fmt::format(
@@ -413,17 +390,13 @@ std::vector<OutputFile> TorchTarget::generate(const ir::Module& module, const Li
 
   const TemplateEnv common = {{"generator", options.generator}, {"library", library.name}};
   std::vector<OutputFile> files = outputs(library);
-  auto render_into = [&](OutputFile& file, TemplateEnv env) {
-    env.insert(common.begin(), common.end());
-    const std::string base = file.path.substr(file.path.rfind('/') + 1);
-    if (auto text = emit::render("torch/" + base, env, options, diags))
-      file.content = std::move(*text);
-  };
-  render_into(files[0], {{"include_guard", include_guard(library.name, "REGISTER_KERNELS_H")},
-                         {"declarations", register_declaration}});
-  render_into(files[1], {{"wrappers", wrappers}, {"registration", blocks}});
-  render_into(files[2], {{"include_guard", include_guard(library.name, "NATIVE_FUNCTIONS_H")},
-                         {"declarations", declarations}});
+  render_files(name(), files,
+               {{{"include_guard", include_guard(library.name, "REGISTER_KERNELS_H")},
+                 {"declarations", register_declaration}},
+                {{"wrappers", wrappers}, {"registration", blocks}},
+                {{"include_guard", include_guard(library.name, "NATIVE_FUNCTIONS_H")},
+                 {"declarations", declarations.blocks()}}},
+               common, options, diags);
   return files;
 }
 
