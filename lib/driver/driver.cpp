@@ -218,7 +218,8 @@ diag::Diagnostics check_libraries(const std::vector<IrFile>& inputs,
           k, "", "opscan-library-overlap",
           fmt::format("{} is registered by library '{}' and by library '{}'; the {} runtime "
                       "registers it once",
-                      ir::describe(k), planned[i].name, planned[j].name, target->name()));
+                      emit::describe(*target, k), planned[i].name, planned[j].name,
+                      target->name()));
       d.notes.push_back({fmt::format("library '{}' registers it here, with '{}'", planned[i].name,
                                      first->cpp_function),
                          first->location});

@@ -131,7 +131,8 @@ void check_identities(const std::vector<ir::Kernel>& kernels, const Target& targ
     problems.kernel(k, "", "opscan-duplicate-kernel",
                     fmt::format("two kernels for {}: '{}' and '{}'; the {} target registers "
                                 "one kernel there",
-                                ir::describe(k), other.cpp_function, k.cpp_function, target.name()),
+                                describe(target, k), other.cpp_function, k.cpp_function,
+                                target.name()),
                     {{"'" + other.cpp_function + "' is annotated here", other.location}});
   }
 }
@@ -148,6 +149,15 @@ std::string_view to_string(OutputKind kind) {
     return "data";
   }
   return "data";
+}
+
+std::string describe(const Target& target, const ir::Kernel& kernel) {
+  ir::Kernel seen = kernel;
+  for (ir::Field field : kFields) {
+    if (!target.accepts(field))
+      (field == ir::Field::kernel_key ? seen.kernel_key : seen.dispatch_key).clear();
+  }
+  return ir::describe(seen);
 }
 
 std::string field_code(ir::Field field) {

@@ -50,6 +50,10 @@ struct OutputList {
 };
 OutputList list_outputs(const Options& options, const TargetRegistry& targets);
 
+// A kernel as `target` tells kernels apart: its operator and the fields the
+// target reads that are set ("aten::add.out (kernel key 'v1/6;0')").
+std::string describe(const Target& target, const ir::Kernel& kernel);
+
 // The code of problems with an annotation field's value.
 std::string field_code(ir::Field field); // "opscan-kernel-key", "opscan-dispatch-key"
 // The name of a field in the IR ("kernel_key", "dispatch_key").

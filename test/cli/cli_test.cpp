@@ -168,6 +168,53 @@ INSTANTIATE_TEST_SUITE_P(
                  "std::tuple<Tensor, Tensor> minmax(KernelRuntimeContext& ctx, const Tensor& "
                  "self);\n"
                  "                           ^\n"},
+        // Each target takes only kernels of its runtime: neither passes its
+        // own context to a kernel that takes the other's.
+        BadInput{"ExecuTorchKernelForTorch",
+                 "test/cli/inputs/context_twice.cpp --lib t --target torch",
+                 "test/cli/inputs/context_twice.cpp:9:9: error: kernel 'twice' (demo::twice): "
+                 "takes ExecuTorch's KernelRuntimeContext first; kernels for PyTorch's "
+                 "dispatcher take c10::DispatchKeySet first, or nothing "
+                 "[opscan-torch-unsupported]\n"
+                 "int64_t twice(KernelRuntimeContext& ctx, int64_t x);\n"
+                 "        ^\n"},
+        BadInput{"TorchKernelForExecuTorch", "test/cli/inputs/keyset_twice.cpp --lib t",
+                 "test/cli/inputs/keyset_twice.cpp:6:9: error: kernel 'twice' (demo::twice): "
+                 "ExecuTorch kernels take 'executorch::runtime::KernelRuntimeContext&' as their "
+                 "first parameter [opscan-executorch-unsupported]\n"
+                 "int64_t twice(c10::DispatchKeySet keys, int64_t x);\n"
+                 "        ^\n"},
+        // The torch target tells kernels apart by dispatch key: ExecuTorch's
+        // kernel keys do not make two kernels of one operator two.
+        BadInput{"TorchKernelsDifferingOnlyByKernelKey",
+                 "test/cli/inputs/torch_keyed.cpp --lib t --target torch",
+                 "test/cli/inputs/torch_keyed.cpp:6:12: error: the annotation sets key = "
+                 "'v1/6;0', which the torch target does not read: remove it, or generate for a "
+                 "target that does [opscan-unsupported-field]\n"
+                 "at::Tensor neg_float(const at::Tensor& self);\n"
+                 "           ^\n"
+                 "test/cli/inputs/torch_keyed.cpp:9:12: error: two kernels for demo::neg "
+                 "(dispatch key CPU): 'neg_float' and 'neg_int'; the torch target registers one "
+                 "kernel there [opscan-duplicate-kernel]\n"
+                 "at::Tensor neg_int(const at::Tensor& self);\n"
+                 "           ^\n"
+                 "test/cli/inputs/torch_keyed.cpp:6:12: note: 'neg_float' is annotated here\n"
+                 "at::Tensor neg_float(const at::Tensor& self);\n"
+                 "           ^\n"
+                 "test/cli/inputs/torch_keyed.cpp:9:12: error: the annotation sets key = "
+                 "'v1/3;0', which the torch target does not read: remove it, or generate for a "
+                 "target that does [opscan-unsupported-field]\n"
+                 "at::Tensor neg_int(const at::Tensor& self);\n"
+                 "           ^\n"},
+        // Schema text reaches generated code: a line break in it is refused
+        // where it is written.
+        BadInput{"LineBreakInASchemaString", "test/cli/inputs/newline_default.cpp --lib t",
+                 "test/cli/inputs/newline_default.cpp:9:46: error: string default holds byte "
+                 "0x0a: schema strings are printable ASCII (write it with an escape, such as "
+                 "\\n, or leave it out) [opscan-schema-syntax]\n"
+                 "OPSCAN_KERNEL(\"demo::tag(int x, str label=\\\"x\\n#define INJECTED 1 "
+                 "//\\\") -> int\")\n"
+                 "                                             ^\n"},
         BadInput{"UnknownOperatorSelected",
                  "test/cli/inputs/good.cpp --lib t --operators demo::neg,demo::abs.out",
                  "opscan: error: no kernel implements operator 'demo::neg'; did you mean "
@@ -349,6 +396,60 @@ TEST(Cli, OperatorsSelectsKernelsInRunAndGenerate) {
                                (dir.path() / "gen").string() + "'");
   ASSERT_EQ(generated.exit_code, 0) << generated.err;
   expect_same_library(dir.path() / "gen/ex", dir.path() / "run/ex");
+}
+
+// What a generation writes and defines, for build files, without input.
+TEST(Cli, ListOutputsNamesEveryFileAndSymbol) {
+  RunResult et = opscan("generate --list-outputs --registration named --lib ops");
+  EXPECT_EQ(et.exit_code, 0) << et.err;
+  EXPECT_EQ(et.out, "header ops/RegisterKernels.h\n"
+                    "source ops/RegisterKernels.cpp\n"
+                    "header ops/NativeFunctions.h\n"
+                    "header ops/Functions.h\n"
+                    "data ops/selected_operators.yaml\n"
+                    "data ops/ir.json\n"
+                    "registration-function torch::executor::register_ops_kernels\n");
+  RunResult torch =
+      opscan("generate --list-outputs --target torch --registration static --lib ops");
+  EXPECT_EQ(torch.out, "header ops/RegisterKernels.h\n"
+                       "source ops/RegisterKernels.cpp\n"
+                       "header ops/NativeFunctions.h\n"
+                       "data ops/ir.json\n"
+                       "link-anchor opscan_static_registration_ops\n");
+
+  // Exactly the files a generation writes.
+  TempDir dir;
+  RunResult run = opscan("run test/cli/inputs/good.cpp --registration named --lib ops -o '" +
+                         dir.path().string() + "' " + kFlags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::string written;
+  for (const auto& [path, file] : snapshot(dir.path()))
+    written += path + "\n";
+  std::string listed;
+  std::istringstream lines(et.out);
+  std::vector<std::string> files;
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("registration-function "))
+      files.push_back(line.substr(line.find(' ') + 1));
+  }
+  std::sort(files.begin(), files.end());
+  for (const std::string& file : files)
+    listed += file + "\n";
+  EXPECT_EQ(listed, written);
+
+  // Checked as generate checks them.
+  RunResult keyword = opscan("generate --list-outputs --registration named --lib for");
+  EXPECT_EQ(keyword.exit_code, 1);
+  EXPECT_EQ(keyword.out, "");
+  RunResult unknown = opscan("generate --list-outputs --target tflite --registration named");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_EQ(unknown.err, "opscan: error: unknown target 'tflite' (targets: executorch, torch) "
+                         "[opscan-usage]\n");
+  RunResult dispatch =
+      opscan("generate --list-outputs --registration named --lib ops --dispatch-key CUDA");
+  EXPECT_EQ(dispatch.exit_code, 1);
+  EXPECT_NE(dispatch.err.find("the executorch target reads no dispatch_key"), std::string::npos)
+      << dispatch.err;
 }
 
 TEST(Cli, OperatorsNeedsOneLibrary) {
