@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <map>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -202,28 +203,36 @@ diag::Diagnostics check_libraries(const std::vector<IrFile>& inputs,
     }
   }
 
-  // Kernels that two libraries register with one runtime under one
-  // identity: it would refuse the second library. Runtimes are separate, so
-  // one library for each may register the same operator.
-  std::map<std::pair<const emit::Target*, std::string>, std::pair<size_t, const ir::Kernel*>>
-      owners;
+  // Claims that two libraries of one runtime make (a kernel under one
+  // identity, say): it would refuse the second library. Runtimes are
+  // separate, so one library for each may register the same operator.
+  struct Owner {
+    size_t library;
+    const ir::Kernel* kernel;
+  };
+  std::map<std::pair<const emit::Target*, std::string>, Owner> owners;
+  std::set<std::pair<const emit::Target*, std::string>> reported;
   for (size_t j = 0; j < planned.size(); ++j) {
     const emit::Target* target = planned[j].target;
     for (const ir::Kernel& k : planned[j].input->module.kernels) {
-      auto [it, inserted] = owners.try_emplace({target, target->identity(k)}, j, &k);
-      const auto [i, first] = it->second;
-      if (inserted || i == j || planned[i].name == planned[j].name)
-        continue;
-      diag::Diagnostic d = planned[j].locator.kernel_error(
-          k, "", "opscan-library-overlap",
-          fmt::format("{} is registered by library '{}' and by library '{}'; the {} runtime "
-                      "registers it once",
-                      emit::describe(*target, k), planned[i].name, planned[j].name,
-                      target->name()));
-      d.notes.push_back({fmt::format("library '{}' registers it here, with '{}'", planned[i].name,
-                                     first->cpp_function),
-                         first->location});
-      diags.push_back(std::move(d));
+      for (const emit::Target::Claim& claim : target->claims(k)) {
+        auto key = std::pair{target, claim.key};
+        auto [it, inserted] = owners.try_emplace(key, Owner{j, &k});
+        const Owner first = it->second;
+        if (inserted || first.library == j || planned[first.library].name == planned[j].name ||
+            !reported.insert(key).second)
+          continue;
+        diag::Diagnostic d = planned[j].locator.kernel_error(
+            k, "", "opscan-library-overlap",
+            fmt::format("{} is registered by library '{}' and by library '{}'; the {} runtime "
+                        "registers it once",
+                        claim.description, planned[first.library].name, planned[j].name,
+                        target->name()));
+        d.notes.push_back({fmt::format("library '{}' registers it here, with '{}'",
+                                       planned[first.library].name, first.kernel->cpp_function),
+                           first.kernel->location});
+        diags.push_back(std::move(d));
+      }
     }
   }
   return diags;

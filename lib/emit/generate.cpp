@@ -151,6 +151,10 @@ std::string_view to_string(OutputKind kind) {
   return "data";
 }
 
+std::vector<Target::Claim> Target::claims(const ir::Kernel& kernel) const {
+  return {{identity(kernel), describe(*this, kernel)}};
+}
+
 std::string describe(const Target& target, const ir::Kernel& kernel) {
   ir::Kernel seen = kernel;
   for (ir::Field field : kFields) {

@@ -107,6 +107,16 @@ public:
   // cannot both be registered, by one library or by two in one program.
   virtual std::string identity(const ir::Kernel& kernel) const = 0;
 
+  // What a library registering `kernel` claims in the runtime, each a key
+  // and a description for messages: two libraries in one program may not
+  // make one claim (one library makes each once, however many of its
+  // kernels make it). By default the kernel's identity.
+  struct Claim {
+    std::string key;
+    std::string description;
+  };
+  virtual std::vector<Claim> claims(const ir::Kernel& kernel) const;
+
   // Every reason this target cannot generate `kernel` (its context, types,
   // returns...), reported to `problems`. Fields and identity are checked
   // by the caller, with the hooks above.

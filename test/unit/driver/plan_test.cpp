@@ -123,16 +123,33 @@ TEST(CheckLibraries, OverlapIsByEachTargetsIdentity) {
   // another is two registrations; CPU twice is one too many.
   {
     auto files = read_ok(
-        {write_ir(dir, "t1.json", library({torch_kernel("my", "neg", "neg_cpu")}, "t1", "torch")),
+        {write_ir(dir, "t1.json", library({torch_kernel("aten", "neg", "neg_cpu")}, "t1", "torch")),
          write_ir(dir, "t2.json",
-                  library({torch_kernel("my", "neg", "neg_cuda", "CUDA")}, "t2", "torch")),
+                  library({torch_kernel("aten", "neg", "neg_cuda", "CUDA")}, "t2", "torch")),
          write_ir(dir, "t3.json",
-                  library({torch_kernel("my", "neg", "neg_cpu2", "CPU")}, "t3", "torch"))});
+                  library({torch_kernel("aten", "neg", "neg_cpu2", "CPU")}, "t3", "torch"))});
     diag::Diagnostics diags = driver::check_libraries(files, targets);
     ASSERT_EQ(diags.size(), 1u);
     EXPECT_EQ(diags[0].code, "opscan-library-overlap");
     EXPECT_EQ(diags[0].location.file, dir.file("t3.json"));
-    EXPECT_NE(diags[0].message.find("dispatch key CPU"), std::string::npos) << diags[0].message;
+    EXPECT_NE(diags[0].message.find("aten::neg (dispatch key CPU) is registered"),
+              std::string::npos)
+        << diags[0].message;
+  }
+  // ... and each library defines the schemas of its operators outside aten:
+  // two libraries cannot both define one, whatever their dispatch keys.
+  {
+    auto files = read_ok(
+        {write_ir(dir, "m1.json", library({torch_kernel("my", "neg", "neg_cpu")}, "m1", "torch")),
+         write_ir(dir, "m2.json",
+                  library({torch_kernel("my", "neg", "neg_cuda", "CUDA")}, "m2", "torch"))});
+    diag::Diagnostics diags = driver::check_libraries(files, targets);
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(diags[0].code, "opscan-library-overlap");
+    EXPECT_NE(diags[0].message.find("kernels[0]: the schema of my::neg is registered by library "
+                                    "'m1' and by library 'm2'"),
+              std::string::npos)
+        << diags[0].message;
   }
 }
 

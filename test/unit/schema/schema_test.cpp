@@ -486,8 +486,7 @@ TEST(CheckOperatorName, Errors) {
 // Invariants (check_schema) and layouts
 
 std::filesystem::path data_dir() {
-  // The test's own source tree: test/data/schema, next to test/unit.
-  return std::filesystem::path(__FILE__).parent_path().parent_path() / "data" / "schema";
+  return std::filesystem::path(OPSCAN_TEST_DATA) / "schema";
 }
 
 // The lines of a data file, without comments and empty lines, with their

@@ -164,6 +164,12 @@ bool is_dispatch_key(std::string_view key) {
   return std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
 }
 
+// aten's operators are defined by libtorch itself; a library defines the
+// others it implements.
+bool defines_schema(const ir::Kernel& kernel) {
+  return kernel.op.ns != "aten";
+}
+
 struct KernelCode {
   std::string wrapper;
   std::string declaration;
@@ -270,6 +276,15 @@ public:
     return kernel.op.str() + "\n" + kernel.dispatch_key;
   }
 
+  // Besides its kernel under its key, a library defines the schema of each
+  // operator outside aten: the dispatcher takes one definition of each.
+  std::vector<Claim> claims(const ir::Kernel& kernel) const override {
+    std::vector<Claim> claimed = Target::claims(kernel);
+    if (defines_schema(kernel))
+      claimed.push_back({"schema\n" + kernel.op.str(), "the schema of " + kernel.op.str()});
+    return claimed;
+  }
+
   void check_kernel(const ir::Kernel& kernel, Problems& problems) const override {
     std::set<std::string> scratch;
     auto code = kernel_code(kernel, scratch);
@@ -318,8 +333,7 @@ std::vector<OutputFile> TorchTarget::generate(const ir::Module& module, const Li
     const KernelCode& code = std::get<KernelCode>(generated); // check_kernel accepted it
     wrappers.push_back(code.wrapper);
     declarations.add(kernel, code.declaration);
-    // aten's operators are defined by libtorch itself.
-    if (kernel.op.ns != "aten" && defined.insert(kernel.op).second) {
+    if (defines_schema(kernel) && defined.insert(kernel.op).second) {
       defs[kernel.op.ns].push_back(
           fmt::format("m.def({});", support::cpp_string_literal(kernel.schema().str())));
     }
