@@ -174,6 +174,7 @@ std::string_view field_path(ir::Field field) {
 
 void Problems::kernel(const ir::Kernel& kernel, std::string_view field, std::string code,
                       std::string message, std::vector<diag::Note> notes) {
+  kernels_.insert(kernel.usr);
   diag::Diagnostic d = locator_.kernel_error(kernel, field, std::move(code), std::move(message));
   d.notes.insert(d.notes.begin(), notes.begin(), notes.end());
   out_.push_back(std::move(d));
@@ -209,24 +210,29 @@ Output generate(const ir::Module& module, const Options& options, const TargetRe
   library = module;
   Problems problems(locator, output.diagnostics);
   resolve_fields(library.kernels, target, options, problems);
-  for (const ir::Kernel& k : library.kernels)
-    target.check_kernel(k, problems);
   check_identities(library.kernels, target, problems);
   if (library.kernels.empty()) {
     problems.error("opscan-no-kernels", "no annotated kernels found: nothing to register "
                                         "(annotate kernels with OPSCAN_KERNEL)");
   }
-  diag::sort(output.diagnostics); // in source order, whatever the kernels' order
-  if (diag::has_errors(output.diagnostics))
-    return output;
 
-  // Generated code follows the canonical order, whatever order the IR came in.
+  // Generated code follows the canonical order, whatever order the IR came
+  // in. Generating also finds what the target refuses: every problem at once.
   ir::canonicalize(library);
   library.generator = options.generator;
   library.library =
       ir::LibraryInfo{output.library.name, output.library.registration, std::string(target.name()),
                       output.symbols.registration_function, output.symbols.link_anchor};
-  output.files = target.generate(library, output.library, options, output.diagnostics);
+  if (diag::has_errors(output.diagnostics)) {
+    // Still generated, for what else the target refuses; without the
+    // kernels already refused, whose problems would only echo.
+    ir::Module rest = library;
+    std::erase_if(rest.kernels, [&](const ir::Kernel& k) { return problems.has_problems(k); });
+    target.generate(rest, output.library, options, problems);
+  } else {
+    output.files = target.generate(library, output.library, options, problems);
+  }
+  diag::sort(output.diagnostics); // in source order, whatever the kernels' order
   std::vector<OutputFile> expected = target.outputs(output.library);
   bool as_listed = expected.size() == output.files.size();
   for (size_t i = 0; as_listed && i < expected.size(); ++i)

@@ -14,6 +14,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -71,10 +72,15 @@ public:
               std::string message, std::vector<diag::Note> notes = {});
   void error(std::string code, std::string message);
   const ir::Locator& locator() const { return locator_; }
+  // Where other diagnostics go (a template's errors).
+  diag::Diagnostics& diagnostics() { return out_; }
+  // Whether a problem with `kernel` was reported.
+  bool has_problems(const ir::Kernel& kernel) const { return kernels_.contains(kernel.usr); }
 
 private:
   const ir::Locator& locator_;
   diag::Diagnostics& out_;
+  std::set<std::string> kernels_; // the USRs of kernels with problems
 };
 
 // A problem with an annotation field's value, at a byte offset in the value.
@@ -117,24 +123,19 @@ public:
   };
   virtual std::vector<Claim> claims(const ir::Kernel& kernel) const;
 
-  // Every reason this target cannot generate `kernel` (its context, types,
-  // returns...), reported to `problems`. Fields and identity are checked
-  // by the caller, with the hooks above.
-  virtual void check_kernel(const ir::Kernel& kernel, Problems& problems) const = 0;
-
   virtual Symbols symbols(const LibrarySpec& library) const = 0;
   // The files a generation writes, in this order, with their kind; the
   // same in every registration mode (so build files never disagree with
   // the generator).
   virtual std::vector<OutputFile> outputs(const LibrarySpec& library) const = 0;
 
-  // The files of outputs(), rendered, for a module whose every kernel
-  // check_kernel accepted, with its annotation fields resolved. The IR file
-  // (data, "<lib>/ir.json") is the caller's and is left empty. Only
-  // template errors can still occur here.
+  // The files of outputs(), rendered, for `module` (its annotation fields
+  // resolved and checked with the hooks above, its identities checked).
+  // Every reason a kernel cannot be generated (its context, types,
+  // returns...) goes to `problems`, as do template errors; with any of them
+  // the files are not used. Generating is the check: there is no other.
   virtual std::vector<OutputFile> generate(const ir::Module& module, const LibrarySpec& library,
-                                           const Options& options,
-                                           diag::Diagnostics& diags) const = 0;
+                                           const Options& options, Problems& problems) const = 0;
 };
 
 } // namespace opscan::emit

@@ -519,8 +519,23 @@ bool is_alternative_token(std::string_view name) {
   return alternative_token_for(name).has_value();
 }
 
+// ASCII letters, digits and '_', not starting with a digit: XID and NFC
+// without asking ICU, which most names (and every generated one) never need.
+bool is_plain_ascii_identifier(std::string_view name) {
+  if (name.empty() || is_ascii_digit(static_cast<unsigned char>(name[0])))
+    return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    auto u = static_cast<unsigned char>(c);
+    return is_ascii_letter(u) || is_ascii_digit(u) || c == '_';
+  });
+}
+
 std::vector<Finding> check_identifier(std::string_view name, Scope scope) {
   std::vector<Finding> findings;
+  if (is_plain_ascii_identifier(name) && !is_keyword(name) && !alternative_token_for(name) &&
+      !reserved_reason(name, scope) && !is_special(name)) {
+    return findings;
+  }
   if (name.empty()) {
     findings.push_back(
         error(kCodeEmpty, "an empty name ('') is not a valid C++ identifier: it needs at least one "

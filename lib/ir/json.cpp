@@ -8,12 +8,73 @@
 #include <array>
 #include <charconv>
 #include <deque>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <tuple>
 #include <utility>
 
 namespace opscan::ir {
+
+// What a parsed IR file keeps for its Positions; in a named namespace, as
+// Positions::Document (declared in the header) holds them.
+namespace json_detail {
+
+// A JSON value as the reader sees it: what it holds, where it starts, and
+// for strings, keys and numbers, their value. Lighter than an nlohmann
+// document, whose maps and strings, built and destroyed, cost more than the
+// reading itself.
+struct Node {
+  enum class Kind { null, boolean, unsigned_integer, other_number, string, array, object };
+  Kind kind = Kind::null;
+  bool boolean = false;
+  uint64_t number = 0;
+  std::string_view text;      // a string's value
+  std::string_view key;       // an object member's name
+  uint32_t offset = 0;        // of the value in the text; 0 when not known
+  std::vector<Node> children; // array items, object members in order
+};
+
+// 1-based lines and columns of byte offsets in a text.
+class LineTable {
+public:
+  explicit LineTable(std::string_view text) {
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n')
+        starts_.push_back(static_cast<uint32_t>(i + 1));
+    }
+  }
+  diag::Location at(const std::string& file, size_t offset) const {
+    auto line = std::upper_bound(starts_.begin(), starts_.end(), offset) - starts_.begin();
+    uint32_t start = starts_[static_cast<size_t>(line - 1)];
+    return {file, static_cast<uint32_t>(line), static_cast<uint32_t>(offset - start + 1),
+            static_cast<uint32_t>(offset)};
+  }
+
+private:
+  std::vector<uint32_t> starts_{0};
+};
+
+} // namespace json_detail
+
+// The text of an IR file and its parse, kept for locating values later.
+struct Positions::Document {
+  std::string text;
+  std::deque<std::string> decoded; // unescaped strings the nodes view
+  nlohmann::json json;             // the document, when nlohmann parsed it
+  json_detail::Node root;
+  // Made when a location is first asked for: most files have no error.
+  const json_detail::LineTable& lines() const {
+    std::call_once(lines_made, [this] { line_table.emplace(text); });
+    return *line_table;
+  }
+  mutable std::once_flag lines_made;
+  mutable std::optional<json_detail::LineTable> line_table;
+};
+
+using json_detail::LineTable;
+using json_detail::Node;
+
 namespace {
 
 // The bytes a JSON string holds as they are, escaped or not: printable
@@ -208,21 +269,6 @@ void write_kernel(Writer& w, const Kernel& k) {
     write_location(w.key("location"), k.location);
   });
 }
-
-// A JSON value as the reader sees it: what it holds, where it starts, and
-// for strings, keys and numbers, their value. Lighter than an nlohmann
-// document, whose maps and strings, built and destroyed, cost more than the
-// reading itself.
-struct Node {
-  enum class Kind { null, boolean, unsigned_integer, other_number, string, array, object };
-  Kind kind = Kind::null;
-  bool boolean = false;
-  uint64_t number = 0;
-  std::string_view text;      // a string's value
-  std::string_view key;       // an object member's name
-  uint32_t offset = 0;        // of the value in the text; 0 when not known
-  std::vector<Node> children; // array items, object members in order
-};
 
 using Json = nlohmann::json;
 
@@ -502,42 +548,22 @@ private:
   bool skipped_ = false;
 };
 
-// 1-based lines and columns of byte offsets in a text.
-class LineTable {
-public:
-  explicit LineTable(std::string_view text) {
-    for (size_t i = 0; i < text.size(); ++i) {
-      if (text[i] == '\n')
-        starts_.push_back(static_cast<uint32_t>(i + 1));
-    }
-  }
-  diag::Location at(const std::string& file, size_t offset) const {
-    auto line = std::upper_bound(starts_.begin(), starts_.end(), offset) - starts_.begin();
-    uint32_t start = starts_[static_cast<size_t>(line - 1)];
-    return {file, static_cast<uint32_t>(line), static_cast<uint32_t>(offset - start + 1),
-            static_cast<uint32_t>(offset)};
-  }
-
-private:
-  std::vector<uint32_t> starts_{0};
-};
-
-// Thrown inside the reader only; turned into one diagnostic at `path`.
+// Thrown inside the reader only; turned into one diagnostic at `path` (or
+// at `offset`, for a value the path does not tell apart: a key given twice).
 struct ReadError {
   std::string path;
   std::string message;
+  std::optional<uint32_t> offset = std::nullopt;
 };
 
 // Typed access to one JSON object of the IR, which must have exactly the
-// members `required` plus any of `optional`, each once. Records where every
-// value it gives out is, by JSON path.
+// members `required` plus any of `optional`, each once. Errors name the JSON
+// path of the value; Positions finds where it is.
 class Reader {
 public:
-  Reader(const Node& value, std::string at, Positions& positions, const LineTable& lines,
-         std::initializer_list<const char*> required,
+  Reader(const Node& value, std::string at, std::initializer_list<const char*> required,
          std::initializer_list<const char*> optional = {})
-      : value_(value), path_(std::move(at)), positions_(positions), lines_(lines) {
-    note(path_, value_);
+      : value_(value), path_(std::move(at)) {
     if (value_.kind != Node::Kind::object)
       throw ReadError{path_, "must be an object"};
     for (size_t i = 0; i < value_.children.size(); ++i) {
@@ -547,15 +573,14 @@ public:
                            [&](const char* n) { return member.key == n; });
       };
       if (!known(required) && !known(optional)) {
-        note(path(member.key), member);
         throw ReadError{path(member.key),
                         "unknown field (a misspelling, or an IR from another opscan?)"};
       }
       for (size_t j = 0; j < i; ++j) {
         if (value_.children[j].key == member.key) {
-          note(path(member.key), member);
           throw ReadError{path(member.key),
-                          "given twice (readers could disagree on which one counts)"};
+                          "given twice (readers could disagree on which one counts)",
+                          member.offset};
         }
       }
     }
@@ -609,19 +634,16 @@ public:
     const Node& v = field(key);
     if (v.kind != Node::Kind::array)
       throw ReadError{path(key), "must be an array"};
-    for (size_t i = 0; i < v.children.size(); ++i) {
-      std::string item = path(key) + "[" + std::to_string(i) + "]";
-      note(item, v.children[i]);
-      read_item(v.children[i], item);
-    }
+    for (size_t i = 0; i < v.children.size(); ++i)
+      read_item(v.children[i], path(key) + "[" + std::to_string(i) + "]");
   }
   Reader object(const char* key, std::initializer_list<const char*> required,
                 std::initializer_list<const char*> optional = {}) const {
-    return Reader(field(key), path(key), positions_, lines_, required, optional);
+    return Reader(field(key), path(key), required, optional);
   }
   Reader item(const Node& node, std::string path, std::initializer_list<const char*> required,
               std::initializer_list<const char*> optional = {}) const {
-    return Reader(node, std::move(path), positions_, lines_, required, optional);
+    return Reader(node, std::move(path), required, optional);
   }
   bool has(const char* key) const { return member(key) != nullptr; }
   std::string item_str(const Node& node, const std::string& path) const {
@@ -642,17 +664,11 @@ private:
     const Node* v = member(key);
     if (v == nullptr)
       throw ReadError{path(key), "missing"};
-    note(path(key), *v);
     return *v;
-  }
-  void note(const std::string& path, const Node& node) const {
-    positions_.add(path, lines_.at(positions_.file(), node.offset));
   }
 
   const Node& value_;
   std::string path_;
-  Positions& positions_;
-  const LineTable& lines_;
 };
 
 schema::Type read_type(const Reader& r, const char* key) {
@@ -729,15 +745,41 @@ LibraryInfo read_library(const Reader& r) {
 } // namespace
 
 diag::Location Positions::at(std::string_view path) const {
-  while (true) {
-    if (auto it = at_.find(path); it != at_.end())
-      return it->second;
-    // The enclosing value: "a.b[2].c" -> "a.b[2]" -> "a.b" -> "a" -> "".
-    size_t cut = path.find_last_of(".[");
-    if (path.empty())
-      return {file_, 1, 1, 0};
-    path = cut == std::string_view::npos ? std::string_view() : path.substr(0, cut);
+  if (!document_)
+    return {file_, 1, 1, 0};
+  // Down the path ("kernels[3].arguments[1].name") as far as the document
+  // goes: the deepest value found is the nearest enclosing one.
+  const Node* node = &document_->root;
+  for (size_t at = 0; at < path.size();) {
+    const Node* next = nullptr;
+    if (path[at] == '[') {
+      const size_t close = path.find(']', at);
+      size_t index = 0;
+      auto [end, ec] = std::from_chars(path.data() + at + 1, path.data() + close, index);
+      if (close == std::string_view::npos || ec != std::errc() || end != path.data() + close)
+        break;
+      if (node->kind == Node::Kind::array && index < node->children.size())
+        next = &node->children[index];
+      at = close + 1;
+    } else {
+      at += path[at] == '.' ? 1 : 0;
+      const size_t end = std::min(path.find_first_of(".[", at), path.size());
+      const std::string_view key = path.substr(at, end - at);
+      if (node->kind == Node::Kind::object) {
+        for (const Node& member : node->children) {
+          if (member.key == key) {
+            next = &member;
+            break;
+          }
+        }
+      }
+      at = end;
+    }
+    if (next == nullptr)
+      break;
+    node = next;
   }
+  return document_->lines().at(file_, node->offset);
 }
 
 std::string to_json(const Module& input) {
@@ -784,20 +826,21 @@ std::string to_json(const Module& input) {
 
 ReadResult from_json(std::string_view text, const std::string& path) {
   ReadResult result;
-  result.positions.set_file(path);
-  const LineTable lines(text);
-  std::deque<std::string> decoded;
-  FastParser fast(text, decoded);
+  // Kept by the positions, which locate values when a diagnostic asks.
+  auto document = std::make_shared<Positions::Document>();
+  document->text = text;
+  const std::string_view kept = document->text;
+  result.positions = Positions(path);
+  FastParser fast(kept, document->decoded);
   std::optional<Node> doc = fast.parse();
   // What the fast parser skipped is checked by nlohmann (which does not
   // recurse either).
-  if (doc && fast.skipped() && !Json::accept(text))
+  if (doc && fast.skipped() && !Json::accept(kept))
     doc.reset();
-  Json json; // only when the fast parser gives up: doc views its strings
   try {
     if (!doc) {
-      json = Json::parse(text);
-      doc = node_of(json);
+      document->json = Json::parse(kept);
+      doc = node_of(document->json);
     }
   } catch (const Json::parse_error& e) {
     // e.byte counts the characters read, including the offending one (the
@@ -805,7 +848,7 @@ ReadResult from_json(std::string_view text, const std::string& path) {
     size_t at = e.byte > 0 ? e.byte - 1 : 0;
     bool at_end = at >= text.size();
     result.diagnostics.push_back(
-        diag::make_error("opscan-ir-invalid", lines.at(path, std::min(at, text.size())),
+        diag::make_error("opscan-ir-invalid", document->lines().at(path, std::min(at, text.size())),
                          at_end ? "not valid JSON: the file ends too early (truncated?)"
                                 : "not valid JSON: the IR file is damaged"));
     return result;
@@ -814,8 +857,10 @@ ReadResult from_json(std::string_view text, const std::string& path) {
                                                   std::string("not valid JSON: ") + e.what()));
     return result;
   }
+  document->root = std::move(*doc);
+  result.positions.document_ = document;
   try {
-    Reader r(*doc, "", result.positions, lines,
+    Reader r(document->root, "",
              {"format", "version", "generator", "libclang_version", "sources", "kernels"},
              {"library"});
     if (r.str("format") != kFormat) {
@@ -850,8 +895,10 @@ ReadResult from_json(std::string_view text, const std::string& path) {
     result.module = std::move(m);
   } catch (const ReadError& e) {
     // Every message starts with the JSON path it is about.
+    const diag::Location where =
+        e.offset ? document->lines().at(path, *e.offset) : result.positions.at(e.path);
     result.diagnostics.push_back(
-        diag::make_error("opscan-ir-invalid", result.positions.at(e.path),
+        diag::make_error("opscan-ir-invalid", where,
                          (e.path.empty() ? std::string("the IR") : e.path) + ": " + e.message));
   }
   return result;

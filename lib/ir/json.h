@@ -5,7 +5,7 @@
 #include "diag/diag.h"
 #include "ir/ir.h"
 
-#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,20 +18,26 @@ inline constexpr int kVersion = 2;
 // Deterministic JSON (canonicalised, two-space indent, trailing newline).
 std::string to_json(const Module& module);
 
+struct ReadResult;
+
 // Where each value of an IR file is, by JSON path: "kernels[3].cpp_function",
-// "library.name", "kernels[0].arguments[1].schema_type".
+// "library.name", "kernels[0].arguments[1].schema_type". Looked up only when
+// a diagnostic needs it; copies share the parsed file.
 class Positions {
 public:
-  void add(std::string path, diag::Location where) { at_.emplace(std::move(path), where); }
+  Positions() = default;
+  explicit Positions(std::string file) : file_(std::move(file)) {}
   // The value at `path`, else that of the nearest enclosing path, else the
   // start of the file.
   diag::Location at(std::string_view path) const;
   const std::string& file() const { return file_; }
-  void set_file(std::string file) { file_ = std::move(file); }
+
+  struct Document; // the parsed text (ir/json.cpp)
 
 private:
+  friend ReadResult from_json(std::string_view text, const std::string& path);
   std::string file_;
-  std::map<std::string, diag::Location, std::less<>> at_;
+  std::shared_ptr<const Document> document_;
 };
 
 struct ReadResult {

@@ -186,40 +186,32 @@ private:
   }
 
   void kernel(size_t i, const Kernel& k) {
-    const size_t before = diags_.size();
-    // The operator name, then the schema's own parts, then the schema as a
-    // whole (whose errors would only repeat those of its parts).
+    // The operator name; then the schema, which must read back as itself.
+    // When it does, so does every part of it; when it does not, the parts
+    // say which is wrong (and the whole, if none does).
     std::set<std::string> naming_codes;
     for (const schema::Error& e : schema::check_operator_name(k.op)) {
       naming_codes.insert(e.code);
       kernel_error(i, "operator", "opscan-ir-operator-name",
                    support::quoted(k.op.str()) + ": " + e.message);
     }
-    for (size_t j = 0; j < k.arguments.size(); ++j)
-      argument(i, j, k.arguments[j]);
-    for (size_t j = 0; j < k.returns.size(); ++j) {
-      const schema::Return& r = k.returns[j];
-      const std::string at = "returns[" + std::to_string(j) + "]";
-      if (!r.name.empty() && !is_schema_identifier(r.name)) {
-        kernel_error(i, at + ".name", "opscan-ir-schema",
-                     support::quoted(r.name) + " is not a schema identifier");
+    const schema::Schema s = k.schema();
+    const std::string spelled = s.str();
+    auto reparsed = schema::parse_schema_with_layout(spelled);
+    if (reparsed && reparsed.value->schema == s) {
+      for (const schema::Error& e : schema::check_schema(s, reparsed.value->layout)) {
+        if (!naming_codes.contains(e.code) && e.code != "opscan-schema-syntax")
+          kernel_error(i, "schema", "opscan-ir-schema", e.message + " [" + e.code + "]");
       }
-      type(i, at + ".schema_type", r.type);
+    } else if (!schema_parts(i, k) && naming_codes.empty()) {
+      kernel_error(i, "schema", "opscan-ir-schema",
+                   support::quoted(spelled, 200) + " does not read back as itself" +
+                       (reparsed ? std::string() : ": " + reparsed.error->message));
     }
-    if (diags_.size() == before) {
-      const schema::Schema s = k.schema();
-      const std::string spelled = s.str();
-      auto reparsed = schema::parse_schema(spelled);
-      if (!reparsed || !(*reparsed.value == s)) {
-        kernel_error(i, "schema", "opscan-ir-schema",
-                     support::quoted(spelled, 200) + " does not read back as itself" +
-                         (reparsed ? std::string() : ": " + reparsed.error->message));
-      } else {
-        for (const schema::Error& e : schema::check_schema(s, schema::layout_of(s))) {
-          if (!naming_codes.contains(e.code) && e.code != "opscan-schema-syntax")
-            kernel_error(i, "schema", "opscan-ir-schema", e.message + " [" + e.code + "]");
-        }
-      }
+    for (size_t j = 0; j < k.arguments.size(); ++j) {
+      const std::string at = "arguments[" + std::to_string(j) + "]";
+      kernel_text(i, at + ".cpp_type", k.arguments[j].cpp_type);
+      kernel_text(i, at + ".cpp_canonical_type", k.arguments[j].cpp_canonical_type);
     }
 
     for (const std::string& problem : qualified_name_problems(k.cpp_function))
@@ -245,27 +237,41 @@ private:
       kernel_error(i, "usr", kInvalid, "the USR is empty; it names the kernel's C++ function");
   }
 
-  void argument(size_t i, size_t j, const Argument& a) {
-    const std::string at = "arguments[" + std::to_string(j) + "]";
-    if (!is_schema_identifier(a.schema.name)) {
-      kernel_error(i, at + ".name", "opscan-ir-schema",
-                   support::quoted(a.schema.name) + " is not a schema identifier");
+  // The problems of each part of a kernel's schema; whether there were any.
+  bool schema_parts(size_t i, const Kernel& k) {
+    const size_t before = diags_.size();
+    for (size_t j = 0; j < k.arguments.size(); ++j)
+      argument(i, j, k.arguments[j].schema);
+    for (size_t j = 0; j < k.returns.size(); ++j) {
+      const schema::Return& r = k.returns[j];
+      const std::string at = "returns[" + std::to_string(j) + "]";
+      if (!r.name.empty() && !is_schema_identifier(r.name)) {
+        kernel_error(i, at + ".name", "opscan-ir-schema",
+                     support::quoted(r.name) + " is not a schema identifier");
+      }
+      type(i, at + ".schema_type", r.type);
     }
-    type(i, at + ".schema_type", a.schema.type);
-    if (a.schema.default_value) {
+    return diags_.size() != before;
+  }
+
+  void argument(size_t i, size_t j, const schema::Argument& a) {
+    const std::string at = "arguments[" + std::to_string(j) + "]";
+    if (!is_schema_identifier(a.name)) {
+      kernel_error(i, at + ".name", "opscan-ir-schema",
+                   support::quoted(a.name) + " is not a schema identifier");
+    }
+    type(i, at + ".schema_type", a.type);
+    if (a.default_value) {
       // A default reads back as itself in a schema of its own.
-      const std::string probe =
-          "x::y(" + a.schema.type.str() + " a=" + *a.schema.default_value + ") -> ()";
+      const std::string probe = "x::y(" + a.type.str() + " a=" + *a.default_value + ") -> ()";
       auto parsed = schema::parse_schema(probe);
       if (!parsed || parsed.value->arguments.size() != 1 ||
-          parsed.value->arguments[0].default_value != a.schema.default_value) {
+          parsed.value->arguments[0].default_value != a.default_value) {
         kernel_error(i, at + ".default", "opscan-ir-schema",
-                     support::quoted(*a.schema.default_value) + " is not a default value" +
+                     support::quoted(*a.default_value) + " is not a default value" +
                          (parsed ? std::string() : ": " + parsed.error->message));
       }
     }
-    kernel_text(i, at + ".cpp_type", a.cpp_type);
-    kernel_text(i, at + ".cpp_canonical_type", a.cpp_canonical_type);
   }
 
   void type(size_t i, const std::string& at, const schema::Type& t) {

@@ -32,13 +32,43 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
-std::string alias_str(const AliasInfo& alias) {
-  std::string out = "(" + join(alias.before, "|");
+// The printers append to one string: schemas are printed by the thousand.
+void append_joined(std::string& out, const std::vector<std::string>& parts, char sep) {
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0)
+      out += sep;
+    out += parts[i];
+  }
+}
+
+void append_alias(std::string& out, const AliasInfo& alias) {
+  out += '(';
+  append_joined(out, alias.before, '|');
   if (alias.is_write)
-    out += "!";
-  if (!alias.after.empty())
-    out += " -> " + join(alias.after, "|");
-  return out + ")";
+    out += '!';
+  if (!alias.after.empty()) {
+    out += " -> ";
+    append_joined(out, alias.after, '|');
+  }
+  out += ')';
+}
+
+void append_type(std::string& out, const Type& type) {
+  out += type.base;
+  if (type.alias)
+    append_alias(out, *type.alias);
+  for (const TypeSuffix& s : type.suffixes) {
+    if (s.kind == TypeSuffix::Kind::optional) {
+      out += '?';
+      continue;
+    }
+    out += '[';
+    if (s.size)
+      out += std::to_string(*s.size);
+    out += ']';
+    if (s.alias)
+      append_alias(out, *s.alias);
+  }
 }
 
 bool is_digit(char c) {
@@ -512,18 +542,8 @@ std::string OperatorName::unqualified() const {
 }
 
 std::string Type::str() const {
-  std::string out = base;
-  if (alias)
-    out += alias_str(*alias);
-  for (const TypeSuffix& s : suffixes) {
-    if (s.kind == TypeSuffix::Kind::optional) {
-      out += "?";
-      continue;
-    }
-    out += "[" + (s.size ? std::to_string(*s.size) : std::string()) + "]";
-    if (s.alias)
-      out += alias_str(*s.alias);
-  }
+  std::string out;
+  append_type(out, *this);
   return out;
 }
 
@@ -547,7 +567,16 @@ namespace {
 // The canonical printer; records where each part lands so that layout_of
 // cannot drift from str().
 std::string print(const Schema& schema, SchemaLayout* layout) {
-  std::string out = schema.name.str() + "(";
+  std::string out;
+  out.reserve(64 + 32 * (schema.arguments.size() + schema.returns.size()));
+  out += schema.name.ns;
+  out += "::";
+  out += schema.name.name;
+  if (!schema.name.overload.empty()) {
+    out += '.';
+    out += schema.name.overload;
+  }
+  out += '(';
   bool star = false;
   for (size_t i = 0; i < schema.arguments.size(); ++i) {
     const Argument& a = schema.arguments[i];
@@ -559,11 +588,14 @@ std::string print(const Schema& schema, SchemaLayout* layout) {
     }
     if (layout)
       layout->arguments.push_back(out.size());
-    out += a.type.str() + " " + a.name;
+    append_type(out, a.type);
+    out += ' ';
+    out += a.name;
     std::optional<size_t> default_at;
     if (a.default_value) {
       default_at = out.size() + 1;
-      out += "=" + *a.default_value;
+      out += '=';
+      out += *a.default_value;
     }
     if (layout)
       layout->defaults.push_back(default_at);
@@ -582,9 +614,11 @@ std::string print(const Schema& schema, SchemaLayout* layout) {
       out += ", ";
     if (layout)
       layout->returns.push_back(out.size());
-    out += r.type.str();
-    if (!r.name.empty())
-      out += " " + r.name;
+    append_type(out, r.type);
+    if (!r.name.empty()) {
+      out += ' ';
+      out += r.name;
+    }
   }
   if (parens)
     out += ")";

@@ -394,17 +394,13 @@ public:
     return base().check_field(f, k);
   }
   std::string identity(const ir::Kernel& k) const override { return base().identity(k); }
-  void check_kernel(const ir::Kernel& k, emit::Problems& p) const override {
-    base().check_kernel(k, p);
-  }
   emit::Symbols symbols(const emit::LibrarySpec& l) const override { return base().symbols(l); }
   std::vector<emit::OutputFile> outputs(const emit::LibrarySpec& l) const override {
     return base().outputs(l);
   }
   std::vector<emit::OutputFile> generate(const ir::Module& m, const emit::LibrarySpec& l,
-                                         const emit::Options& o,
-                                         diag::Diagnostics& d) const override {
-    std::vector<emit::OutputFile> files = base().generate(m, l, o, d);
+                                         const emit::Options& o, emit::Problems& p) const override {
+    std::vector<emit::OutputFile> files = base().generate(m, l, o, p);
     files.pop_back();
     return files;
   }

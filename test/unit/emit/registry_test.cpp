@@ -145,7 +145,8 @@ TEST(AddedTarget, GenerateRefusesWhatItsHooksRefuse) {
               (Names{"opscan-unsupported-field"}));
   }
 
-  // Kernels (check_kernel): no runtime context, located in an IR file.
+  // Kernels the target refuses while generating: no runtime context,
+  // located in an IR file.
   ir::Module m = two_kernels();
   m.kernels[0].context = ContextKind::dispatch_key_set;
   FromIr in = from_ir(m);

@@ -1033,8 +1033,7 @@ TEST(IrPositions, UnknownPathsFallBackToTheEnclosingValueThenTheFile) {
             value_location(doc, Json::json_pointer("/kernels/1/arguments")));
   EXPECT_EQ(r.positions.at("kernels[7]"), value_location(doc, Json::json_pointer("/kernels")));
   EXPECT_EQ(r.positions.at("nothing"), value_location(doc, Json::json_pointer("")));
-  Positions none;
-  none.set_file("f.json");
+  Positions none("f.json");
   EXPECT_EQ(none.at("kernels[0].usr"), (diag::Location{"f.json", 1, 1, 0}));
 }
 

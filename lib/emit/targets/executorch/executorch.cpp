@@ -168,10 +168,11 @@ struct KernelCode {
   std::string call_args;                // ", self, ..."
   std::vector<std::string> param_types; // to tell overloads apart
   bool is_out = false;                  // has out arguments (kwarg-only, mutable)
+  std::string schema_comment;           // "// ns::op(...) -> ..."
 };
 
 // What ExecuTorch generates for `kernel`, or why it cannot. `taken` holds
-// the wrapper names given so far; check_kernel passes a scratch set.
+// the wrapper names given so far.
 std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
                                               std::set<std::string>& taken) {
   if (kernel.context != ir::ContextKind::runtime_context) {
@@ -282,7 +283,8 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
     finish = fmt::format("  {};\n", call);
   }
 
-  const std::string schema_comment = support::cpp_comment(kernel.schema().str());
+  code.schema_comment = support::cpp_comment(kernel.schema().str());
+  const std::string& schema_comment = code.schema_comment;
   const std::string op_literal = support::cpp_string_literal(kernel.op.str());
   code.wrapper = fmt::format(
       "{}\n"
@@ -343,13 +345,13 @@ public:
       return skip(fmt::format("it would be {}({}), the typed call of {}", qualified,
                               fmt::join(code.param_types, ", "), it->second));
     }
-    blocks_[kernel.op.ns].push_back(fmt::format(
-        "{}\n"
-        "inline {} {}(::executorch::runtime::KernelRuntimeContext& context{}) {{\n"
-        "  {}::{}(context{});\n"
-        "}}\n",
-        support::cpp_comment(kernel.schema().str()), code.result_type, name, code.params,
-        kernel.returns.empty() ? "" : "return ", kernel.cpp_function, code.call_args));
+    blocks_[kernel.op.ns].push_back(
+        fmt::format("{}\n"
+                    "inline {} {}(::executorch::runtime::KernelRuntimeContext& context{}) {{\n"
+                    "  {}::{}(context{});\n"
+                    "}}\n",
+                    code.schema_comment, code.result_type, name, code.params,
+                    kernel.returns.empty() ? "" : "return ", kernel.cpp_function, code.call_args));
   }
 
   // One namespace block per operator namespace, its calls separated by
@@ -458,13 +460,6 @@ public:
     return kernel.op.str() + "\n" + kernel.kernel_key;
   }
 
-  void check_kernel(const ir::Kernel& kernel, Problems& problems) const override {
-    std::set<std::string> scratch;
-    auto code = kernel_code(kernel, scratch);
-    if (const auto* refusal = std::get_if<Refusal>(&code))
-      report(*refusal, kernel, "opscan-executorch-unsupported", problems);
-  }
-
   Symbols symbols(const LibrarySpec& library) const override {
     // In torch::executor, like ExecuTorch's own generator's.
     return registration_symbols(library, "torch::executor::");
@@ -480,13 +475,14 @@ public:
   }
 
   std::vector<OutputFile> generate(const ir::Module& module, const LibrarySpec& library,
-                                   const Options& options, diag::Diagnostics& diags) const override;
+                                   const Options& options, Problems& problems) const override;
 };
 
 std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
                                                    const LibrarySpec& library,
                                                    const Options& options,
-                                                   diag::Diagnostics& diags) const {
+                                                   Problems& problems) const {
+  diag::Diagnostics& diags = problems.diagnostics();
   const Symbols symbols = this->symbols(library);
   std::vector<std::string> wrappers, entries;
   Declarations declarations;
@@ -495,7 +491,11 @@ std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
   TypedCalls calls;
   for (const ir::Kernel& kernel : module.kernels) {
     auto generated = kernel_code(kernel, taken);
-    const KernelCode& code = std::get<KernelCode>(generated); // check_kernel accepted it
+    if (const auto* refusal = std::get_if<Refusal>(&generated)) {
+      report(*refusal, kernel, "opscan-executorch-unsupported", problems);
+      continue;
+    }
+    const KernelCode& code = std::get<KernelCode>(generated);
     wrappers.push_back(code.wrapper);
     entries.push_back(code.entry);
     declarations.add(kernel, code.declaration);

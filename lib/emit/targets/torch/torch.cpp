@@ -285,13 +285,6 @@ public:
     return claimed;
   }
 
-  void check_kernel(const ir::Kernel& kernel, Problems& problems) const override {
-    std::set<std::string> scratch;
-    auto code = kernel_code(kernel, scratch);
-    if (const auto* refusal = std::get_if<Refusal>(&code))
-      report(*refusal, kernel, "opscan-torch-unsupported", problems);
-  }
-
   Symbols symbols(const LibrarySpec& library) const override {
     // In the global namespace: the torch target's libraries are C++ code
     // of the program, not of a runtime's namespace.
@@ -306,7 +299,7 @@ public:
   }
 
   std::vector<OutputFile> generate(const ir::Module& module, const LibrarySpec& library,
-                                   const Options& options, diag::Diagnostics& diags) const override;
+                                   const Options& options, Problems& problems) const override;
 };
 
 std::string indented(const std::vector<std::string>& lines, const char* indent) {
@@ -317,8 +310,8 @@ std::string indented(const std::vector<std::string>& lines, const char* indent) 
 }
 
 std::vector<OutputFile> TorchTarget::generate(const ir::Module& module, const LibrarySpec& library,
-                                              const Options& options,
-                                              diag::Diagnostics& diags) const {
+                                              const Options& options, Problems& problems) const {
+  diag::Diagnostics& diags = problems.diagnostics();
   const Symbols symbols = this->symbols(library);
   std::vector<std::string> wrappers;
   Declarations declarations;
@@ -330,7 +323,11 @@ std::vector<OutputFile> TorchTarget::generate(const ir::Module& module, const Li
   std::set<schema::OperatorName> defined;
   for (const ir::Kernel& kernel : module.kernels) {
     auto generated = kernel_code(kernel, taken);
-    const KernelCode& code = std::get<KernelCode>(generated); // check_kernel accepted it
+    if (const auto* refusal = std::get_if<Refusal>(&generated)) {
+      report(*refusal, kernel, "opscan-torch-unsupported", problems);
+      continue;
+    }
+    const KernelCode& code = std::get<KernelCode>(generated);
     wrappers.push_back(code.wrapper);
     declarations.add(kernel, code.declaration);
     if (defines_schema(kernel) && defined.insert(kernel.op).second) {
