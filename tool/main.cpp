@@ -262,7 +262,7 @@ Status generate_command(const CLI::App& cmd, const std::vector<std::string>& ir_
     std::fputs("opscan: error: -o (the output directory) is required\n", stderr);
     return Status::usage;
   }
-  driver::Plan plan = driver::plan(inputs, request, targets());
+  driver::Plan plan = driver::plan(std::move(inputs), request, targets());
   if (Status status = reported(plan.diagnostics, plan.status); status != Status::ok)
     return status;
   return write_plan(plan, args.out_dir);
@@ -275,7 +275,7 @@ Status check_command(const CLI::App& cmd, const std::vector<std::string>& ir_fil
   std::vector<driver::IrFile> inputs;
   if (Status status = read_inputs(ir_files, inputs); status != Status::ok)
     return status;
-  driver::Plan plan = driver::plan(inputs, request_of(cmd, args), targets());
+  driver::Plan plan = driver::plan(std::move(inputs), request_of(cmd, args), targets());
   if (Status status = reported(plan.diagnostics, plan.status); status != Status::ok)
     return status;
   std::vector<std::string> names;
@@ -446,7 +446,7 @@ int main(int argc, char** argv) {
     ir::Module module;
     if (Status status = scan_into(run_scan, module, nullptr); status != Status::ok)
       return exit_code(status);
-    driver::Plan plan = driver::plan_scanned(module, request_of(*run_cmd, run_gen), targets());
+    driver::Plan plan = driver::plan_scanned(std::move(module), request_of(*run_cmd, run_gen), targets());
     if (Status status = reported(plan.diagnostics, plan.status); status != Status::ok)
       return exit_code(status);
     return exit_code(write_plan(plan, run_gen.out_dir));

@@ -81,21 +81,19 @@ std::optional<emit::Options> recorded_options(const IrFile& input, const emit::O
 }
 
 // One library from `module` (with --operators, only the operators named).
-Plan plan_one(const ir::Module& module, const Request& request, const emit::TargetRegistry& targets,
+Plan plan_one(ir::Module module, const Request& request, const emit::TargetRegistry& targets,
               const ir::Locator& locator) {
   Plan plan;
-  ir::SelectResult selected;
-  const ir::Module* from = &module;
   if (request.operators) {
-    selected = ir::select_operators(module, *request.operators);
+    ir::SelectResult selected = ir::select_operators(module, *request.operators);
     plan.diagnostics = std::move(selected.diagnostics);
     if (diag::has_errors(plan.diagnostics)) {
       plan.status = Status::errors;
       return plan;
     }
-    from = &selected.module;
+    module = std::move(selected.module);
   }
-  emit::Output output = emit::generate(*from, request.options, targets, locator);
+  emit::Output output = emit::generate(std::move(module), request.options, targets, locator);
   plan.diagnostics.insert(plan.diagnostics.end(), output.diagnostics.begin(),
                           output.diagnostics.end());
   plan.status = status_of(plan.diagnostics);
@@ -141,7 +139,7 @@ ReadIrs read_irs(const std::vector<std::string>& paths) {
       out.status = worst(out.status, Status::failure);
       continue;
     }
-    ir::ReadResult read = ir::from_json(*text, path);
+    ir::ReadResult read = ir::from_json(std::move(*text), path);
     out.diagnostics.insert(out.diagnostics.end(), read.diagnostics.begin(), read.diagnostics.end());
     if (!read.module) {
       out.status = worst(out.status, Status::errors);
@@ -238,8 +236,7 @@ diag::Diagnostics check_libraries(const std::vector<IrFile>& inputs,
   return diags;
 }
 
-Plan plan(const std::vector<IrFile>& inputs, const Request& request,
-          const emit::TargetRegistry& targets) {
+Plan plan(std::vector<IrFile> inputs, const Request& request, const emit::TargetRegistry& targets) {
   std::vector<std::string> libraries, fragments;
   for (const IrFile& input : inputs)
     (input.module.library ? libraries : fragments).push_back(input.path);
@@ -253,7 +250,7 @@ Plan plan(const std::vector<IrFile>& inputs, const Request& request,
     }
     Plan plan;
     plan.diagnostics = check_libraries(inputs, targets);
-    for (const IrFile& input : inputs) {
+    for (IrFile& input : inputs) {
       ir::Locator locator = locator_of(input);
       diag::Diagnostics ignored; // check_libraries reported the records it refuses
       auto options = recorded_options(input, request.options, targets, locator, ignored);
@@ -266,7 +263,7 @@ Plan plan(const std::vector<IrFile>& inputs, const Request& request,
       }
       if (request.registration_given)
         options->registration = request.options.registration;
-      emit::Output output = emit::generate(input.module, *options, targets, locator);
+      emit::Output output = emit::generate(std::move(input.module), *options, targets, locator);
       plan.diagnostics.insert(plan.diagnostics.end(), output.diagnostics.begin(),
                               output.diagnostics.end());
       plan.libraries.push_back(std::move(output));
@@ -288,9 +285,9 @@ Plan plan(const std::vector<IrFile>& inputs, const Request& request,
   }
   ir::Locator locator;
   std::vector<ir::Module> modules;
-  for (const IrFile& input : inputs) {
+  for (IrFile& input : inputs) {
     locator.add(input.module, input.positions);
-    modules.push_back(input.module);
+    modules.push_back(std::move(input.module));
   }
   ir::MergeResult merged = ir::merge(std::move(modules));
   if (diag::has_errors(merged.diagnostics)) {
@@ -299,12 +296,11 @@ Plan plan(const std::vector<IrFile>& inputs, const Request& request,
     plan.status = Status::errors;
     return plan;
   }
-  return plan_one(merged.module, request, targets, locator);
+  return plan_one(std::move(merged.module), request, targets, locator);
 }
 
-Plan plan_scanned(const ir::Module& scanned, const Request& request,
-                  const emit::TargetRegistry& targets) {
-  return plan_one(scanned, request, targets, ir::Locator());
+Plan plan_scanned(ir::Module scanned, const Request& request, const emit::TargetRegistry& targets) {
+  return plan_one(std::move(scanned), request, targets, ir::Locator());
 }
 
 Listing list_outputs(const std::vector<IrFile>& inputs, const Request& request,

@@ -73,11 +73,10 @@ struct Plan {
 // Anything else is a usage error. Every input passed ir::validate, and each
 // library passes emit::generate's checks: `check` succeeds exactly when
 // `generate` would.
-Plan plan(const std::vector<IrFile>& inputs, const Request& request,
-          const emit::TargetRegistry& targets);
+Plan plan(std::vector<IrFile> inputs, const Request& request, const emit::TargetRegistry& targets);
 
 // What `run` makes of a scan: one library (--operators selects from it).
-Plan plan_scanned(const ir::Module& scanned, const Request& request,
+Plan plan_scanned(ir::Module scanned, const Request& request,
                   const emit::TargetRegistry& targets);
 
 // Whether libraries (each as its record describes it) can live in one

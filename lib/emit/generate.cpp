@@ -196,7 +196,7 @@ OutputList list_outputs(const Options& options, const TargetRegistry& targets) {
   return list;
 }
 
-Output generate(const ir::Module& module, const Options& options, const TargetRegistry& targets,
+Output generate(ir::Module module, const Options& options, const TargetRegistry& targets,
                 const ir::Locator& locator) {
   Output output;
   auto prepared = prepare(options, targets, output.diagnostics);
@@ -207,7 +207,7 @@ Output generate(const ir::Module& module, const Options& options, const TargetRe
   output.symbols = prepared->symbols;
 
   ir::Module& library = output.module;
-  library = module;
+  library = std::move(module);
   Problems problems(locator, output.diagnostics);
   resolve_fields(library.kernels, target, options, problems);
   check_identities(library.kernels, target, problems);

@@ -36,7 +36,7 @@ struct Output {
 //                              runtime understands
 //   opscan-duplicate-kernel    two kernels of one identity (the target's)
 //   opscan-no-kernels, opscan-libname-*, opscan-ident-*, and the target's own.
-Output generate(const ir::Module& module, const Options& options, const TargetRegistry& targets,
+Output generate(ir::Module module, const Options& options, const TargetRegistry& targets,
                 const ir::Locator& locator);
 
 // What a generation with `options` would write and define, without any

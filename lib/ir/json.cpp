@@ -57,19 +57,29 @@ private:
 
 } // namespace json_detail
 
-// The text of an IR file and its parse, kept for locating values later.
+// The text of an IR file, kept for locating values when a diagnostic asks.
+// Its parse is dropped after reading (it would double the memory a large IR
+// holds while generating) and made again on the first question: most files
+// have no error.
 struct Positions::Document {
+  struct Parse {
+    std::deque<std::string> decoded; // unescaped strings the nodes view
+    nlohmann::json json;             // the document, when nlohmann parsed it
+    std::optional<json_detail::Node> root;
+  };
   std::string text;
-  std::deque<std::string> decoded; // unescaped strings the nodes view
-  nlohmann::json json;             // the document, when nlohmann parsed it
-  json_detail::Node root;
-  // Made when a location is first asked for: most files have no error.
   const json_detail::LineTable& lines() const {
     std::call_once(lines_made, [this] { line_table.emplace(text); });
     return *line_table;
   }
-  mutable std::once_flag lines_made;
+  // The parse of `text`, by `parse` (below) when not given by `keep`.
+  const Parse& parsed() const;
+  void keep(Parse&& p) const {
+    std::call_once(parse_made, [&] { parse.emplace(std::move(p)); });
+  }
+  mutable std::once_flag lines_made, parse_made;
   mutable std::optional<json_detail::LineTable> line_table;
+  mutable std::optional<Parse> parse;
 };
 
 using json_detail::LineTable;
@@ -747,9 +757,12 @@ LibraryInfo read_library(const Reader& r) {
 diag::Location Positions::at(std::string_view path) const {
   if (!document_)
     return {file_, 1, 1, 0};
+  const auto& root = document_->parsed().root;
+  if (!root)
+    return {file_, 1, 1, 0};
   // Down the path ("kernels[3].arguments[1].name") as far as the document
   // goes: the deepest value found is the nearest enclosing one.
-  const Node* node = &document_->root;
+  const Node* node = &*root;
   for (size_t at = 0; at < path.size();) {
     const Node* next = nullptr;
     if (path[at] == '[') {
@@ -824,31 +837,51 @@ std::string to_json(const Module& input) {
   return out;
 }
 
-ReadResult from_json(std::string_view text, const std::string& path) {
+// Parses `text` into `into` (which its nodes view). Throws nlohmann's
+// errors for text that is not JSON.
+void parse_text(std::string_view text, Positions::Document::Parse& into) {
+  FastParser fast(text, into.decoded);
+  into.root = fast.parse();
+  // What the fast parser skipped is checked by nlohmann (which does not
+  // recurse either).
+  if (into.root && fast.skipped() && !Json::accept(text))
+    into.root.reset();
+  if (!into.root) {
+    into.json = Json::parse(text);
+    into.root = node_of(into.json);
+  }
+}
+
+const Positions::Document::Parse& Positions::Document::parsed() const {
+  std::call_once(parse_made, [this] {
+    parse.emplace();
+    try {
+      parse_text(text, *parse);
+    } catch (const Json::exception&) { // read once already: cannot happen
+      parse->root.reset();
+    }
+  });
+  return *parse;
+}
+
+ReadResult from_json(std::string text, const std::string& path) {
   ReadResult result;
   // Kept by the positions, which locate values when a diagnostic asks.
   auto document = std::make_shared<Positions::Document>();
-  document->text = text;
-  const std::string_view kept = document->text;
+  document->text = std::move(text);
   result.positions = Positions(path);
-  FastParser fast(kept, document->decoded);
-  std::optional<Node> doc = fast.parse();
-  // What the fast parser skipped is checked by nlohmann (which does not
-  // recurse either).
-  if (doc && fast.skipped() && !Json::accept(kept))
-    doc.reset();
+  result.positions.document_ = document;
+  Positions::Document::Parse parse;
   try {
-    if (!doc) {
-      document->json = Json::parse(kept);
-      doc = node_of(document->json);
-    }
+    parse_text(document->text, parse);
   } catch (const Json::parse_error& e) {
     // e.byte counts the characters read, including the offending one (the
     // end of input counts as one past the last byte).
+    const size_t size = document->text.size();
     size_t at = e.byte > 0 ? e.byte - 1 : 0;
-    bool at_end = at >= text.size();
+    bool at_end = at >= size;
     result.diagnostics.push_back(
-        diag::make_error("opscan-ir-invalid", document->lines().at(path, std::min(at, text.size())),
+        diag::make_error("opscan-ir-invalid", document->lines().at(path, std::min(at, size)),
                          at_end ? "not valid JSON: the file ends too early (truncated?)"
                                 : "not valid JSON: the IR file is damaged"));
     return result;
@@ -857,10 +890,8 @@ ReadResult from_json(std::string_view text, const std::string& path) {
                                                   std::string("not valid JSON: ") + e.what()));
     return result;
   }
-  document->root = std::move(*doc);
-  result.positions.document_ = document;
   try {
-    Reader r(document->root, "",
+    Reader r(*parse.root, "",
              {"format", "version", "generator", "libclang_version", "sources", "kernels"},
              {"library"});
     if (r.str("format") != kFormat) {
@@ -894,6 +925,7 @@ ReadResult from_json(std::string_view text, const std::string& path) {
     });
     result.module = std::move(m);
   } catch (const ReadError& e) {
+    document->keep(std::move(parse)); // asked for at once, to locate the error
     // Every message starts with the JSON path it is about.
     const diag::Location where =
         e.offset ? document->lines().at(path, *e.offset) : result.positions.at(e.path);

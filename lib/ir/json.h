@@ -35,7 +35,7 @@ public:
   struct Document; // the parsed text (ir/json.cpp)
 
 private:
-  friend ReadResult from_json(std::string_view text, const std::string& path);
+  friend ReadResult from_json(std::string text, const std::string& path);
   std::string file_;
   std::shared_ptr<const Document> document_;
 };
@@ -52,6 +52,6 @@ struct ReadResult {
 // and schemas that do not parse, and a "schema" that is not what the
 // operator, arguments and returns spell. The rest of the rules (grammar,
 // invariants, duplicates) are ir::validate's.
-ReadResult from_json(std::string_view text, const std::string& path);
+ReadResult from_json(std::string text, const std::string& path);
 
 } // namespace opscan::ir

@@ -55,7 +55,7 @@ std::optional<FragmentCache::Entry> FragmentCache::lookup(const std::string& key
   while (std::getline(in, line)) {
     consumed += line.size() + 1;
     if (line == "---") {
-      auto read = ir::from_json(std::string_view(*text).substr(consumed), "cache");
+      auto read = ir::from_json(text->substr(consumed), "cache");
       // A damaged or hand-made entry is a miss, like any other.
       if (!read.module || !ir::validate(*read.module, ir::Locator()).empty())
         return std::nullopt;

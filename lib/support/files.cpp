@@ -6,7 +6,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
-#include <sstream>
 #include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
@@ -28,14 +27,20 @@ std::optional<std::string> read_file(const fs::path& path, std::string* error) {
       *error = std::strerror(EISDIR);
     return std::nullopt;
   }
-  std::ostringstream content;
-  content << in.rdbuf();
+  // Read in large blocks into one buffer sized from the file: IR files run
+  // to megabytes, and a stringstream copies them twice.
+  std::string content;
+  if (auto size = fs::file_size(path, ec); !ec)
+    content.reserve(size);
+  char block[1 << 16];
+  while (in.read(block, sizeof block) || in.gcount() > 0)
+    content.append(block, static_cast<size_t>(in.gcount()));
   if (in.bad()) {
     if (error)
       *error = "read error";
     return std::nullopt;
   }
-  return std::move(content).str();
+  return content;
 }
 
 WriteOutcome write_if_changed(const fs::path& path, const std::string& content,
