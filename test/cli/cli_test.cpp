@@ -1,5 +1,7 @@
 // Runs the opscan binary the way users do, from the repository root, and
 // checks its exact output, exit codes and files.
+#include "files.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -25,28 +27,8 @@ struct RunResult {
   std::string err;
 };
 
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class TempDir {
-public:
-  TempDir() {
-    path_ = fs::temp_directory_path() /
-            ("opscan-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
-private:
-  static inline int counter_ = 0;
-  fs::path path_;
-};
+using opscan::testing::read_file;
+using opscan::testing::TempDir;
 
 // Runs `opscan <args>` in the repository root.
 RunResult opscan(const std::string& args) {
@@ -56,8 +38,8 @@ RunResult opscan(const std::string& args) {
   int status = std::system(command.c_str());
   RunResult run;
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.out = read(io.path() / "out");
-  run.err = read(io.path() / "err");
+  run.out = read_file(io.path() / "out");
+  run.err = read_file(io.path() / "err");
   return run;
 }
 
@@ -65,7 +47,7 @@ RunResult opscan(const std::string& args) {
 void expect_same_library(const fs::path& a, const fs::path& b) {
   for (const char* file : {"RegisterKernels.h", "RegisterKernels.cpp", "NativeFunctions.h",
                            "Functions.h", "selected_operators.yaml", "ir.json"}) {
-    EXPECT_EQ(read(a / file), read(b / file)) << file;
+    EXPECT_EQ(read_file(a / file), read_file(b / file)) << file;
   }
 }
 
@@ -75,7 +57,7 @@ Snapshot snapshot(const fs::path& dir) {
   Snapshot files;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
     if (entry.is_regular_file()) {
-      files[fs::relative(entry.path(), dir).string()] = {read(entry.path()),
+      files[fs::relative(entry.path(), dir).string()] = {read_file(entry.path()),
                                                          entry.last_write_time()};
     }
   }
@@ -357,10 +339,10 @@ TEST(Cli, TemplatesDirectoryOverridesBuiltIns) {
                          (dir.path() / "tpl").string() + "' -o '" + (dir.path() / "out").string() +
                          "' " + kFlags);
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  std::string header = read(dir.path() / "out/t/RegisterKernels.h");
+  std::string header = read_file(dir.path() / "out/t/RegisterKernels.h");
   EXPECT_EQ(header.rfind("// custom header for t\nnamespace torch::executor {", 0), 0u) << header;
   // The other templates are still the built-in ones.
-  EXPECT_NE(read(dir.path() / "out/t/RegisterKernels.cpp").find("register_library()"),
+  EXPECT_NE(read_file(dir.path() / "out/t/RegisterKernels.cpp").find("register_library()"),
             std::string::npos);
 }
 
@@ -378,7 +360,7 @@ TEST(Cli, OperatorsSelectsKernelsInRunAndGenerate) {
   EXPECT_EQ(run.out.substr(0, run.out.find('\n') + 1),
             "opscan: library 'ex': 3 operators (1 aten, 2 demo), registration: "
             "torch::executor::register_ex_kernels()\n");
-  std::string cpp = read(dir.path() / "run/ex/RegisterKernels.cpp");
+  std::string cpp = read_file(dir.path() / "run/ex/RegisterKernels.cpp");
   EXPECT_NE(cpp.find("    Kernel(\"aten::mul.out\", aten_mul_out),\n"
                      "    Kernel(\"demo::relu_\", demo_relu_),\n"
                      "    Kernel(\"demo::total.out\", demo_total_out),\n"
@@ -542,7 +524,7 @@ TEST(Cli, FlagsFileGivesTheSameScanAsArgumentsAfterDashes) {
   ASSERT_EQ(a.exit_code, 0) << a.err;
   RunResult b = opscan("scan test/cli/inputs/good.cpp -o '" + from_args.string() + "' " + kFlags);
   ASSERT_EQ(b.exit_code, 0) << b.err;
-  EXPECT_EQ(read(from_file), read(from_args));
+  EXPECT_EQ(read_file(from_file), read_file(from_args));
 }
 
 TEST(Cli, FlagsFileMustExist) {
@@ -580,14 +562,14 @@ TEST(Cli, ScanDepfileListsEveryFileReadAndStampIsTouchedOnSuccessOnly) {
   ASSERT_EQ(first.exit_code, 0) << first.err;
 
   std::string target;
-  std::vector<std::string> inputs = prerequisites(read(depfile), &target);
+  std::vector<std::string> inputs = prerequisites(read_file(depfile), &target);
   EXPECT_EQ(target, stamp.string());
   for (const fs::path& expected :
        {kRepo / "test/cli/inputs/good.cpp", kRepo / "include/opscan/annotations.h",
         kRepo / "examples/include/opscan_examples/executorch_types.h", flags}) {
     EXPECT_NE(std::find(inputs.begin(), inputs.end(), expected.string()), inputs.end())
         << expected << " missing from\n"
-        << read(depfile);
+        << read_file(depfile);
   }
   // Standard headers too, as real paths: a build tool must find every one.
   EXPECT_GT(inputs.size(), 10u);
@@ -623,7 +605,7 @@ TEST(Cli, ScanDepfileWithoutStampNamesTheIr) {
                          depfile.string() + "' " + kFlags);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   std::string target;
-  prerequisites(read(depfile), &target);
+  prerequisites(read_file(depfile), &target);
   EXPECT_EQ(target, ir.string());
 }
 
@@ -637,8 +619,8 @@ TEST(Cli, ScanDepfileFromTheCacheListsTheSameFiles) {
   ASSERT_EQ(parsed.exit_code, 0) << parsed.err;
   RunResult cached = opscan(args + (dir.path() / "cached.d").string() + "' " + kFlags);
   ASSERT_EQ(cached.exit_code, 0) << cached.err;
-  EXPECT_GT(read(dir.path() / "parsed.d").size(), 100u);
-  EXPECT_EQ(read(dir.path() / "cached.d"), read(dir.path() / "parsed.d"));
+  EXPECT_GT(read_file(dir.path() / "parsed.d").size(), 100u);
+  EXPECT_EQ(read_file(dir.path() / "cached.d"), read_file(dir.path() / "parsed.d"));
 }
 
 // A precompiled header stands for the headers it was made from: scans that
@@ -656,7 +638,7 @@ TEST(Cli, PrecompiledHeaderGivesTheSameScan) {
   EXPECT_EQ(made.out + made.err, "");
   ASSERT_GT(fs::file_size(pch), 1000u);
   std::string target;
-  std::vector<std::string> headers = prerequisites(read(pch_depfile), &target);
+  std::vector<std::string> headers = prerequisites(read_file(pch_depfile), &target);
   EXPECT_EQ(target, pch_stamp.string());
   const fs::path types = kRepo / "examples/include/opscan_examples/executorch_types.h";
   EXPECT_NE(std::find(headers.begin(), headers.end(), types.string()), headers.end());
@@ -670,9 +652,10 @@ TEST(Cli, PrecompiledHeaderGivesTheSameScan) {
       opscan("scan test/cli/inputs/good.cpp -o '" + with_pch.string() + "' --depfile '" +
              depfile.string() + "' " + kFlags + " -include-pch '" + pch.string() + "'");
   ASSERT_EQ(loaded.exit_code, 0) << loaded.err;
-  EXPECT_EQ(read(with_pch), read(plain));
-  std::vector<std::string> inputs = prerequisites(read(depfile), nullptr);
-  EXPECT_NE(std::find(inputs.begin(), inputs.end(), pch.string()), inputs.end()) << read(depfile);
+  EXPECT_EQ(read_file(with_pch), read_file(plain));
+  std::vector<std::string> inputs = prerequisites(read_file(depfile), nullptr);
+  EXPECT_NE(std::find(inputs.begin(), inputs.end(), pch.string()), inputs.end())
+      << read_file(depfile);
 
   // Made again from unchanged headers: the same bytes, so its time stays.
   fs::last_write_time(pch, kLongAgo);
@@ -768,7 +751,7 @@ private:
 // header, the JSON line and the caret under the value.
 std::string at_json(const std::string& path, const std::string& key, const std::string& rest,
                     int nth = 1) {
-  const std::string text = read(path);
+  const std::string text = read_file(path);
   size_t at = std::string::npos;
   for (int i = 0; i < nth; ++i)
     at = text.find(key, at == std::string::npos ? 0 : at + 1);
@@ -967,7 +950,7 @@ TEST(MultiLibrary, LibraryIrsAndScanOutputNeedLib) {
                             "static initializer\n"),
             std::string::npos)
       << merged.out;
-  EXPECT_NE(read(libs.out() / "both/ir.json")
+  EXPECT_NE(read_file(libs.out() / "both/ir.json")
                 .find("\"library\": {\n    \"name\": \"both\",\n    \"registration\": "
                       "\"static\",\n    \"function\": \"\",\n    \"target\": \"executorch\",\n"
                       "    \"link_anchor\": \"opscan_static_registration_both\"\n  }"),
@@ -1021,12 +1004,12 @@ TEST_P(GoldenTest, MatchesGoldenFiles) {
                  {"NativeFunctions.h", "Functions.h", "selected_operators.yaml", "ir.json"});
   }
   for (const std::string& file : files) {
-    std::string actual = normalized(read(out.path() / g.lib / file));
+    std::string actual = normalized(read_file(out.path() / g.lib / file));
     if (update) {
       fs::create_directories(golden);
       std::ofstream(golden / file, std::ios::binary) << actual;
     }
-    EXPECT_EQ(actual, read(golden / file))
+    EXPECT_EQ(actual, read_file(golden / file))
         << "differs from " << (golden / file) << " (refresh: OPSCAN_UPDATE_GOLDEN=1)";
   }
 }

@@ -3,6 +3,8 @@
 // code 1 and one error located in the file at the JSON value it names, and
 // nothing is written. The valid bases the files were made from are
 // accepted, so each refusal is the damage's doing.
+#include "files.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -23,28 +25,8 @@ namespace {
 const fs::path kRepo = OPSCAN_SOURCE_DIR;
 const std::string kCorpus = "test/data/ir/hostile"; // relative to the repository
 
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class TempDir {
-public:
-  TempDir() {
-    path_ = fs::temp_directory_path() /
-            ("opscan-hostile-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
-private:
-  static inline int counter_ = 0;
-  fs::path path_;
-};
+using opscan::testing::read_file;
+using opscan::testing::TempDir;
 
 struct RunResult {
   int exit_code = -1;
@@ -62,8 +44,8 @@ RunResult opscan(const std::string& args) {
   const int status = std::system(command.c_str());
   RunResult run;
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.out = read(io.path() / "out");
-  run.err = read(io.path() / "err");
+  run.out = read_file(io.path() / "out");
+  run.err = read_file(io.path() / "err");
   return run;
 }
 
@@ -109,7 +91,7 @@ Snapshot snapshot(const fs::path& dir) {
   Snapshot files;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
     if (entry.is_regular_file()) {
-      files[fs::relative(entry.path(), dir).string()] = {read(entry.path()),
+      files[fs::relative(entry.path(), dir).string()] = {read_file(entry.path()),
                                                          entry.last_write_time()};
     }
   }
@@ -230,7 +212,7 @@ TEST(HostileIrCorpus, ManifestListsEveryFileOfTheCorpus) {
         << c.line_col;
     // A fragment has no library record; a library IR has one.
     const bool has_library =
-        read(kRepo / kCorpus / c.file).find("\n  \"library\": {") != std::string::npos;
+        read_file(kRepo / kCorpus / c.file).find("\n  \"library\": {") != std::string::npos;
     if (c.path != "-" && c.code != "opscan-ir-invalid") {
       EXPECT_EQ(has_library, c.kind == "library");
     }

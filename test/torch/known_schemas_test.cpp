@@ -1,22 +1,19 @@
 // Kernels annotated with only an operator name, checked against the schemas
 // of the installed libtorch (dumped at test time by dump_schemas).
+#include "files.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
-#include <sstream>
 #include <string>
 
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using opscan::testing::read_file;
+using opscan::testing::TempDir;
 
 struct ScanRun {
   int exit_code;
@@ -25,17 +22,15 @@ struct ScanRun {
 };
 
 ScanRun scan(const std::string& input) {
-  const fs::path dir = fs::temp_directory_path() / ("opscan-known-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  TempDir tmp;
+  const fs::path& dir = tmp.path();
   const std::string command = "cd '" OPSCAN_SOURCE_DIR "' && '" OPSCAN_BINARY
                               "' scan --schemas '" OPSCAN_KNOWN_SCHEMAS "' -o '" +
                               (dir / "ir.json").string() + "' test/torch/inputs/" + input +
                               " -- -Iinclude -Iexamples/include 2>'" + (dir / "err").string() + "'";
   int status = std::system(command.c_str());
-  ScanRun run{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read(dir / "err"),
-              read(dir / "ir.json")};
-  fs::remove_all(dir);
-  return run;
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(dir / "err"),
+          read_file(dir / "ir.json")};
 }
 
 // The line of `schema` in the known-schemas file (1-based), or 0.

@@ -3,16 +3,14 @@
 // ===== render_text (lib/diag/text.h) ========================================
 
 #include "diag/text.h"
+#include "files.h"
 
-#include <filesystem>
-#include <fstream>
 #include <string>
-#include <unistd.h>
 
 namespace {
 
-namespace fs = std::filesystem;
 using namespace opscan::diag;
+using opscan::testing::TempDir;
 
 const TextOptions kPlain{.color = false, .show_source = true, .source_files = {}};
 const TextOptions kNoSource{.color = false, .show_source = false, .source_files = {}};
@@ -21,25 +19,7 @@ const TextOptions kColor{.color = true, .show_source = true, .source_files = {}}
 // Source files for the caret tests live in a fresh directory per test.
 class RenderText : public ::testing::Test {
 protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("opscan_diag_test_" + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  std::string write(const std::string& name, const std::string& text) {
-    std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
-
-  fs::path dir_;
+  TempDir dir_;
 };
 
 Location at(std::string file, uint32_t line, uint32_t column) {
@@ -68,7 +48,7 @@ TEST_F(RenderText, LocationWithoutSource) {
 }
 
 TEST_F(RenderText, SourceLineAndCaret) {
-  std::string path = write("a.cpp", "int main() {\n  retrun 0;\n}\n");
+  std::string path = dir_.write("a.cpp", "int main() {\n  retrun 0;\n}\n");
   Diagnostics diags{make_error("opscan-x", at(path, 2, 3), "unknown name 'retrun'")};
   EXPECT_EQ(render_text(diags), path + ":2:3: error: unknown name 'retrun' [opscan-x]\n"
                                        "  retrun 0;\n"
@@ -78,7 +58,7 @@ TEST_F(RenderText, SourceLineAndCaret) {
 }
 
 TEST_F(RenderText, CaretAtStartAndPastEndOfLine) {
-  std::string path = write("a.cpp", "abc\nlast");
+  std::string path = dir_.write("a.cpp", "abc\nlast");
   Diagnostics diags{make_error("", at(path, 1, 1), "first"), make_error("", at(path, 2, 5), "eol"),
                     make_error("", at(path, 2, 40), "far")};
   EXPECT_EQ(render_text(diags), path + ":1:1: error: first\nabc\n^\n" +        //
@@ -87,7 +67,7 @@ TEST_F(RenderText, CaretAtStartAndPastEndOfLine) {
 }
 
 TEST_F(RenderText, NotesFollowTheirDiagnostic) {
-  std::string path = write("k.cpp", "void add();\nvoid add(int);\n");
+  std::string path = dir_.write("k.cpp", "void add();\nvoid add(int);\n");
   Diagnostic d = make_error("opscan-scan-duplicate", at(path, 2, 6), "duplicate kernel 'add'");
   d.notes.push_back({"previous declaration is here", at(path, 1, 6)});
   d.notes.push_back({"while scanning 'ops.yaml'", {}});
@@ -105,7 +85,7 @@ TEST_F(RenderText, NotesFollowTheirDiagnostic) {
 }
 
 TEST_F(RenderText, CaretAfterTabsKeepsTheTabs) {
-  std::string path = write("t.cpp", "\tfoo(\tbar);\n");
+  std::string path = dir_.write("t.cpp", "\tfoo(\tbar);\n");
   // Byte 7 is 'b': tab, "foo(", tab come before it.
   Diagnostics diags{make_error("", at(path, 1, 7), "bar")};
   EXPECT_EQ(render_text(diags), path + ":1:7: error: bar\n"
@@ -116,7 +96,7 @@ TEST_F(RenderText, CaretAfterTabsKeepsTheTabs) {
 TEST_F(RenderText, CaretAfterMultiByteUtf8) {
   // "é" is 2 bytes, "日本" 3 bytes each: 'y' is byte 25, after 19 code points.
   std::string line = "s = \"h\xc3\xa9\" \"\xe6\x97\xa5\xe6\x9c\xac\"; int y;";
-  std::string path = write("u.cpp", line + "\n");
+  std::string path = dir_.write("u.cpp", line + "\n");
   auto column = static_cast<uint32_t>(line.find('y') + 1);
   ASSERT_EQ(column, 25u);
   Diagnostics diags{make_error("", at(path, 1, column), "y")};
@@ -131,14 +111,14 @@ TEST_F(RenderText, CaretAfterMultiByteUtf8) {
 }
 
 TEST_F(RenderText, CrlfSourceLineHasNoCarriageReturn) {
-  std::string path = write("w.cpp", "a;\r\nbad;\r\n");
+  std::string path = dir_.write("w.cpp", "a;\r\nbad;\r\n");
   Diagnostics diags{make_error("", at(path, 2, 1), "bad")};
   EXPECT_EQ(render_text(diags), path + ":2:1: error: bad\nbad;\n^\n");
 }
 
 TEST_F(RenderText, FixItLineUnderTheFixedRange) {
   std::string text = "int x;\n  retrun f(a b);\n";
-  std::string path = write("f.cpp", text);
+  std::string path = dir_.write("f.cpp", text);
   Diagnostic d = make_error("", at(path, 2, 3), "did you mean 'return'?");
   auto offset = [&](const char* what) { return static_cast<uint32_t>(text.find(what)); };
   d.fixits.push_back({path, offset("retrun"), 6, "return"});
@@ -153,7 +133,7 @@ TEST_F(RenderText, FixItLineUnderTheFixedRange) {
 
 TEST_F(RenderText, FixItAfterTabsAndOverlappingFixIts) {
   std::string text = "\tab\n";
-  std::string path = write("f.cpp", text);
+  std::string path = dir_.write("f.cpp", text);
   Diagnostic d = make_error("", at(path, 1, 2), "m");
   d.fixits.push_back({path, 1, 1, "xyz"});
   d.fixits.push_back({path, 2, 1, "q"}); // starts inside "xyz": pushed past it
@@ -161,7 +141,7 @@ TEST_F(RenderText, FixItAfterTabsAndOverlappingFixIts) {
 }
 
 TEST_F(RenderText, ColorOn) {
-  std::string path = write("c.cpp", "x = 1;\n");
+  std::string path = dir_.write("c.cpp", "x = 1;\n");
   Diagnostic d = make_error("code", at(path, 1, 3), "bad");
   d.notes.push_back({"here", {}});
   d.fixits.push_back({path, 2, 1, "=="});
@@ -177,7 +157,7 @@ TEST_F(RenderText, ColorOn) {
 }
 
 TEST_F(RenderText, ColorOffHasNoEscapes) {
-  std::string path = write("c.cpp", "x = 1;\n");
+  std::string path = dir_.write("c.cpp", "x = 1;\n");
   Diagnostic d = make_error("code", at(path, 1, 3), "bad");
   d.notes.push_back({"here", at(path, 1, 1)});
   d.fixits.push_back({path, 2, 1, "=="});
@@ -188,22 +168,22 @@ TEST_F(RenderText, ColorOffHasNoEscapes) {
 }
 
 TEST_F(RenderText, UnreadableFileOrMissingLineSkipsTheSource) {
-  std::string path = write("short.cpp", "one\ntwo\n");
-  std::string missing = (dir_ / "missing.cpp").string();
+  std::string path = dir_.write("short.cpp", "one\ntwo\n");
+  std::string missing = (dir_.path() / "missing.cpp").string();
   Diagnostics diags{make_error("", at(missing, 1, 1), "gone"),
                     make_error("", at(path, 9, 1), "too far"),
-                    make_error("", at(dir_.string(), 1, 1), "a directory"),
+                    make_error("", at(dir_.path().string(), 1, 1), "a directory"),
                     make_error("", at(path, 2, 2), "fine")};
-  EXPECT_EQ(render_text(diags), missing + ":1:1: error: gone\n" +                  //
-                                    path + ":9:1: error: too far\n" +              //
-                                    dir_.string() + ":1:1: error: a directory\n" + //
+  EXPECT_EQ(render_text(diags), missing + ":1:1: error: gone\n" +                         //
+                                    path + ":9:1: error: too far\n" +                     //
+                                    dir_.path().string() + ":1:1: error: a directory\n" + //
                                     path + ":2:2: error: fine\ntwo\n ^\n");
 }
 
 // Input files may name any path: only the files allowed have lines shown.
 TEST_F(RenderText, SourceLinesOnlyFromTheFilesAllowed) {
-  std::string allowed = write("in.json", "{\n  \"x\": 1\n}\n");
-  std::string other = write("secret.txt", "do not print me\n");
+  std::string allowed = dir_.write("in.json", "{\n  \"x\": 1\n}\n");
+  std::string other = dir_.write("secret.txt", "do not print me\n");
   Diagnostics diags{make_error("", at(allowed, 2, 3), "bad"),
                     make_error("", at(other, 1, 1), "named by the input")};
   TextOptions options = kPlain;
@@ -215,18 +195,18 @@ TEST_F(RenderText, SourceLinesOnlyFromTheFilesAllowed) {
 // What a terminal would act on is never printed: control characters and
 // bytes that are not UTF-8 become '?', in the source line and the message.
 TEST_F(RenderText, ControlCharactersAndBadBytesArePrintedAsQuestionMarks) {
-  std::string path = write("raw.json", "\"\x1b[2J\x1b]0;pwned\x07\xff\",\n");
+  std::string path = dir_.write("raw.json", "\"\x1b[2J\x1b]0;pwned\x07\xff\",\n");
   Diagnostics diags{make_error("", at(path, 1, 2), "bad \x1b[31m\xc2\x9b text")};
   EXPECT_EQ(render_text(diags), path + ":1:2: error: bad ?[31m?? text\n\"?[2J?]0;pwned??\",\n ^\n");
 }
 
 TEST_F(RenderText, FileIsReadOncePerCall) {
   // The cache is per call: a file changed between calls is read again.
-  std::string path = write("r.cpp", "first\n");
+  std::string path = dir_.write("r.cpp", "first\n");
   Diagnostics diags{make_error("", at(path, 1, 1), "a"), make_error("", at(path, 1, 2), "b")};
   EXPECT_EQ(render_text(diags),
             path + ":1:1: error: a\nfirst\n^\n" + path + ":1:2: error: b\nfirst\n ^\n");
-  write("r.cpp", "second\n");
+  dir_.write("r.cpp", "second\n");
   EXPECT_EQ(render_text({diags[0]}), path + ":1:1: error: a\nsecond\n^\n");
 }
 

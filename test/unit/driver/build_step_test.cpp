@@ -1,36 +1,17 @@
 // driver: the files of a build step (flags files, depfiles, stamps).
 #include "driver/driver.h"
+#include "files.h"
 
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
-#include <sstream>
-#include <unistd.h>
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace opscan;
-
-class TempDir {
-public:
-  TempDir() : path_(fs::temp_directory_path() / ("opscan-driver-" + std::to_string(::getpid()))) {
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
-private:
-  fs::path path_;
-};
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using opscan::testing::read_file;
+using opscan::testing::TempDir;
 
 TEST(CompilerArgs, FlagsFileLinesComeBeforeTheExtraArguments) {
   TempDir dir;
@@ -60,8 +41,8 @@ TEST(FinishStep, WritesTheDepfileForTheStampThenTouchesIt) {
       driver::finish_step("out.json", {"/src/a.cpp"}, {"", ""}, depfile, stamp);
   EXPECT_TRUE(diags.empty());
   EXPECT_TRUE(fs::exists(stamp));
-  EXPECT_EQ(read(depfile).substr(0, stamp.size() + 1), stamp + ":");
-  EXPECT_NE(read(depfile).find("/src/a.cpp"), std::string::npos);
+  EXPECT_EQ(read_file(depfile).substr(0, stamp.size() + 1), stamp + ":");
+  EXPECT_NE(read_file(depfile).find("/src/a.cpp"), std::string::npos);
 }
 
 TEST(FinishStep, AStampThatCannotBeWrittenIsAnIoError) {

@@ -4,46 +4,16 @@
 
 #include "driver/driver.h"
 #include "emit/registry.h"
+#include "files.h"
 #include "ir/json.h"
 
 #include <filesystem>
-#include <fstream>
 #include <gtest/gtest.h>
-#include <sstream>
 #include <string>
-#include <unistd.h>
 
 namespace opscan::testing {
 
 namespace fs = std::filesystem;
-
-class TempDir {
-public:
-  TempDir() {
-    static int counter = 0;
-    path_ = fs::temp_directory_path() /
-            ("opscan-driver-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
-private:
-  fs::path path_;
-};
-
-inline std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-inline void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
 
 // A kernel `ns::op(Tensor self) -> Tensor` for ExecuTorch: context first,
 // one tensor in, one returned.
@@ -105,7 +75,7 @@ inline ir::Module library(std::vector<ir::Kernel> kernels, std::string name,
 // Writes `module` to `dir`/`name` and returns the path.
 inline std::string write_ir(const TempDir& dir, const std::string& name, const ir::Module& module) {
   std::string path = dir.file(name);
-  write_text(path, ir::to_json(module));
+  write_file(path, ir::to_json(module));
   return path;
 }
 

@@ -127,7 +127,7 @@ void check_mutations(const ir::Module& valid, const driver::Request& request) {
     SCOPED_TRACE(what);
     const std::string path = dir.file("ir.json");
     // JSON text is UTF-8: a bad byte arrives as U+FFFD (raw ones are not JSON).
-    write_text(path, doc.dump(2, ' ', false, Json::error_handler_t::replace));
+    write_file(path, doc.dump(2, ' ', false, Json::error_handler_t::replace));
     driver::ReadIrs read = driver::read_irs({path});
     driver::Plan as_check = read.status == Status::ok
                                 ? driver::plan(read.files, request, emit::builtin_targets())

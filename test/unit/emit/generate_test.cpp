@@ -2,6 +2,7 @@
 // generation passes, whatever its target, and what it returns; and
 // emit::write_outputs.
 #include "emit_test_helpers.h"
+#include "files.h"
 #include "support/files.h"
 
 #include <algorithm>
@@ -9,7 +10,6 @@
 #include <gtest/gtest.h>
 #include <memory>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -17,6 +17,7 @@ namespace {
 using namespace emit_test;
 using ir::ContextKind;
 using ir::Registration;
+using opscan::testing::TempDir;
 
 const std::vector<Registration> kModes = {Registration::static_init, Registration::manual,
                                           Registration::named};
@@ -322,30 +323,11 @@ TEST(ListOutputs, WhatGenerateWritesWithoutAnyInput) {
 
 // ===== Templates =============================================================
 
-// A directory of override templates, removed at the end of the test.
-class TemplateDir {
-public:
-  TemplateDir() {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("opscan-emit-templates-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir_);
-  }
-  ~TemplateDir() { std::filesystem::remove_all(dir_); }
-  void write(const std::string& name, const std::string& text) {
-    ASSERT_EQ(opscan::support::write_if_changed(dir_ / name, text),
-              opscan::support::WriteOutcome::written);
-  }
-  std::string path() const { return dir_.string(); }
-
-private:
-  std::filesystem::path dir_;
-};
-
 TEST(GenerateTemplates, AnOverrideDirectoryReplacesOnlyTheTemplatesItHas) {
-  TemplateDir dir;
+  TempDir dir; // of override templates
   dir.write("executorch/Functions.h", "// mine for ${library}\n${functions}\n");
   emit::Options o = options("executorch");
-  o.templates_dir = dir.path();
+  o.templates_dir = dir.path().string();
   emit::Output output = generate(valid_for("executorch"), o);
   ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
   EXPECT_TRUE(file(output, "mine/Functions.h").starts_with("// mine for mine\nnamespace "))
@@ -356,24 +338,24 @@ TEST(GenerateTemplates, AnOverrideDirectoryReplacesOnlyTheTemplatesItHas) {
 }
 
 TEST(GenerateTemplates, TemplateErrorsGenerateNothing) {
-  TemplateDir dir;
+  TempDir dir; // of override templates
   dir.write("torch/RegisterKernels.h", "ok\n  ${nope}\n");
   dir.write("executorch/NativeFunctions.h", "x\n${declarations\n");
   for (std::string target : {"executorch", "torch"}) {
     SCOPED_TRACE(target);
     emit::Options o = options(target);
-    o.templates_dir = dir.path();
+    o.templates_dir = dir.path().string();
     emit::Output output = generate(valid_for(target), o);
     ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
     const diag::Diagnostic& d = output.diagnostics[0];
     EXPECT_EQ(d.code, "opscan-template");
     EXPECT_EQ(d.location.line, 2u);
     if (target == "torch") {
-      EXPECT_EQ(d.location.file, dir.path() + "/torch/RegisterKernels.h");
+      EXPECT_EQ(d.location.file, dir.file("torch/RegisterKernels.h"));
       EXPECT_EQ(d.location.column, 3u);
       EXPECT_EQ(d.message, "no value for '${nope}'");
     } else {
-      EXPECT_EQ(d.location.file, dir.path() + "/executorch/NativeFunctions.h");
+      EXPECT_EQ(d.location.file, dir.file("executorch/NativeFunctions.h"));
     }
     EXPECT_TRUE(output.files.empty());
   }
@@ -423,10 +405,8 @@ TEST(GenerateContract, ATargetWritingOtherFilesThanItListsIsAnInternalError) {
 // ===== write_outputs =========================================================
 
 TEST(WriteOutputs, WritesOnlyWhatChanged) {
-  namespace fs = std::filesystem;
-  const fs::path dir =
-      fs::temp_directory_path() / ("opscan-emit-write-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  TempDir tmp;
+  const std::filesystem::path dir = tmp.path() / "out"; // made by write_outputs
   using emit::OutputKind;
   auto first = emit::write_outputs(
       dir, {{"l/a.h", OutputKind::header, "a\n"}, {"l/b.h", OutputKind::header, "b\n"}});
@@ -452,14 +432,11 @@ TEST(WriteOutputs, WritesOnlyWhatChanged) {
       0u)
       << third.diagnostics[0].message;
   EXPECT_EQ(third.written, (std::vector<std::string>{"l/c.h"}));
-  fs::remove_all(dir);
 }
 
 TEST(WriteOutputs, WritesAGeneratedLibrary) {
-  namespace fs = std::filesystem;
-  const fs::path dir =
-      fs::temp_directory_path() / ("opscan-emit-library-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  TempDir tmp;
+  const std::filesystem::path dir = tmp.path() / "out"; // made by write_outputs
   emit::Output output = generate(valid_for("torch"), options("torch", "lib"));
   auto report = emit::write_outputs(dir, output.files);
   EXPECT_TRUE(report.diagnostics.empty());
@@ -469,7 +446,6 @@ TEST(WriteOutputs, WritesAGeneratedLibrary) {
   report = emit::write_outputs(dir, output.files);
   EXPECT_TRUE(report.written.empty());
   EXPECT_EQ(report.unchanged, paths(output.files));
-  fs::remove_all(dir);
 }
 
 } // namespace

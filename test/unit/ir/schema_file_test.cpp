@@ -2,6 +2,7 @@
 // describes exactly what to_json writes and from_json reads, its required
 // lists are the reader's, its enums the reader's spellings, and its patterns
 // accept exactly what the reader and ir::validate accept.
+#include "files.h"
 #include "ir/ir_test_helpers.h"
 #include "ir/validate.h"
 
@@ -12,7 +13,6 @@
 #include <map>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -28,11 +28,8 @@ using namespace opscan::ir_test;
 using Schema = nlohmann::json;
 
 Schema load_schema() {
-  std::ifstream in(OPSCAN_IR_SCHEMA);
-  EXPECT_TRUE(in.good()) << "cannot read " << OPSCAN_IR_SCHEMA;
-  std::stringstream text;
-  text << in.rdbuf();
-  return Schema::parse(text.str());
+  EXPECT_TRUE(std::ifstream(OPSCAN_IR_SCHEMA).good()) << "cannot read " << OPSCAN_IR_SCHEMA;
+  return Schema::parse(opscan::testing::read_file(OPSCAN_IR_SCHEMA));
 }
 
 // JSON Schema counts a string's length in code points.

@@ -177,7 +177,7 @@ TEST_F(FragmentCacheTest, AnEntryBreakingTheIRRulesIsAMissAndIsRewritten) {
   // that what follows is refused for breaking a rule, not for the edit.)
   std::string renamed = original;
   renamed.replace(at, field.size(), "\"cpp_function\": \"renamed_out\"");
-  write_text(entry, renamed);
+  write_file(entry, renamed);
   Result trusted = run();
   EXPECT_EQ(trusted.files_parsed, 0u);
   ASSERT_NE(find_kernel(trusted.module, "t::a.out"), nullptr);
@@ -186,7 +186,7 @@ TEST_F(FragmentCacheTest, AnEntryBreakingTheIRRulesIsAMissAndIsRewritten) {
   // A reserved identifier reads as JSON but breaks ir::validate: a miss.
   std::string reserved = original;
   reserved.replace(at, field.size(), "\"cpp_function\": \"a__out\"");
-  write_text(entry, reserved);
+  write_file(entry, reserved);
   Result after = run();
   EXPECT_EQ(after.files_parsed, 1u);
   EXPECT_TRUE(after.diagnostics.empty()) << describe(after.diagnostics);

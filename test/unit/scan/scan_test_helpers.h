@@ -5,6 +5,7 @@
 #pragma once
 
 #include "diag/diag.h"
+#include "files.h"
 #include "ir/ir.h"
 #include "scan/scan.h"
 #include "schema/schema.h"
@@ -33,6 +34,8 @@ inline void PrintTo(const Location& loc, std::ostream* os) {
 namespace opscan::scan::test_support {
 
 namespace fs = std::filesystem;
+using opscan::testing::TempDir;
+using opscan::testing::write_file;
 
 inline const fs::path kRepo = fs::path(OPSCAN_TEST_DATA "/../..").lexically_normal();
 inline const std::vector<std::string> kArgs = {"-std=c++17"};
@@ -143,10 +146,6 @@ inline std::string text_of(const std::string& path) {
   return text.value_or("");
 }
 
-inline void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
 // The byte offset of a 1-based line and column in `text`.
 inline size_t offset_of(std::string_view text, uint32_t line, uint32_t column) {
   size_t at = 0;
@@ -177,32 +176,5 @@ inline LineColumn locate(const std::string& path, std::string_view needle, size_
       std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n') + 1);
   return {line, static_cast<uint32_t>(column), static_cast<uint32_t>(offset)};
 }
-
-// A directory under the system's temporary directory, removed afterwards.
-class TempDir {
-public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "opscan-scan-test-XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
-  // Writes `content` to path()/relative, creating directories.
-  std::string write(const std::string& relative, const std::string& content) const {
-    fs::path file = path_ / relative;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary) << content;
-    return file.string();
-  }
-
-private:
-  fs::path path_;
-};
 
 } // namespace opscan::scan::test_support

@@ -2,16 +2,15 @@
 // way it reaches messages (text.h). The escaping is checked by a real
 // compiler: a program made of the literals and comments must compile with
 // warnings as errors, trigraphs on, and print back exactly the bytes given.
+#include "files.h"
 #include "support/cpp_literal.h"
 #include "support/text.h"
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -19,6 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 using namespace opscan::support;
 using namespace std::string_literals;
+using opscan::testing::TempDir;
+using opscan::testing::write_file;
 
 // Text built to break out of a literal or a comment, or to be read
 // differently by some reader.
@@ -99,9 +100,8 @@ TEST(CppComment, ShowsTextOnOneLineThatCannotEndTheComment) {
 // swallows or adds code, whatever the compiler's trigraph and warning
 // settings.
 TEST(CppText, ACompilerReadsBackExactlyTheBytes) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("opscan-cpp-text-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const TempDir tmp;
+  const fs::path& dir = tmp.path();
   std::ostringstream program;
   program << "#include <cstdio>\n#include <cstddef>\n"
              "static void show(const char* s, std::size_t n) {\n"
@@ -119,7 +119,7 @@ TEST(CppText, ACompilerReadsBackExactlyTheBytes) {
   // A comment that swallowed the next line would lose one of these.
   program << "  std::printf(\"%d\\n\", shown);\n}\n";
   expected += std::to_string(kHostile.size()) + "\n";
-  std::ofstream(dir / "text.cpp") << program.str();
+  write_file(dir / "text.cpp", program.str());
 
   for (const char* flags : {"-std=c++14 -trigraphs -Wall -Wextra -Werror -Wtrigraphs -Wcomment",
                             "-std=c++17 -Wall -Wextra -Werror"}) {
@@ -130,7 +130,6 @@ TEST(CppText, ACompilerReadsBackExactlyTheBytes) {
     ASSERT_EQ(compiled, "");
     EXPECT_EQ(run(exe), expected);
   }
-  fs::remove_all(dir);
 }
 
 TEST(Quoted, ShowsControlCharactersAndBadBytesAsEscapes) {

@@ -2,6 +2,7 @@
 
 // Tests for lib/support: SHA-256, reading and writing files, display paths.
 
+#include "files.h"
 #include "support/depfile.h"
 #include "support/files.h"
 #include "support/sha256.h"
@@ -9,11 +10,9 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
-#include <fstream>
 #include <set>
 #include <string>
 #include <sys/resource.h>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -116,30 +115,12 @@ TEST(Sha256, DistinctInputsGiveDistinctLowercaseDigests) {
 
 // ===== Files: a fresh directory per test ====================================
 
+// The tests set files up and read them back with opscan::testing's helpers,
+// not with the functions under test.
 class Files : public ::testing::Test {
 protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("opscan_support_test_" + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    dir_ = fs::canonical(dir_);
-    cwd_ = fs::current_path();
-  }
-  void TearDown() override {
-    fs::current_path(cwd_);
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  static std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }
-  static void spit(const fs::path& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary) << text;
-  }
+  void SetUp() override { cwd_ = fs::current_path(); }
+  void TearDown() override { fs::current_path(cwd_); }
 
   // Every file and directory under dir_, relative to it.
   std::vector<std::string> tree() const {
@@ -151,7 +132,8 @@ protected:
     return entries;
   }
 
-  fs::path dir_;
+  opscan::testing::TempDir tmp_;
+  const fs::path dir_ = fs::canonical(tmp_.path());
   fs::path cwd_;
 };
 
@@ -161,12 +143,12 @@ using Strings = std::vector<std::string>;
 
 TEST_F(Files, ReadFileReturnsTheBytes) {
   std::string content("line 1\r\nline 2\n\0binary\xff", 23);
-  spit(dir_ / "f.bin", content);
+  opscan::testing::write_file(dir_ / "f.bin", content);
   std::string error;
   auto read = read_file(dir_ / "f.bin", &error);
   ASSERT_TRUE(read.has_value()) << error;
   EXPECT_EQ(*read, content);
-  spit(dir_ / "empty", "");
+  opscan::testing::write_file(dir_ / "empty", "");
   EXPECT_EQ(read_file(dir_ / "empty"), std::optional<std::string>(""));
 }
 
@@ -188,7 +170,7 @@ TEST_F(Files, ReadFileOfDirectoryFails) {
 TEST_F(Files, WritesANewFile) {
   std::string error;
   EXPECT_EQ(write_if_changed(dir_ / "out.txt", "hello\n", &error), WriteOutcome::written) << error;
-  EXPECT_EQ(slurp(dir_ / "out.txt"), "hello\n");
+  EXPECT_EQ(opscan::testing::read_file(dir_ / "out.txt"), "hello\n");
   EXPECT_EQ(tree(), Strings{"out.txt"});
 }
 
@@ -202,21 +184,21 @@ TEST_F(Files, WritesAnEmptyFile) {
 TEST_F(Files, CreatesParentDirectories) {
   fs::path path = dir_ / "a" / "b" / "c" / "out.h";
   EXPECT_EQ(write_if_changed(path, "#pragma once\n"), WriteOutcome::written);
-  EXPECT_EQ(slurp(path), "#pragma once\n");
+  EXPECT_EQ(opscan::testing::read_file(path), "#pragma once\n");
   EXPECT_EQ(tree(), (Strings{"a", "a/b", "a/b/c", "a/b/c/out.h"}));
 }
 
 TEST_F(Files, RelativePathInTheCurrentDirectory) {
   fs::current_path(dir_);
   EXPECT_EQ(write_if_changed("plain.txt", "x"), WriteOutcome::written);
-  EXPECT_EQ(slurp(dir_ / "plain.txt"), "x");
+  EXPECT_EQ(opscan::testing::read_file(dir_ / "plain.txt"), "x");
   EXPECT_EQ(write_if_changed("plain.txt", "x"), WriteOutcome::unchanged);
   EXPECT_EQ(tree(), Strings{"plain.txt"});
 }
 
 TEST_F(Files, SameContentIsLeftAlone) {
   fs::path path = dir_ / "out.txt";
-  spit(path, "same\n");
+  opscan::testing::write_file(path, "same\n");
   auto old_time = fs::file_time_type::clock::now() - std::chrono::hours(24);
   fs::last_write_time(path, old_time);
   fs::create_hard_link(path, dir_ / "link"); // the file is not replaced either
@@ -231,29 +213,29 @@ TEST_F(Files, SameContentIsLeftAlone) {
 
 TEST_F(Files, NewContentReplacesTheFileAtomically) {
   fs::path path = dir_ / "out.txt";
-  spit(path, "old content, longer than the new one\n");
+  opscan::testing::write_file(path, "old content, longer than the new one\n");
   // A hard link keeps the old inode: a rename leaves it as it was, where
   // rewriting in place would change it (and expose a half-written file).
   fs::create_hard_link(path, dir_ / "old");
 
   EXPECT_EQ(write_if_changed(path, "new\n"), WriteOutcome::written);
-  EXPECT_EQ(slurp(path), "new\n");
-  EXPECT_EQ(slurp(dir_ / "old"), "old content, longer than the new one\n");
+  EXPECT_EQ(opscan::testing::read_file(path), "new\n");
+  EXPECT_EQ(opscan::testing::read_file(dir_ / "old"), "old content, longer than the new one\n");
   EXPECT_EQ(fs::hard_link_count(path), 1u);
   EXPECT_EQ(tree(), (Strings{"old", "out.txt"})); // no temporary files left
 
   EXPECT_EQ(write_if_changed(path, "new\n"), WriteOutcome::unchanged);
   EXPECT_EQ(write_if_changed(path, "newer\n"), WriteOutcome::written);
-  EXPECT_EQ(slurp(path), "newer\n");
+  EXPECT_EQ(opscan::testing::read_file(path), "newer\n");
   EXPECT_EQ(tree(), (Strings{"old", "out.txt"}));
 }
 
 TEST_F(Files, FailsWhenTheParentIsAFile) {
-  spit(dir_ / "file.txt", "precious\n");
+  opscan::testing::write_file(dir_ / "file.txt", "precious\n");
   std::string error;
   EXPECT_EQ(write_if_changed(dir_ / "file.txt" / "out.txt", "x", &error), WriteOutcome::failed);
   EXPECT_NE(error.find("Not a directory"), std::string::npos) << error;
-  EXPECT_EQ(slurp(dir_ / "file.txt"), "precious\n");
+  EXPECT_EQ(opscan::testing::read_file(dir_ / "file.txt"), "precious\n");
   EXPECT_EQ(tree(), Strings{"file.txt"});
 
   error.clear();
@@ -299,7 +281,7 @@ private:
 
 TEST_F(Files, LeavesTheOriginalIntactWhenWritingFails) {
   fs::path path = dir_ / "out.txt";
-  spit(path, "original\n");
+  opscan::testing::write_file(path, "original\n");
   auto old_time = fs::file_time_type::clock::now() - std::chrono::hours(1);
   fs::last_write_time(path, old_time);
   std::string error;
@@ -310,7 +292,7 @@ TEST_F(Files, LeavesTheOriginalIntactWhenWritingFails) {
   }
   EXPECT_EQ(outcome, WriteOutcome::failed);
   EXPECT_NE(error.find("too large"), std::string::npos) << error;
-  EXPECT_EQ(slurp(path), "original\n");
+  EXPECT_EQ(opscan::testing::read_file(path), "original\n");
   EXPECT_EQ(fs::last_write_time(path), old_time);
   EXPECT_EQ(tree(), Strings{"out.txt"}); // the temporary file is gone
 }
@@ -340,7 +322,7 @@ TEST_F(Files, TouchCreatesAnEmptyFileAndItsParents) {
 
 TEST_F(Files, TouchUpdatesTheTimeAndKeepsTheContent) {
   fs::path path = dir_ / "done.stamp";
-  spit(path, "kept\n");
+  opscan::testing::write_file(path, "kept\n");
   auto old_time = fs::file_time_type::clock::now() - std::chrono::hours(24);
   fs::last_write_time(path, old_time);
   fs::create_hard_link(path, dir_ / "link"); // updated in place, not replaced
@@ -349,7 +331,7 @@ TEST_F(Files, TouchUpdatesTheTimeAndKeepsTheContent) {
   std::string error;
   EXPECT_TRUE(touch(path, &error)) << error;
   EXPECT_GE(fs::last_write_time(path), before);
-  EXPECT_EQ(slurp(path), "kept\n");
+  EXPECT_EQ(opscan::testing::read_file(path), "kept\n");
   EXPECT_EQ(fs::hard_link_count(path), 2u);
   EXPECT_EQ(tree(), (Strings{"done.stamp", "link"}));
 }
@@ -360,12 +342,12 @@ TEST_F(Files, TouchFailsOnADirectoryOrUnderAFile) {
   EXPECT_FALSE(touch(dir_ / "out", &error));
   EXPECT_NE(error.find("Is a directory"), std::string::npos) << error;
 
-  spit(dir_ / "file.txt", "precious\n");
+  opscan::testing::write_file(dir_ / "file.txt", "precious\n");
   error.clear();
   EXPECT_FALSE(touch(dir_ / "file.txt" / "done.stamp", &error));
   EXPECT_NE(error.find("Not a directory"), std::string::npos) << error;
   EXPECT_FALSE(touch(dir_ / "file.txt" / "sub" / "done.stamp")); // no error out-parameter
-  EXPECT_EQ(slurp(dir_ / "file.txt"), "precious\n");
+  EXPECT_EQ(opscan::testing::read_file(dir_ / "file.txt"), "precious\n");
   EXPECT_EQ(tree(), (Strings{"file.txt", "out"}));
 }
 
