@@ -28,6 +28,8 @@ struct RunResult {
 };
 
 using opscan::testing::read_file;
+using opscan::testing::snapshot;
+using opscan::testing::Snapshot;
 using opscan::testing::TempDir;
 
 // Runs `opscan <args>` in the repository root.
@@ -49,19 +51,6 @@ void expect_same_library(const fs::path& a, const fs::path& b) {
                            "Functions.h", "selected_operators.yaml", "ir.json"}) {
     EXPECT_EQ(read_file(a / file), read_file(b / file)) << file;
   }
-}
-
-// Every file under `dir` with its content and modification time.
-using Snapshot = std::map<std::string, std::pair<std::string, fs::file_time_type>>;
-Snapshot snapshot(const fs::path& dir) {
-  Snapshot files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (entry.is_regular_file()) {
-      files[fs::relative(entry.path(), dir).string()] = {read_file(entry.path()),
-                                                         entry.last_write_time()};
-    }
-  }
-  return files;
 }
 
 // ---------------------------------------------------------------------------

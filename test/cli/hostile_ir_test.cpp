@@ -26,6 +26,8 @@ const fs::path kRepo = OPSCAN_SOURCE_DIR;
 const std::string kCorpus = "test/data/ir/hostile"; // relative to the repository
 
 using opscan::testing::read_file;
+using opscan::testing::snapshot;
+using opscan::testing::Snapshot;
 using opscan::testing::TempDir;
 
 struct RunResult {
@@ -83,19 +85,6 @@ std::vector<Case> load_cases() {
 // The options each kind of input needs besides the file.
 std::string options_of(const std::string& kind) {
   return kind == "fragment" ? " --registration named --lib hostile" : "";
-}
-
-// Every file under `dir` with its content and modification time.
-using Snapshot = std::map<std::string, std::pair<std::string, fs::file_time_type>>;
-Snapshot snapshot(const fs::path& dir) {
-  Snapshot files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (entry.is_regular_file()) {
-      files[fs::relative(entry.path(), dir).string()] = {read_file(entry.path()),
-                                                         entry.last_write_time()};
-    }
-  }
-  return files;
 }
 
 // The line of `err` that reports the case's error, or "".

@@ -10,9 +10,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <utility>
 
 namespace opscan::testing {
 
@@ -30,6 +32,21 @@ inline void write_file(const std::filesystem::path& path, const std::string& con
   out.close();
   if (!out)
     throw std::runtime_error("cannot write " + path.string());
+}
+
+// Every regular file under `dir` (by path relative to it) with its content
+// and modification time: equal snapshots mean nothing was written.
+using Snapshot =
+    std::map<std::string, std::pair<std::string, std::filesystem::file_time_type>>;
+inline Snapshot snapshot(const std::filesystem::path& dir) {
+  Snapshot files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) {
+      files[std::filesystem::relative(entry.path(), dir).string()] = {read_file(entry.path()),
+                                                                      entry.last_write_time()};
+    }
+  }
+  return files;
 }
 
 // A fresh directory under the system's temporary directory, made by mkdtemp

@@ -152,6 +152,16 @@ TEST_F(Files, ReadFileReturnsTheBytes) {
   EXPECT_EQ(read_file(dir_ / "empty"), std::optional<std::string>(""));
 }
 
+// Files are read in blocks: one of several blocks and a partial last one
+// comes back whole and in order.
+TEST_F(Files, ReadFileReturnsAFileOfManyBlocks) {
+  std::string content;
+  for (int i = 0; content.size() < 300'000; ++i)
+    content += std::to_string(i) + (i % 7 == 0 ? '\0' : '\n');
+  opscan::testing::write_file(dir_ / "big.bin", content);
+  EXPECT_EQ(read_file(dir_ / "big.bin"), std::optional<std::string>(content));
+}
+
 TEST_F(Files, ReadFileOfMissingFileSaysWhy) {
   std::string error;
   EXPECT_EQ(read_file(dir_ / "missing", &error), std::nullopt);
