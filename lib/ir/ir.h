@@ -150,8 +150,9 @@ MergeResult merge(std::vector<Module> fragments);
 
 // Selective generation: keeps only the kernels (every kernel key) of the
 // operators named, each "ns::name.overload" or "ns::name" (an operator
-// without overload), as OperatorName::str() spells it; the rest of `module`
-// is kept as it is. Errors, once per name:
+// without overload), as OperatorName::str() spells it, and the sources but
+// those where only kernels left out are annotated; the rest of `module` is
+// kept as it is. Errors, once per name:
 //   opscan-schema-*           a malformed name (the parser's code)
 //   opscan-unknown-operator   no kernel of `module` implements it; suggests
 //                             a close name, or another overload of it

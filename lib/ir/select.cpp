@@ -49,6 +49,17 @@ SelectResult select_operators(const Module& module, const std::vector<std::strin
   result.module = module;
   std::erase_if(result.module.kernels,
                 [&](const Kernel& k) { return !selected.contains(k.op.str()); });
+  // Sources go with their kernels: a source where only kernels left out
+  // are annotated goes too. One where none is annotated stays (its kernels
+  // may be annotated in a header it includes).
+  std::set<std::string_view> annotated, kept;
+  for (const Kernel& k : module.kernels)
+    annotated.insert(k.location.file);
+  for (const Kernel& k : result.module.kernels)
+    kept.insert(k.location.file);
+  std::erase_if(result.module.sources, [&](const SourceFile& source) {
+    return annotated.contains(source.path) && !kept.contains(source.path);
+  });
   return result;
 }
 

@@ -49,28 +49,71 @@ std::string comparable(schema::Type type) {
 
 } // namespace
 
-std::variant<schema::Schema, InferError> infer_schema(const schema::OperatorName& name,
-                                                      const std::vector<CppParam>& params,
-                                                      const CppReturn& ret) {
-  schema::Schema result;
+namespace {
+
+bool is_tensor_list(const schema::Type& type) {
+  return type.base == "Tensor" && type.suffixes.size() == 1 &&
+         type.suffixes[0].kind == schema::TypeSuffix::Kind::list;
+}
+
+// torchgen's out variants: overload "out" or "<something>_out".
+bool is_out_overload(const schema::OperatorName& name) {
+  return name.overload == "out" || name.overload.ends_with("_out");
+}
+
+// The schema a signature reads as, and why the rules cannot infer it from
+// the signature, if they cannot (the schema is complete all the same).
+struct Reading {
+  schema::Schema schema;
+  std::optional<InferError> error;
+};
+
+Reading read(const schema::OperatorName& name, const std::vector<CppParam>& params,
+             const CppReturn& ret) {
+  Reading reading;
+  schema::Schema& result = reading.schema;
   result.name = name;
   const bool in_place = !name.name.empty() && name.name.back() == '_';
 
-  // The out group: the trailing run of mutable tensors.
+  // Which tensors the kernel writes. A list of tensors cannot say so in
+  // C++; its place does: first in an in-place operator, or last in an out
+  // variant (overload "out" or "..._out") that returns nothing and writes
+  // no other tensor.
+  std::vector<bool> written;
+  for (const CppParam& p : params)
+    written.push_back(p.is_mutable);
+  const bool writes_any = std::find(written.begin(), written.end(), true) != written.end();
+  if (in_place && !params.empty() && is_tensor_list(params[0].type)) {
+    written[0] = true;
+  } else if (!in_place && !writes_any && ret.values.empty() && is_out_overload(name) &&
+             !params.empty() && is_tensor_list(params.back().type)) {
+    written.back() = true;
+  }
+
+  // The out group: the trailing run of written tensors.
   size_t out_begin = params.size();
   if (!in_place) {
-    while (out_begin > 0 && params[out_begin - 1].is_mutable)
+    while (out_begin > 0 && written[out_begin - 1])
       --out_begin;
   }
   std::vector<schema::AliasInfo> mutable_aliases;
   for (size_t i = 0; i < params.size(); ++i) {
     const CppParam& p = params[i];
     schema::Argument arg{p.type, p.name, std::nullopt, i >= out_begin};
-    if (p.is_mutable) {
+    if (written[i]) {
       mutable_aliases.push_back(write_alias(mutable_aliases.size()));
       arg.type = with_alias(p.type, mutable_aliases.back());
     }
     result.arguments.push_back(std::move(arg));
+  }
+  // What an in-place operator modifies is its first argument, 'self',
+  // whatever C++ calls it (ExecuTorch's kernels call it 'in').
+  if (in_place && !params.empty() && written[0]) {
+    bool self_taken = false;
+    for (size_t i = 1; i < params.size(); ++i)
+      self_taken = self_taken || params[i].name == "self";
+    if (!self_taken)
+      result.arguments[0].name = "self";
   }
 
   size_t mutable_returns = 0;
@@ -79,26 +122,55 @@ std::variant<schema::Schema, InferError> infer_schema(const schema::OperatorName
   if (mutable_returns == 0) {
     for (const CppParam& r : ret.values)
       result.returns.push_back({r.type, ""});
-    return result;
+    return reading;
+  }
+  // Returned references alias the out group, or else every mutable tensor,
+  // in order; when neither fits, the last mutable tensors (to compare).
+  const size_t out_group = params.size() - out_begin;
+  const size_t first_returned =
+      mutable_returns == out_group && out_group > 0 ? mutable_aliases.size() - out_group
+      : mutable_returns <= mutable_aliases.size()   ? mutable_aliases.size() - mutable_returns
+                                                    : 0;
+  for (size_t i = 0; i < ret.values.size(); ++i) {
+    const size_t set = first_returned + i;
+    result.returns.push_back({ret.values[i].is_mutable && set < mutable_aliases.size()
+                                  ? with_alias(ret.values[i].type, mutable_aliases[set])
+                                  : ret.values[i].type,
+                              ""});
   }
   if (mutable_returns != ret.values.size()) {
-    return InferError{-1, "opscan-infer-mixed-returns",
-                      "returns mix references to tensors with values: return references to all "
-                      "out tensors, or values only"};
-  }
-  if (mutable_returns != mutable_aliases.size()) {
-    return InferError{
+    reading.error = InferError{-1, "opscan-infer-mixed-returns",
+                               "returns mix references to tensors with values: return references "
+                               "to all out tensors, or values only"};
+  } else if (mutable_returns != out_group && mutable_returns != mutable_aliases.size()) {
+    reading.error = InferError{
         -1, "opscan-infer-return-count",
-        fmt::format("returns {} tensor reference{} but takes {} mutable tensor{}: a returned "
+        fmt::format("returns {} tensor reference{} but takes {} mutable tensor{}{}: a returned "
                     "reference must be one of the out tensors, in order{}",
                     mutable_returns, mutable_returns == 1 ? "" : "s", mutable_aliases.size(),
                     mutable_aliases.size() == 1 ? "" : "s",
+                    out_group > 0 && out_group != mutable_aliases.size()
+                        ? fmt::format(" ({} of them out tensors)", out_group)
+                        : "",
                     mutable_aliases.size() > 1 ? " (return std::tuple<Tensor&, ...>)" : "")};
   }
-  for (size_t i = 0; i < ret.values.size(); ++i) {
-    result.returns.push_back({with_alias(ret.values[i].type, mutable_aliases[i]), ""});
-  }
-  return result;
+  return reading;
+}
+
+} // namespace
+
+schema::Schema read_signature(const schema::OperatorName& name, const std::vector<CppParam>& params,
+                              const CppReturn& ret) {
+  return read(name, params, ret).schema;
+}
+
+std::variant<schema::Schema, InferError> infer_schema(const schema::OperatorName& name,
+                                                      const std::vector<CppParam>& params,
+                                                      const CppReturn& ret) {
+  Reading reading = read(name, params, ret);
+  if (reading.error)
+    return *reading.error;
+  return std::move(reading.schema);
 }
 
 namespace {
@@ -162,8 +234,10 @@ std::vector<InferError> cross_check(const schema::Schema& reference, const schem
                                     want[i].name, says, w.str(), cpp_type)});
     }
   }
-  // Arguments of one type in a different order: only the names tell.
-  for (size_t i = 0; i < want.size(); ++i) {
+  // Arguments of one type in a different order: only the names tell, and
+  // only names written in the annotation: a known schema's names are its
+  // own, C++ names never decide against it.
+  for (size_t i = 0; kind == Reference::declared && i < want.size(); ++i) {
     if (!type_ok[i] || want[i].name == have[i].name)
       continue;
     for (size_t j = 0; j < want.size(); ++j) {

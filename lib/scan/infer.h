@@ -33,11 +33,21 @@ struct InferError {
 
 // Mutable tensors get alias sets a, b, c, ... in order. The trailing run of
 // mutable tensors is the out group (keyword-only, after "*"), except for
-// in-place operators (name ending in '_'). Returns that are mutable
-// references alias the mutable arguments in order.
+// in-place operators (name ending in '_'), whose first argument is 'self'
+// (a list of tensors there is written). An out variant (overload "out" or
+// "..._out") returning nothing and taking no mutable tensor writes its last
+// parameter when that is a list of tensors. Returned references alias the
+// out group in order, or else every mutable tensor.
 std::variant<schema::Schema, InferError> infer_schema(const schema::OperatorName& name,
                                                       const std::vector<CppParam>& params,
                                                       const CppReturn& ret);
+
+// The schema of infer_schema, also where it reports an error (a returned
+// reference it cannot place aliases the last mutable tensors): what the
+// signature is checked against a declared or known schema with, since the
+// rules of inference do not apply when a schema is given.
+schema::Schema read_signature(const schema::OperatorName& name, const std::vector<CppParam>& params,
+                              const CppReturn& ret);
 
 // What a signature is checked against: a schema declared in the annotation,
 // or the schema a known-schemas file gives for the operator.

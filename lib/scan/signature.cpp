@@ -171,16 +171,26 @@ private:
     if (!ok)
       return std::nullopt;
 
-    auto inferred = infer_schema(op_, params, ret);
-    if (auto* e = std::get_if<InferError>(&inferred)) {
-      error(e->code, e->param >= 0 ? param_locations[static_cast<size_t>(e->param)] : sig_.location,
-            "kernel '" + name + "': " + e->message);
-      return std::nullopt;
+    const KnownSchema* known = nullptr;
+    if (!declared_ && known_) {
+      auto it = known_->find(op_);
+      if (it != known_->end())
+        known = &it->second;
     }
-    const schema::Schema& inferred_schema = std::get<schema::Schema>(inferred);
-    const schema::Schema* used = &inferred_schema;
-    ir::SchemaOrigin origin = ir::SchemaOrigin::inferred;
-    if (!declared_) {
+    // Given a schema (declared or known), the signature is checked against
+    // it; the rules of inference apply only without one.
+    schema::Schema inferred_schema;
+    if (declared_ || known) {
+      inferred_schema = read_signature(op_, params, ret);
+    } else {
+      auto inferred = infer_schema(op_, params, ret);
+      if (auto* e = std::get_if<InferError>(&inferred)) {
+        error(e->code,
+              e->param >= 0 ? param_locations[static_cast<size_t>(e->param)] : sig_.location,
+              "kernel '" + name + "': " + e->message);
+        return std::nullopt;
+      }
+      inferred_schema = std::move(std::get<schema::Schema>(inferred));
       // An inferred schema obeys torchgen's rules too (its name was checked
       // already).
       bool broken = false;
@@ -197,12 +207,8 @@ private:
       if (broken)
         return std::nullopt;
     }
-    const KnownSchema* known = nullptr;
-    if (!declared_ && known_) {
-      auto it = known_->find(op_);
-      if (it != known_->end())
-        known = &it->second;
-    }
+    const schema::Schema* used = &inferred_schema;
+    ir::SchemaOrigin origin = ir::SchemaOrigin::inferred;
     if (declared_ || known) {
       const schema::Schema& reference = declared_ ? *declared_ : known->schema;
       auto mismatches = cross_check(reference, inferred_schema, cpp,

@@ -974,6 +974,26 @@ TEST(ExecuTorchFunctions, KeyedKernelsHaveNoTypedCallButTheFallbackHas) {
   EXPECT_FALSE(contains(h, "::k::neg_out(")) << h;
 }
 
+TEST(ExecuTorchFunctions, ALeadingUnderscoreIsFineInsideTheirNamespace) {
+  // Reserved only at global scope: ExecuTorch's own Functions.h declares
+  // torch::executor::aten::_softmax_outf.
+  ir::Kernel softmax = et_kernel(
+      "aten::_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      "k::softmax_out");
+  emit::Output output = generate(module_of({softmax}), et());
+  ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+  EXPECT_TRUE(contains(file(output, "mine/Functions.h"), " _softmax_outf("))
+      << file(output, "mine/Functions.h");
+
+  // A name reserved everywhere is still skipped.
+  ir::Kernel twice =
+      et_kernel("aten::__neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "k::neg_out");
+  output = generate(module_of({twice}), et());
+  ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
+  EXPECT_EQ(output.diagnostics[0].code, "opscan-functions-skipped");
+}
+
 TEST(ExecuTorchFunctions, OverloadsWithTheSameParametersKeepTheFirst) {
   ir::Kernel other =
       at(et_kernel("demo::neg.x_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "k::neg_x_out"),

@@ -228,15 +228,26 @@ TEST(IrSelect, KeepsEveryKernelOfTheOperatorsNamed) {
   EXPECT_TRUE(add.diagnostics.empty());
   EXPECT_EQ(operators_of(add.module),
             (std::vector<std::string>{"aten::add.out", "aten::add.out [v1/6;0,1|6;0,1|6;0,1]"}));
-  // Everything but the kernels is kept, the library record too.
+  // Everything but the other kernels and their source is kept, the library
+  // record too.
   Module expected = full_module();
   expected.kernels.pop_back();
+  expected.sources.pop_back();
   EXPECT_EQ(add.module, expected);
 
   // A name without overload is the operator without one.
   SelectResult scale_only = select_operators(full_module(), {"custom::scale"});
   EXPECT_TRUE(scale_only.diagnostics.empty());
   EXPECT_EQ(operators_of(scale_only.module), std::vector<std::string>{"custom::scale"});
+  EXPECT_EQ(scale_only.module.sources, std::vector<SourceFile>{full_module().sources[1]});
+}
+
+TEST(IrSelect, SourcesWithoutAnnotatedKernelsStay) {
+  // Its kernels may be annotated in a header it includes.
+  Module m = full_module();
+  m.sources.push_back({"src/zz_uses_a_header.cpp", m.sources[0].sha256});
+  SelectResult scale_only = select_operators(m, {"custom::scale"});
+  EXPECT_EQ(scale_only.module.sources, (std::vector<SourceFile>{m.sources[1], m.sources[2]}));
 }
 
 TEST(IrSelect, SeveralNamesRepeatsAndSpacesAreFine) {

@@ -263,6 +263,58 @@ TEST(BuildKernel, KnownSchemaOfTheOperatorIsUsed) {
   EXPECT_EQ(built.kernel->arguments[0].schema.name, "self");
 }
 
+// ExecuTorch's portable kernels call the in-place tensor 'in' and have out
+// tensors besides the mutable inputs: a known schema decides, the rules of
+// inference (which would refuse these signatures) do not.
+TEST(BuildKernel, KnownSchemaDecidesWhereInferenceWouldRefuse) {
+  const KnownSchemas known = known_schemas(
+      {"aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
+       "aten::_native_batch_norm_legit.out(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) "
+       "running_mean, Tensor(b!) running_var, bool training, float momentum, float eps, *, "
+       "Tensor(d!) out, Tensor(e!) save_mean, Tensor(f!) save_invstd) -> (Tensor(d!), Tensor(e!), "
+       "Tensor(f!))"});
+  Built copy = build(
+      signature(R"x("aten::copy_")x", {out(10, "in"), tensor(11, "src"),
+                                       parameter(12, "non_blocking", "bool", "bool", "bool")}),
+      &known);
+  ASSERT_TRUE(copy.kernel) << describe(copy.diagnostics);
+  EXPECT_EQ(copy.kernel->schema_origin, ir::SchemaOrigin::known);
+  EXPECT_EQ(copy.kernel->schema().str(),
+            "aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)");
+
+  auto optional_tensor = [](uint32_t line, std::string name) {
+    return parameter(line, std::move(name), "Tensor?", "optional<Tensor>",
+                     "std::optional<" + kCanonicalTensor + ">");
+  };
+  auto f64 = [](uint32_t line, std::string name) {
+    return parameter(line, std::move(name), "float", "double", "double");
+  };
+  Built norm =
+      build(signature(R"x("aten::_native_batch_norm_legit.out")x",
+                      {tensor(10, "in"), optional_tensor(11, "weight"), optional_tensor(12, "bias"),
+                       out(13, "running_mean"), out(14, "running_var"),
+                       parameter(15, "training", "bool", "bool", "bool"), f64(16, "momentum"),
+                       f64(17, "eps"), out(18, "out"), out(19, "mean"), out(20, "invstd")},
+                      {mapped("Tensor", true), mapped("Tensor", true), mapped("Tensor", true)}),
+            &known);
+  ASSERT_TRUE(norm.kernel) << describe(norm.diagnostics);
+  EXPECT_EQ(norm.kernel->schema_origin, ir::SchemaOrigin::known);
+  EXPECT_EQ(norm.kernel->arguments[0].schema.name, "input");
+  EXPECT_EQ(norm.kernel->arguments[10].schema.name, "save_invstd");
+}
+
+TEST(BuildKernel, KnownSchemaNamesNeverDecideTheOrder) {
+  // Two tensors whose C++ names are the known schema's, swapped: the types
+  // fit, and C++ names are the kernel author's, not a claim on the schema.
+  const KnownSchemas known =
+      known_schemas({"t::sub(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"});
+  Built built =
+      build(signature(R"x("t::sub")x", {tensor(10, "other"), tensor(11, "self"), out(12, "out")}),
+            &known);
+  ASSERT_TRUE(built.kernel) << describe(built.diagnostics);
+  EXPECT_EQ(built.kernel->arguments[0].schema.name, "self");
+}
+
 TEST(BuildKernel, DeclaredSchemaWinsOverAKnownOne) {
   const KnownSchemas known = known_schemas(
       {"t::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"});
@@ -405,14 +457,14 @@ TEST(BuildKernelErrors, InferenceErrorsAtTheFunction) {
 }
 
 TEST(BuildKernelErrors, InferredSchemaBreakingTorchgenRulesShowsTheSchema) {
-  // In-place, but the written tensor is not called 'self'.
-  Signature s = signature(R"x("t::relu_")x", {out(10, "x")});
+  // In-place, but nothing is written.
+  Signature s = signature(R"x("t::relu_")x", {tensor(10, "x")}, {mapped("Tensor")});
   const std::optional<diag::Diagnostic> d =
       expect_one_error(build(s), "opscan-schema-inplace", kFunction, "kernel 'ns::f': ");
   ASSERT_TRUE(d);
   ASSERT_EQ(d->notes.size(), 1u);
   EXPECT_EQ(d->notes[0].message,
-            "schema inferred from the signature: t::relu_(Tensor(a!) x) -> Tensor(a!)");
+            "schema inferred from the signature: t::relu_(Tensor x) -> Tensor");
   EXPECT_EQ(d->notes[0].location, kFunction);
 }
 

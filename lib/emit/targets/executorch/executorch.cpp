@@ -335,7 +335,10 @@ public:
       blocks_[kernel.op.ns].push_back(
           fmt::format("// {}: no typed call: {}\n", kernel.op.str(), why));
     };
-    if (!ident::is_valid_identifier(kernel.op.ns) || !ident::is_valid_identifier(name))
+    // Both are declared inside torch::executor, not at global scope, where
+    // alone a leading '_' is reserved (as in "_softmax_outf").
+    if (!ident::is_valid_identifier(kernel.op.ns, ident::Scope::local) ||
+        !ident::is_valid_identifier(name, ident::Scope::local))
       return skip(qualified + " is not a valid C++ name");
     if (kernel.cpp_function == qualified)
       return skip("the kernel itself is " + qualified);
