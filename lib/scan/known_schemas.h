@@ -1,6 +1,8 @@
-// A file of known operator schemas, one per line as PyTorch prints them (for
-// instance every schema a libtorch registers). Kernels annotated with only
-// an operator name are checked against the operator's known schema.
+// A file of known operator schemas: one per line as PyTorch prints them (for
+// instance every schema a libtorch registers), or an operator YAML file
+// (PyTorch's native_functions.yaml, ExecuTorch's functions.yaml and
+// custom_ops.yaml). Kernels annotated with only an operator name are checked
+// against the operator's known schema.
 #pragma once
 
 #include "diag/diag.h"
@@ -14,15 +16,25 @@ namespace opscan::scan {
 
 struct KnownSchema {
   schema::Schema schema;
-  diag::Location where; // its line in the file
+  diag::Location where; // its line in the file, or its name under autogen:
 };
 
 using KnownSchemas = std::map<schema::OperatorName, KnownSchema>;
 
-// Reads `path`. Blank lines and lines starting with '#' are skipped; so are
-// schemas outside the operator grammar (PyTorch registers some with generic
-// types such as "t" or "Dict(str, t)"), reported together in one note.
-// Nullopt with an error when the file cannot be read.
+// Reads `path`. It is operator YAML when named *.yaml or *.yml, or when its
+// first character that is not blank or in a '#' comment line is '-', '[',
+// '{' or '%' (no schema starts so); otherwise a list of schemas.
+//
+// A list: blank lines and lines starting with '#' are skipped.
+// YAML: each entry's `func` (namespace "aten" when it names none), and the
+// variants its `autogen` names, derived as torchgen derives them
+// (schema/autogen.h); an operator written out wins over a derived one.
+// ExecuTorch's `op` entries name operators without schemas: nothing to know.
+//
+// Either way schemas outside the operator grammar (PyTorch registers some
+// with generic types such as "t" or "Dict(str, t)") and autogen names that
+// cannot be derived are skipped, reported together in one note. Nullopt
+// with an error when the file cannot be read or is not operator YAML.
 std::optional<KnownSchemas> load_known_schemas(const std::string& path, diag::Diagnostics& diags);
 
 } // namespace opscan::scan
