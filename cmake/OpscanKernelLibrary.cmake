@@ -11,7 +11,12 @@
 #     [DISPATCH_KEY <key>]         # torch only; default CPU
 #     [SCHEMAS <file>]             # known operator schemas (opscan --schemas)
 #     [SCAN_PCH <header>]          # precompiled once for the scans (see below)
+#     [NO_PROFILING]               # no per-operator profiling calls (opscan --no-profiling)
 #     [STATIC|SHARED])             # default: BUILD_SHARED_LIBS
+#
+# executorch: when the variable MAX_KERNEL_NUM is set (as for ExecuTorch's
+# own build), the library is compiled with it too, so that its registration
+# checks the registry's real capacity.
 #
 # Every generator option is given once, here. The target compiles the kernel
 # sources and the generated ones; consumers link it and include
@@ -158,7 +163,7 @@ endfunction()
 
 function(opscan_add_kernel_library target)
   set(caller "opscan_add_kernel_library(${target})")
-  cmake_parse_arguments(PARSE_ARGV 1 arg "STATIC;SHARED"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "STATIC;SHARED;NO_PROFILING"
     "TARGET;REGISTRATION;LIB_NAME;DISPATCH_KEY;SCHEMAS;SCAN_PCH" "SOURCES;OPERATORS;COMPILE_OPTIONS")
   if(arg_UNPARSED_ARGUMENTS)
     list(JOIN arg_UNPARSED_ARGUMENTS ", " unknown)
@@ -295,6 +300,12 @@ function(opscan_add_kernel_library target)
   if(arg_OPERATORS)
     list(JOIN arg_OPERATORS "," operators)
     list(APPEND generate_options --operators "${operators}")
+  endif()
+  if(arg_NO_PROFILING)
+    list(APPEND generate_options --no-profiling)
+  endif()
+  if(arg_TARGET STREQUAL "executorch" AND MAX_KERNEL_NUM)
+    target_compile_definitions(${target} PRIVATE MAX_KERNEL_NUM=${MAX_KERNEL_NUM})
   endif()
   add_custom_command(
     OUTPUT "${gen}/generate.stamp"

@@ -76,6 +76,7 @@ struct GenerateArgs {
   std::string templates_dir;
   std::string out_dir;
   std::optional<std::vector<std::string>> operators; // --operators: set when given
+  bool no_profiling = false;
 };
 
 void add_flags_file_option(CLI::App& cmd, std::string& flags_file) {
@@ -123,6 +124,9 @@ void add_generate_options(CLI::App& cmd, GenerateArgs& args, bool registration_r
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd.add_option("--templates", args.templates_dir, "Directory overriding the built-in templates")
       ->check(CLI::ExistingDirectory);
+  cmd.add_flag("--no-profiling", args.no_profiling,
+               "No per-operator profiling in the wrappers (executorch: no profiler scope and "
+               "event tracer calls)");
 }
 
 // The target and mode asked for, judged before any work: unknown ones are
@@ -159,6 +163,7 @@ driver::Request request_of(const CLI::App& cmd, const GenerateArgs& args) {
   options.generator = driver::generator_name();
   if (args.dispatch_key)
     options.field_defaults[ir::Field::dispatch_key] = *args.dispatch_key;
+  options.profiling = !args.no_profiling;
   request.operators = args.operators;
   return request;
 }
@@ -446,7 +451,8 @@ int main(int argc, char** argv) {
     ir::Module module;
     if (Status status = scan_into(run_scan, module, nullptr); status != Status::ok)
       return exit_code(status);
-    driver::Plan plan = driver::plan_scanned(std::move(module), request_of(*run_cmd, run_gen), targets());
+    driver::Plan plan =
+        driver::plan_scanned(std::move(module), request_of(*run_cmd, run_gen), targets());
     if (Status status = reported(plan.diagnostics, plan.status); status != Status::ok)
       return exit_code(status);
     return exit_code(write_plan(plan, run_gen.out_dir));

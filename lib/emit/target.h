@@ -32,6 +32,10 @@ struct Options {
   // The value of an annotation field for kernels whose annotation sets none
   // (--dispatch-key sets dispatch_key); only for fields the target accepts.
   std::map<ir::Field, std::string> field_defaults;
+  // Per-operator profiling in the wrappers, where the runtime asks for it
+  // (ExecuTorch's profiler and event tracer; PyTorch's dispatcher profiles
+  // by itself).
+  bool profiling = true;
 };
 
 // The library being generated, after its name was checked.

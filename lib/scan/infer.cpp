@@ -234,10 +234,8 @@ std::vector<InferError> cross_check(const schema::Schema& reference, const schem
                                     want[i].name, says, w.str(), cpp_type)});
     }
   }
-  // Arguments of one type in a different order: only the names tell, and
-  // only names written in the annotation: a known schema's names are its
-  // own, C++ names never decide against it.
-  for (size_t i = 0; kind == Reference::declared && i < want.size(); ++i) {
+  // Arguments of one type in a different order: only the names tell.
+  for (size_t i = 0; i < want.size(); ++i) {
     if (!type_ok[i] || want[i].name == have[i].name)
       continue;
     for (size_t j = 0; j < want.size(); ++j) {
@@ -246,7 +244,8 @@ std::vector<InferError> cross_check(const schema::Schema& reference, const schem
                           fmt::format("argument {}: {} '{}', the C++ parameter here is '{}', which "
                                       "is argument {} in {}",
                                       i + 1, says, want[i].name, have[i].name, j + 1,
-                                      kind == Reference::declared ? "the schema" : schema_word)});
+                                      kind == Reference::declared ? "the schema" : schema_word),
+                          kind == Reference::known});
         break;
       }
     }

@@ -29,6 +29,7 @@ struct InferError {
   int param = -1; // index into the parameters, -1 for the return
   std::string code;
   std::string message;
+  bool is_warning = false; // a doubt, not a mismatch: the kernel stands
 };
 
 // Mutable tensors get alias sets a, b, c, ... in order. The trailing run of
@@ -65,6 +66,9 @@ struct CppSpelling {
 // non-const Tensor&) and order, and the returns. Alias set names, fixed list
 // sizes, SymInt/int and the mutability of tensor lists (C++ cannot express
 // it) do not matter. One error per mismatch; `param` says which argument.
+// Arguments of one type whose C++ names are the reference's in another
+// order are an error against a declared schema, and only a warning against
+// a known one, whose names C++ names never overrule.
 std::vector<InferError> cross_check(const schema::Schema& reference, const schema::Schema& inferred,
                                     const CppSpelling& cpp, Reference kind);
 

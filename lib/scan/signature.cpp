@@ -218,10 +218,13 @@ private:
         fix = *spec_fix_;
         fix->replacement = support::cpp_string_literal(repair(*declared_, inferred_schema).str());
       }
+      bool mismatched = false;
       for (const InferError& e : mismatches) {
-        auto d = diag::make_error(
-            e.code, e.param >= 0 ? param_locations[static_cast<size_t>(e.param)] : sig_.location,
-            e.message);
+        const diag::Location where =
+            e.param >= 0 ? param_locations[static_cast<size_t>(e.param)] : sig_.location;
+        auto d = e.is_warning ? diag::make_warning(e.code, where, e.message)
+                              : diag::make_error(e.code, where, e.message);
+        mismatched = mismatched || !e.is_warning;
         if (declared_) {
           // The note spells out what the fix-it writes, for readers of text.
           d.notes.push_back({fix ? "schema declared here; to fit the signature: " + fix->replacement
@@ -234,7 +237,7 @@ private:
         }
         out_.diagnostics.push_back(std::move(d));
       }
-      if (!mismatches.empty())
+      if (mismatched)
         return std::nullopt;
       if (!declared_rule_errors_.empty()) {
         out_.diagnostics.insert(out_.diagnostics.end(), declared_rule_errors_.begin(),

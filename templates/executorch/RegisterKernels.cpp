@@ -2,6 +2,8 @@
 // Unboxing wrappers and registration for kernel library '${library}'. Each
 // wrapper checks the size of the stack, converts each EValue to the kernel's
 // parameter type, and calls the kernel with the runtime context first.
+// Registration checks first that every kernel fits in the registry and
+// that none is registered already: ExecuTorch's registry aborts on both.
 #include "RegisterKernels.h"
 #include "NativeFunctions.h"
 
@@ -9,7 +11,18 @@
 #include <executorch/runtime/kernel/kernel_runtime_context.h>
 #include <executorch/runtime/kernel/operator_registry.h>
 #include <executorch/runtime/platform/log.h>
+${profiling_includes}
 
+// The registry's capacity, found as ExecuTorch's registry finds it:
+// MAX_KERNEL_NUM (a runtime built with it needs it here too), else the
+// kernel count of a selective build, else 250 operators x 8 kernels.
+#if !defined(MAX_KERNEL_NUM)
+#if __has_include(<executorch/runtime/kernel/selected_max_kernel_num.h>)
+#include <executorch/runtime/kernel/selected_max_kernel_num.h>
+#endif
+#endif
+
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -29,9 +42,26 @@ const Kernel kKernels[] = {
     ${kernels}
 };
 
+#if defined(MAX_KERNEL_NUM)
+constexpr std::size_t kRegistryCapacity = MAX_KERNEL_NUM;
+#elif defined(EXECUTORCH_SELECTED_MAX_KERNEL_NUM)
+constexpr std::size_t kRegistryCapacity = EXECUTORCH_SELECTED_MAX_KERNEL_NUM;
+#else
+constexpr std::size_t kRegistryCapacity = 250 * 8;
+#endif
+
 // Registers every kernel of the library, or none: the runtime aborts on a
-// kernel that is registered twice, so check them all first.
+// kernel that does not fit or is registered twice, so check them all first.
 Error register_library() {
+  constexpr std::size_t count = sizeof(kKernels) / sizeof(kKernels[0]);
+  const std::size_t in_registry = ::executorch::runtime::get_registered_kernels().size();
+  if (in_registry > kRegistryCapacity || count > kRegistryCapacity - in_registry) {
+    ET_LOG(Error,
+           "Kernel library '%s' has %zu kernels, but the registry holds %zu and %zu are "
+           "registered: registering none of the library's kernels",
+           ${library_literal}, count, kRegistryCapacity, in_registry);
+    return Error::RegistrationExceedingMaxKernels;
+  }
   for (const Kernel& kernel : kKernels) {
     for (const Kernel& registered : ::executorch::runtime::get_registered_kernels()) {
       if (std::strcmp(registered.name_, kernel.name_) == 0 &&

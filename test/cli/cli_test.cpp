@@ -275,17 +275,18 @@ TEST(Cli, SummaryAndRerunWritesNothing) {
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_EQ(first.err, "");
   const std::string where = out.path().string() + "/t";
-  EXPECT_EQ(first.out,
-            "opscan: library 't': 1 operator (1 demo), registration: "
-            "torch::executor::register_t_kernels()\n"
-            "opscan: " +
-                where +
-                ": RegisterKernels.h, RegisterKernels.cpp, NativeFunctions.h, Functions.h, "
-                "selected_operators.yaml, ir.json (6 written, 0 unchanged)\n");
+  EXPECT_EQ(
+      first.out,
+      "opscan: library 't': 1 operator (1 demo), registration: "
+      "torch::executor::register_t_kernels()\n"
+      "opscan: " +
+          where +
+          ": RegisterKernels.h, RegisterKernels.cpp, NativeFunctions.h, Functions.h, "
+          "selected_operators.yaml, selected_max_kernel_num.h, ir.json (7 written, 0 unchanged)\n");
   Snapshot before = snapshot(out.path());
   RunResult second = opscan(args);
   ASSERT_EQ(second.exit_code, 0) << second.err;
-  EXPECT_NE(second.out.find("(0 written, 6 unchanged)"), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("(0 written, 7 unchanged)"), std::string::npos) << second.out;
   EXPECT_EQ(snapshot(out.path()), before); // same bytes, same modification times
 }
 
@@ -378,6 +379,7 @@ TEST(Cli, ListOutputsNamesEveryFileAndSymbol) {
                     "header ops/NativeFunctions.h\n"
                     "header ops/Functions.h\n"
                     "data ops/selected_operators.yaml\n"
+                    "header ops/kernel_count/executorch/runtime/kernel/selected_max_kernel_num.h\n"
                     "data ops/ir.json\n"
                     "registration-function torch::executor::register_ops_kernels\n");
   RunResult torch =
@@ -465,7 +467,7 @@ TEST(Cli, GenerateStampIsTouchedOnSuccessOnly) {
   Snapshot generated = snapshot(dir.path() / "out");
   RunResult again = opscan(args);
   ASSERT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_NE(again.out.find("(0 written, 6 unchanged)"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("(0 written, 7 unchanged)"), std::string::npos) << again.out;
   EXPECT_EQ(snapshot(dir.path() / "out"), generated);
   EXPECT_GT(fs::last_write_time(stamp), kLongAgo + std::chrono::hours(24));
 
@@ -756,7 +758,8 @@ std::string at_json(const std::string& path, const std::string& key, const std::
 }
 
 const char* const kFiles = "RegisterKernels.h, RegisterKernels.cpp, NativeFunctions.h, "
-                           "Functions.h, selected_operators.yaml, ir.json";
+                           "Functions.h, selected_operators.yaml, selected_max_kernel_num.h, "
+                           "ir.json";
 
 TEST(MultiLibrary, EachLibraryKeepsItsNameAndRegistration) {
   Libraries libs;
@@ -769,15 +772,15 @@ TEST(MultiLibrary, EachLibraryKeepsItsNameAndRegistration) {
                      "torch::executor::register_ew_kernels()\n"
                      "opscan: " +
                          (libs.out() / "ew").string() + ": " + kFiles +
-                         " (6 written, 0 unchanged)\n"
+                         " (7 written, 0 unchanged)\n"
                          "opscan: library 'red': 4 operators (4 demo), registration: static "
                          "initializer\n"
                          "opscan: " +
                          (libs.out() / "red").string() + ": " + kFiles +
-                         " (6 written, 0 unchanged)\n");
+                         " (7 written, 0 unchanged)\n");
   // The same files as when each was generated on its own.
   Snapshot in = snapshot(libs.in()), out = snapshot(libs.out());
-  ASSERT_EQ(in.size(), 12u);
+  ASSERT_EQ(in.size(), 14u);
   for (const auto& [path, file] : in)
     EXPECT_EQ(out[path].first, file.first) << path;
 

@@ -94,7 +94,8 @@ TEST(KnownSchemas, WrongParameterOrderIsCaught) {
          ":11:31: error: argument 3 'alpha': the known schema of aten::add.out says "
          "Scalar, C++ parameter is 'const executorch::aten::Tensor &' [opscan-mismatch-type]");
   expect(known + ":" + std::to_string(line_of(kAddOut)) + ":1: note: known schema: " + kAddOut);
-  expect(file + ":15:58: error: argument 1: the known schema of aten::mul.out says 'self', the "
+  // Names do not overrule a known schema: a warning.
+  expect(file + ":15:58: warning: argument 1: the known schema of aten::mul.out says 'self', the "
                 "C++ parameter here is 'other', which is argument 2 in the known schema of "
                 "aten::mul.out [opscan-mismatch-order]");
   expect(file + ":19:9: error: the known schema of aten::clamp.out has 4 arguments, the C++ "

@@ -23,9 +23,6 @@ using executorch::aten::Tensor;
 using executorch::aten::TensorList;
 using executorch::runtime::KernelRuntimeContext;
 
-// What types::note received last (it has no out tensor to write to).
-int64_t last_note = 0;
-
 namespace {
 
 // Writes `values` into the double tensor `out`, from its first element.
@@ -75,11 +72,11 @@ Tensor& optional_tensor_out(KernelRuntimeContext& ctx, const std::optional<Tenso
 }
 
 // Tensor(a!)?: the kernel writes into the tensor when there is one.
-OPSCAN_KERNEL("types::fill_optional(float value, Tensor(a!)? target) -> ()")
-void fill_optional(KernelRuntimeContext& ctx, double value, std::optional<Tensor>& target) {
+OPSCAN_KERNEL("types::fill_optional.out(float value, *, Tensor(a!)? out) -> ()")
+void fill_optional_out(KernelRuntimeContext& ctx, double value, std::optional<Tensor>& out) {
   (void)ctx;
-  if (target)
-    record(*target, {value});
+  if (out)
+    record(*out, {value});
 }
 
 // Tensor[]
@@ -223,11 +220,20 @@ void fill_out(KernelRuntimeContext& ctx, const Scalar& value, Tensor& out) {
   record(out, {number(value)});
 }
 
-// No return, no out argument.
-OPSCAN_KERNEL("types::note")
-void note(KernelRuntimeContext& ctx, int64_t value) {
+// In-place, its tensor named as ExecuTorch's kernels name it: the schema
+// calls it 'self', and the return slot gets the result.
+OPSCAN_KERNEL("types::scale_")
+Tensor& scale_(KernelRuntimeContext& ctx, Tensor& in, double factor) {
   (void)ctx;
-  last_note = value;
+  return record(in, {first(in) * factor});
+}
+
+// An out variant returning nothing writes its trailing list of tensors.
+OPSCAN_KERNEL("types::unbind.int_out")
+void unbind_int_out(KernelRuntimeContext& ctx, const Tensor& self, int64_t dim, TensorList out) {
+  (void)ctx;
+  for (size_t i = 0; i < out.size(); ++i)
+    record(out[i], {first(self) + double(dim) + double(i)});
 }
 
 // Values returned into the return slot: int, float, bool, Scalar.

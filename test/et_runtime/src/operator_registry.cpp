@@ -5,11 +5,22 @@
 #include <executorch/runtime/platform/log.h>
 #include <string>
 
+#if !defined(MAX_KERNEL_NUM) && __has_include(<executorch/runtime/kernel/selected_max_kernel_num.h>)
+#include <executorch/runtime/kernel/selected_max_kernel_num.h>
+#endif
+
 namespace executorch::ET_RUNTIME_NAMESPACE {
 namespace {
 
-// Same default capacity as the real registry (250 operators x 8 kernels).
-constexpr size_t kMaxRegisteredKernels = 2000;
+// The capacity, chosen as the real registry chooses it: MAX_KERNEL_NUM, else
+// a selective build's kernel count, else 250 operators x 8 kernels.
+#if defined(MAX_KERNEL_NUM)
+constexpr size_t kMaxRegisteredKernels = MAX_KERNEL_NUM;
+#elif defined(EXECUTORCH_SELECTED_MAX_KERNEL_NUM)
+constexpr size_t kMaxRegisteredKernels = EXECUTORCH_SELECTED_MAX_KERNEL_NUM;
+#else
+constexpr size_t kMaxRegisteredKernels = 250 * 8;
+#endif
 
 Kernel registered[kMaxRegisteredKernels];
 size_t num_registered = 0;

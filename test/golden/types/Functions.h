@@ -39,9 +39,9 @@ inline void fill_outf(::executorch::runtime::KernelRuntimeContext& context, cons
   ::types::fill_out(context, value, out);
 }
 
-// types::fill_optional(float value, Tensor(a!)? target) -> ()
-inline void fill_optional(::executorch::runtime::KernelRuntimeContext& context, double value, ::std::optional<::executorch::aten::Tensor>& target) {
-  ::types::fill_optional(context, value, target);
+// types::fill_optional.out(float value, *, Tensor(a!)? out) -> ()
+inline void fill_optional_outf(::executorch::runtime::KernelRuntimeContext& context, double value, ::std::optional<::executorch::aten::Tensor>& out) {
+  ::types::fill_optional_out(context, value, out);
 }
 
 // types::floats.out(float value, float? maybe, float[] values, float[]? maybe_values, *, Tensor(a!) out) -> Tensor(a!)
@@ -74,11 +74,6 @@ inline double mean(::executorch::runtime::KernelRuntimeContext& context, const :
   return ::types::mean(context, self);
 }
 
-// types::note(int value) -> ()
-inline void note(::executorch::runtime::KernelRuntimeContext& context, ::std::int64_t value) {
-  ::types::note(context, value);
-}
-
 // types::optional_tensor.out(Tensor? maybe, *, Tensor(a!) out) -> Tensor(a!)
 inline ::executorch::aten::Tensor& optional_tensor_outf(::executorch::runtime::KernelRuntimeContext& context, const ::std::optional<::executorch::aten::Tensor>& maybe, ::executorch::aten::Tensor& out) {
   return ::types::optional_tensor_out(context, maybe, out);
@@ -97,6 +92,11 @@ inline ::executorch::aten::Tensor pick(::executorch::runtime::KernelRuntimeConte
 // types::scalar.out(Scalar value, Scalar? maybe, *, Tensor(a!) out) -> Tensor(a!)
 inline ::executorch::aten::Tensor& scalar_outf(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Scalar& value, const ::std::optional<::executorch::aten::Scalar>& maybe, ::executorch::aten::Tensor& out) {
   return ::types::scalar_out(context, value, maybe, out);
+}
+
+// types::scale_(Tensor(a!) self, float factor) -> Tensor(a!)
+inline ::executorch::aten::Tensor& scale_(::executorch::runtime::KernelRuntimeContext& context, ::executorch::aten::Tensor& self, double factor) {
+  return ::types::scale_(context, self, factor);
 }
 
 // types::sort.values(Tensor self, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
@@ -122,6 +122,11 @@ inline ::executorch::aten::Tensor& tensor_outf(::executorch::runtime::KernelRunt
 // types::tensor_list.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
 inline ::executorch::aten::Tensor& tensor_list_outf(::executorch::runtime::KernelRuntimeContext& context, ::executorch::aten::ArrayRef<::executorch::aten::Tensor> tensors, ::executorch::aten::Tensor& out) {
   return ::types::tensor_list_out(context, tensors, out);
+}
+
+// types::unbind.int_out(Tensor self, int dim, *, Tensor(a!)[] out) -> ()
+inline void unbind_outf(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Tensor& self, ::std::int64_t dim, ::executorch::aten::ArrayRef<::executorch::aten::Tensor> out) {
+  ::types::unbind_int_out(context, self, dim, out);
 }
 
 }  // namespace torch::executor::types

@@ -21,8 +21,8 @@ namespace types {
 ::executorch::aten::Tensor& enums_out(::executorch::runtime::KernelRuntimeContext& context, ::executorch::aten::ScalarType dtype, ::std::optional<::executorch::aten::ScalarType> maybe_dtype, ::executorch::aten::MemoryFormat format, ::std::optional<::executorch::aten::MemoryFormat> maybe_format, ::executorch::aten::Layout layout, ::std::optional<::executorch::aten::Layout> maybe_layout, ::executorch::aten::Device device, ::std::optional<::executorch::aten::Device> maybe_device, ::executorch::aten::Tensor& out);
 // types::fill.out(Scalar value, *, Tensor(a!) out) -> ()
 void fill_out(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Scalar& value, ::executorch::aten::Tensor& out);
-// types::fill_optional(float value, Tensor(a!)? target) -> ()
-void fill_optional(::executorch::runtime::KernelRuntimeContext& context, double value, ::std::optional<::executorch::aten::Tensor>& target);
+// types::fill_optional.out(float value, *, Tensor(a!)? out) -> ()
+void fill_optional_out(::executorch::runtime::KernelRuntimeContext& context, double value, ::std::optional<::executorch::aten::Tensor>& out);
 // types::floats.out(float value, float? maybe, float[] values, float[]? maybe_values, *, Tensor(a!) out) -> Tensor(a!)
 ::executorch::aten::Tensor& floats_out(::executorch::runtime::KernelRuntimeContext& context, double value, ::std::optional<double> maybe, ::executorch::aten::ArrayRef<double> values, ::std::optional<::executorch::aten::ArrayRef<double>> maybe_values, ::executorch::aten::Tensor& out);
 // types::int_lists.out(int[] values, int[2] pair, SymInt[] sizes, int[]? maybe, *, Tensor(a!) out) -> Tensor(a!)
@@ -35,8 +35,6 @@ bool is_empty(::executorch::runtime::KernelRuntimeContext& context, const ::exec
 ::executorch::aten::Scalar item(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Tensor& self);
 // types::mean(Tensor self) -> float
 double mean(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Tensor& self);
-// types::note(int value) -> ()
-void note(::executorch::runtime::KernelRuntimeContext& context, ::std::int64_t value);
 // types::optional_tensor.out(Tensor? maybe, *, Tensor(a!) out) -> Tensor(a!)
 ::executorch::aten::Tensor& optional_tensor_out(::executorch::runtime::KernelRuntimeContext& context, const ::std::optional<::executorch::aten::Tensor>& maybe, ::executorch::aten::Tensor& out);
 // types::optional_tensor_list.out(Tensor?[] tensors, *, Tensor(a!) out) -> Tensor(a!)
@@ -45,6 +43,8 @@ void note(::executorch::runtime::KernelRuntimeContext& context, ::std::int64_t v
 ::executorch::aten::Tensor pick(::executorch::runtime::KernelRuntimeContext& context, ::executorch::aten::ArrayRef<::executorch::aten::Tensor> tensors, ::std::int64_t index);
 // types::scalar.out(Scalar value, Scalar? maybe, *, Tensor(a!) out) -> Tensor(a!)
 ::executorch::aten::Tensor& scalar_out(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Scalar& value, const ::std::optional<::executorch::aten::Scalar>& maybe, ::executorch::aten::Tensor& out);
+// types::scale_(Tensor(a!) self, float factor) -> Tensor(a!)
+::executorch::aten::Tensor& scale_(::executorch::runtime::KernelRuntimeContext& context, ::executorch::aten::Tensor& self, double factor);
 // types::sort.values(Tensor self, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
 ::std::tuple<::executorch::aten::Tensor&, ::executorch::aten::Tensor&> sort_values(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Tensor& self, ::executorch::aten::Tensor& values, ::executorch::aten::Tensor& indices);
 // types::split.out(Tensor self, *, Tensor(a!)[] out) -> ()
@@ -55,6 +55,8 @@ void split_out(::executorch::runtime::KernelRuntimeContext& context, const ::exe
 ::executorch::aten::Tensor& tensor_out(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Tensor& self, ::executorch::aten::Tensor& out);
 // types::tensor_list.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
 ::executorch::aten::Tensor& tensor_list_out(::executorch::runtime::KernelRuntimeContext& context, ::executorch::aten::ArrayRef<::executorch::aten::Tensor> tensors, ::executorch::aten::Tensor& out);
+// types::unbind.int_out(Tensor self, int dim, *, Tensor(a!)[] out) -> ()
+void unbind_int_out(::executorch::runtime::KernelRuntimeContext& context, const ::executorch::aten::Tensor& self, ::std::int64_t dim, ::executorch::aten::ArrayRef<::executorch::aten::Tensor> out);
 
 }  // namespace types
 

@@ -2,6 +2,8 @@
 // Unboxing wrappers and registration for kernel library 'types'. Each
 // wrapper checks the size of the stack, converts each EValue to the kernel's
 // parameter type, and calls the kernel with the runtime context first.
+// Registration checks first that every kernel fits in the registry and
+// that none is registered already: ExecuTorch's registry aborts on both.
 #include "RegisterKernels.h"
 #include "NativeFunctions.h"
 
@@ -9,7 +11,19 @@
 #include <executorch/runtime/kernel/kernel_runtime_context.h>
 #include <executorch/runtime/kernel/operator_registry.h>
 #include <executorch/runtime/platform/log.h>
+#include <executorch/runtime/core/event_tracer_hooks.h>
+#include <executorch/runtime/platform/profiler.h>
 
+// The registry's capacity, found as ExecuTorch's registry finds it:
+// MAX_KERNEL_NUM (a runtime built with it needs it here too), else the
+// kernel count of a selective build, else 250 operators x 8 kernels.
+#if !defined(MAX_KERNEL_NUM)
+#if __has_include(<executorch/runtime/kernel/selected_max_kernel_num.h>)
+#include <executorch/runtime/kernel/selected_max_kernel_num.h>
+#endif
+#endif
+
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -36,7 +50,12 @@ void types_bools_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   ::executorch::aten::ArrayRef<bool> mask = stack[3]->toBoolList();
   ::std::optional<::executorch::aten::ArrayRef<bool>> maybe_flags = stack[4]->toOptional<::executorch::aten::ArrayRef<bool>>();
   ::executorch::aten::Tensor& out = stack[5]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_bools.out");
+  EXECUTORCH_SCOPE_PROF("native_call_bools.out");
   ::types::bools_out(context, flag, maybe, flags, mask, maybe_flags, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[5]);
 }
 
 // types::count(Tensor self) -> int
@@ -47,8 +66,13 @@ void types_count(KernelRuntimeContext& context, Span<EValue*> stack) {
     return;
   }
   const ::executorch::aten::Tensor& self = stack[0]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_count");
+  EXECUTORCH_SCOPE_PROF("native_call_count");
   ::std::int64_t result = ::types::count(context, self);
   *stack[1] = ::executorch::runtime::EValue(result);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[1]);
 }
 
 // types::enums.out(ScalarType dtype, ScalarType? maybe_dtype, MemoryFormat format, MemoryFormat? maybe_format, Layout layout, Layout? maybe_layout, Device device, Device? maybe_device, *, Tensor(a!) out) -> Tensor(a!)
@@ -67,7 +91,12 @@ void types_enums_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   ::executorch::aten::Device device = stack[6]->to<::executorch::aten::Device>();
   ::std::optional<::executorch::aten::Device> maybe_device = stack[7]->toOptional<::executorch::aten::Device>();
   ::executorch::aten::Tensor& out = stack[8]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_enums.out");
+  EXECUTORCH_SCOPE_PROF("native_call_enums.out");
   ::types::enums_out(context, dtype, maybe_dtype, format, maybe_format, layout, maybe_layout, device, maybe_device, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[8]);
 }
 
 // types::fill.out(Scalar value, *, Tensor(a!) out) -> ()
@@ -79,20 +108,31 @@ void types_fill_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   }
   const ::executorch::aten::Scalar value = stack[0]->to<::executorch::aten::Scalar>();
   ::executorch::aten::Tensor& out = stack[1]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_fill.out");
+  EXECUTORCH_SCOPE_PROF("native_call_fill.out");
   ::types::fill_out(context, value, out);
   stack[2] = stack[1];  // the return slot shows the out argument
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[2]);
 }
 
-// types::fill_optional(float value, Tensor(a!)? target) -> ()
-void types_fill_optional(KernelRuntimeContext& context, Span<EValue*> stack) {
+// types::fill_optional.out(float value, *, Tensor(a!)? out) -> ()
+void types_fill_optional_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
-    ET_LOG(Error, "%s: expected 3 values on the stack, got %zu", "types::fill_optional", stack.size());
+    ET_LOG(Error, "%s: expected 3 values on the stack, got %zu", "types::fill_optional.out", stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
   double value = stack[0]->to<double>();
-  ::std::optional<::executorch::aten::Tensor> target = stack[1]->toOptional<::executorch::aten::Tensor>();
-  ::types::fill_optional(context, value, target);
+  ::std::optional<::executorch::aten::Tensor> out = stack[1]->toOptional<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_fill_optional.out");
+  EXECUTORCH_SCOPE_PROF("native_call_fill_optional.out");
+  ::types::fill_optional_out(context, value, out);
+  stack[2] = stack[1];  // the return slot shows the out argument
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[2]);
 }
 
 // types::floats.out(float value, float? maybe, float[] values, float[]? maybe_values, *, Tensor(a!) out) -> Tensor(a!)
@@ -107,7 +147,12 @@ void types_floats_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   ::executorch::aten::ArrayRef<double> values = stack[2]->toDoubleList();
   ::std::optional<::executorch::aten::ArrayRef<double>> maybe_values = stack[3]->toOptional<::executorch::aten::ArrayRef<double>>();
   ::executorch::aten::Tensor& out = stack[4]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_floats.out");
+  EXECUTORCH_SCOPE_PROF("native_call_floats.out");
   ::types::floats_out(context, value, maybe, values, maybe_values, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[4]);
 }
 
 // types::int_lists.out(int[] values, int[2] pair, SymInt[] sizes, int[]? maybe, *, Tensor(a!) out) -> Tensor(a!)
@@ -122,7 +167,12 @@ void types_int_lists_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   ::executorch::aten::ArrayRef<::std::int64_t> sizes = stack[2]->toIntList();
   ::std::optional<::executorch::aten::ArrayRef<::std::int64_t>> maybe = stack[3]->toOptional<::executorch::aten::ArrayRef<::std::int64_t>>();
   ::executorch::aten::Tensor& out = stack[4]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_int_lists.out");
+  EXECUTORCH_SCOPE_PROF("native_call_int_lists.out");
   ::types::int_lists_out(context, values, pair, sizes, maybe, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[4]);
 }
 
 // types::ints.out(int value, SymInt size, int? maybe, *, Tensor(a!) out) -> Tensor(a!)
@@ -136,7 +186,12 @@ void types_ints_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   ::std::int64_t size = stack[1]->to<::std::int64_t>();
   ::std::optional<::std::int64_t> maybe = stack[2]->toOptional<::std::int64_t>();
   ::executorch::aten::Tensor& out = stack[3]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_ints.out");
+  EXECUTORCH_SCOPE_PROF("native_call_ints.out");
   ::types::ints_out(context, value, size, maybe, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[3]);
 }
 
 // types::is_empty(Tensor self) -> bool
@@ -147,8 +202,13 @@ void types_is_empty(KernelRuntimeContext& context, Span<EValue*> stack) {
     return;
   }
   const ::executorch::aten::Tensor& self = stack[0]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_is_empty");
+  EXECUTORCH_SCOPE_PROF("native_call_is_empty");
   bool result = ::types::is_empty(context, self);
   *stack[1] = ::executorch::runtime::EValue(result);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[1]);
 }
 
 // types::item(Tensor self) -> Scalar
@@ -159,8 +219,13 @@ void types_item(KernelRuntimeContext& context, Span<EValue*> stack) {
     return;
   }
   const ::executorch::aten::Tensor& self = stack[0]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_item");
+  EXECUTORCH_SCOPE_PROF("native_call_item");
   ::executorch::aten::Scalar result = ::types::item(context, self);
   *stack[1] = ::executorch::runtime::EValue(result);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[1]);
 }
 
 // types::mean(Tensor self) -> float
@@ -171,19 +236,13 @@ void types_mean(KernelRuntimeContext& context, Span<EValue*> stack) {
     return;
   }
   const ::executorch::aten::Tensor& self = stack[0]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_mean");
+  EXECUTORCH_SCOPE_PROF("native_call_mean");
   double result = ::types::mean(context, self);
   *stack[1] = ::executorch::runtime::EValue(result);
-}
-
-// types::note(int value) -> ()
-void types_note(KernelRuntimeContext& context, Span<EValue*> stack) {
-  if (stack.size() != 2) {
-    ET_LOG(Error, "%s: expected 2 values on the stack, got %zu", "types::note", stack.size());
-    context.fail(Error::InvalidProgram);
-    return;
-  }
-  ::std::int64_t value = stack[0]->to<::std::int64_t>();
-  ::types::note(context, value);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[1]);
 }
 
 // types::optional_tensor.out(Tensor? maybe, *, Tensor(a!) out) -> Tensor(a!)
@@ -195,7 +254,12 @@ void types_optional_tensor_out(KernelRuntimeContext& context, Span<EValue*> stac
   }
   const ::std::optional<::executorch::aten::Tensor> maybe = stack[0]->toOptional<::executorch::aten::Tensor>();
   ::executorch::aten::Tensor& out = stack[1]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_optional_tensor.out");
+  EXECUTORCH_SCOPE_PROF("native_call_optional_tensor.out");
   ::types::optional_tensor_out(context, maybe, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[1]);
 }
 
 // types::optional_tensor_list.out(Tensor?[] tensors, *, Tensor(a!) out) -> Tensor(a!)
@@ -207,7 +271,12 @@ void types_optional_tensor_list_out(KernelRuntimeContext& context, Span<EValue*>
   }
   ::executorch::aten::ArrayRef<::std::optional<::executorch::aten::Tensor>> tensors = stack[0]->toListOptionalTensor();
   ::executorch::aten::Tensor& out = stack[1]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_optional_tensor_list.out");
+  EXECUTORCH_SCOPE_PROF("native_call_optional_tensor_list.out");
   ::types::optional_tensor_list_out(context, tensors, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[1]);
 }
 
 // types::pick(Tensor[] tensors, int index) -> Tensor
@@ -219,8 +288,13 @@ void types_pick(KernelRuntimeContext& context, Span<EValue*> stack) {
   }
   ::executorch::aten::ArrayRef<::executorch::aten::Tensor> tensors = stack[0]->toTensorList();
   ::std::int64_t index = stack[1]->to<::std::int64_t>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_pick");
+  EXECUTORCH_SCOPE_PROF("native_call_pick");
   ::executorch::aten::Tensor result = ::types::pick(context, tensors, index);
   *stack[2] = ::executorch::runtime::EValue(result);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[2]);
 }
 
 // types::scalar.out(Scalar value, Scalar? maybe, *, Tensor(a!) out) -> Tensor(a!)
@@ -233,7 +307,30 @@ void types_scalar_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   const ::executorch::aten::Scalar value = stack[0]->to<::executorch::aten::Scalar>();
   const ::std::optional<::executorch::aten::Scalar> maybe = stack[1]->toOptional<::executorch::aten::Scalar>();
   ::executorch::aten::Tensor& out = stack[2]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_scalar.out");
+  EXECUTORCH_SCOPE_PROF("native_call_scalar.out");
   ::types::scalar_out(context, value, maybe, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[2]);
+}
+
+// types::scale_(Tensor(a!) self, float factor) -> Tensor(a!)
+void types_scale_(KernelRuntimeContext& context, Span<EValue*> stack) {
+  if (stack.size() != 3) {
+    ET_LOG(Error, "%s: expected 3 values on the stack, got %zu", "types::scale_", stack.size());
+    context.fail(Error::InvalidProgram);
+    return;
+  }
+  ::executorch::aten::Tensor& self = stack[0]->to<::executorch::aten::Tensor>();
+  double factor = stack[1]->to<double>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_scale_");
+  EXECUTORCH_SCOPE_PROF("native_call_scale_");
+  ::executorch::aten::Tensor& result = ::types::scale_(context, self, factor);
+  *stack[2] = ::executorch::runtime::EValue(result);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[2]);
 }
 
 // types::sort.values(Tensor self, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
@@ -246,7 +343,14 @@ void types_sort_values(KernelRuntimeContext& context, Span<EValue*> stack) {
   const ::executorch::aten::Tensor& self = stack[0]->to<::executorch::aten::Tensor>();
   ::executorch::aten::Tensor& values = stack[1]->to<::executorch::aten::Tensor>();
   ::executorch::aten::Tensor& indices = stack[2]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_sort.values");
+  EXECUTORCH_SCOPE_PROF("native_call_sort.values");
   ::types::sort_values(context, self, values, indices);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[1]);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[2]);
 }
 
 // types::split.out(Tensor self, *, Tensor(a!)[] out) -> ()
@@ -258,8 +362,13 @@ void types_split_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   }
   const ::executorch::aten::Tensor& self = stack[0]->to<::executorch::aten::Tensor>();
   ::executorch::aten::ArrayRef<::executorch::aten::Tensor> out = stack[1]->toTensorList();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_split.out");
+  EXECUTORCH_SCOPE_PROF("native_call_split.out");
   ::types::split_out(context, self, out);
   stack[2] = stack[1];  // the return slot shows the out argument
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[2]);
 }
 
 // types::strings.out(str text, str? maybe, *, Tensor(a!) out) -> Tensor(a!)
@@ -272,7 +381,12 @@ void types_strings_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   ::std::string_view text = stack[0]->to<::std::string_view>();
   ::std::optional<::std::string_view> maybe = stack[1]->toOptional<::std::string_view>();
   ::executorch::aten::Tensor& out = stack[2]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_strings.out");
+  EXECUTORCH_SCOPE_PROF("native_call_strings.out");
   ::types::strings_out(context, text, maybe, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[2]);
 }
 
 // types::tensor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
@@ -284,7 +398,12 @@ void types_tensor_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   }
   const ::executorch::aten::Tensor& self = stack[0]->to<::executorch::aten::Tensor>();
   ::executorch::aten::Tensor& out = stack[1]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_tensor.out");
+  EXECUTORCH_SCOPE_PROF("native_call_tensor.out");
   ::types::tensor_out(context, self, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[1]);
 }
 
 // types::tensor_list.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
@@ -296,7 +415,31 @@ void types_tensor_list_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   }
   ::executorch::aten::ArrayRef<::executorch::aten::Tensor> tensors = stack[0]->toTensorList();
   ::executorch::aten::Tensor& out = stack[1]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_tensor_list.out");
+  EXECUTORCH_SCOPE_PROF("native_call_tensor_list.out");
   ::types::tensor_list_out(context, tensors, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[1]);
+}
+
+// types::unbind.int_out(Tensor self, int dim, *, Tensor(a!)[] out) -> ()
+void types_unbind_int_out(KernelRuntimeContext& context, Span<EValue*> stack) {
+  if (stack.size() != 4) {
+    ET_LOG(Error, "%s: expected 4 values on the stack, got %zu", "types::unbind.int_out", stack.size());
+    context.fail(Error::InvalidProgram);
+    return;
+  }
+  const ::executorch::aten::Tensor& self = stack[0]->to<::executorch::aten::Tensor>();
+  ::std::int64_t dim = stack[1]->to<::std::int64_t>();
+  ::executorch::aten::ArrayRef<::executorch::aten::Tensor> out = stack[2]->toTensorList();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_unbind.int_out");
+  EXECUTORCH_SCOPE_PROF("native_call_unbind.int_out");
+  ::types::unbind_int_out(context, self, dim, out);
+  stack[3] = stack[2];  // the return slot shows the out argument
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[3]);
 }
 
 const Kernel kKernels[] = {
@@ -304,28 +447,46 @@ const Kernel kKernels[] = {
     Kernel("types::count", types_count),
     Kernel("types::enums.out", types_enums_out),
     Kernel("types::fill.out", types_fill_out),
-    Kernel("types::fill_optional", types_fill_optional),
+    Kernel("types::fill_optional.out", types_fill_optional_out),
     Kernel("types::floats.out", types_floats_out),
     Kernel("types::int_lists.out", types_int_lists_out),
     Kernel("types::ints.out", types_ints_out),
     Kernel("types::is_empty", types_is_empty),
     Kernel("types::item", types_item),
     Kernel("types::mean", types_mean),
-    Kernel("types::note", types_note),
     Kernel("types::optional_tensor.out", types_optional_tensor_out),
     Kernel("types::optional_tensor_list.out", types_optional_tensor_list_out),
     Kernel("types::pick", types_pick),
     Kernel("types::scalar.out", types_scalar_out),
+    Kernel("types::scale_", types_scale_),
     Kernel("types::sort.values", types_sort_values),
     Kernel("types::split.out", types_split_out),
     Kernel("types::strings.out", types_strings_out),
     Kernel("types::tensor.out", types_tensor_out),
     Kernel("types::tensor_list.out", types_tensor_list_out),
+    Kernel("types::unbind.int_out", types_unbind_int_out),
 };
 
+#if defined(MAX_KERNEL_NUM)
+constexpr std::size_t kRegistryCapacity = MAX_KERNEL_NUM;
+#elif defined(EXECUTORCH_SELECTED_MAX_KERNEL_NUM)
+constexpr std::size_t kRegistryCapacity = EXECUTORCH_SELECTED_MAX_KERNEL_NUM;
+#else
+constexpr std::size_t kRegistryCapacity = 250 * 8;
+#endif
+
 // Registers every kernel of the library, or none: the runtime aborts on a
-// kernel that is registered twice, so check them all first.
+// kernel that does not fit or is registered twice, so check them all first.
 Error register_library() {
+  constexpr std::size_t count = sizeof(kKernels) / sizeof(kKernels[0]);
+  const std::size_t in_registry = ::executorch::runtime::get_registered_kernels().size();
+  if (in_registry > kRegistryCapacity || count > kRegistryCapacity - in_registry) {
+    ET_LOG(Error,
+           "Kernel library '%s' has %zu kernels, but the registry holds %zu and %zu are "
+           "registered: registering none of the library's kernels",
+           "types", count, kRegistryCapacity, in_registry);
+    return Error::RegistrationExceedingMaxKernels;
+  }
   for (const Kernel& kernel : kKernels) {
     for (const Kernel& registered : ::executorch::runtime::get_registered_kernels()) {
       if (std::strcmp(registered.name_, kernel.name_) == 0 &&

@@ -7,7 +7,7 @@
 
 namespace torch::executor {
 
-// Registers the 21 kernels of library 'types' with ExecuTorch's kernel registry.
+// Registers the 22 kernels of library 'types' with ExecuTorch's kernel registry.
 // Registers none and returns Error::RegistrationAlreadyRegistered when any of
 // them is already registered.
 ::executorch::runtime::Error register_types_kernels();

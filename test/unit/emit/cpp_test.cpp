@@ -158,7 +158,8 @@ TEST(GlobalKernelNames, OnlyKernelsInTheGlobalNamespace) {
 // ===== include_guard ========================================================
 
 // The tags of the built-in targets' headers.
-const Names kTags = {"REGISTER_KERNELS_H", "NATIVE_FUNCTIONS_H", "FUNCTIONS_H"};
+const Names kTags = {"REGISTER_KERNELS_H", "NATIVE_FUNCTIONS_H", "FUNCTIONS_H",
+                     "SELECTED_MAX_KERNEL_NUM_H"};
 
 // Valid library names made of the guards' own words.
 const Names kTrickyLibraries = {"a",

@@ -313,6 +313,9 @@ TEST(BuildKernel, KnownSchemaNamesNeverDecideTheOrder) {
             &known);
   ASSERT_TRUE(built.kernel) << describe(built.diagnostics);
   EXPECT_EQ(built.kernel->arguments[0].schema.name, "self");
+  ASSERT_EQ(built.diagnostics.size(), 2u) << describe(built.diagnostics);
+  EXPECT_EQ(built.diagnostics[0].severity, diag::Severity::warning);
+  EXPECT_EQ(built.diagnostics[0].code, "opscan-mismatch-order");
 }
 
 TEST(BuildKernel, DeclaredSchemaWinsOverAKnownOne) {

@@ -2,8 +2,9 @@
 // registration with ExecuTorch's kernel registry (RegisterKernels.*), the
 // kernels' declarations (NativeFunctions.h), typed calls in the style of
 // ExecuTorch's Functions.h, and the library's operators in ExecuTorch's
-// selective-build format (selected_operators.yaml). A kernel is registered
-// under its operator and kernel key.
+// selective-build format (selected_operators.yaml) with the registry size
+// it needs (kernel_count/.../selected_max_kernel_num.h). A kernel is
+// registered under its operator and kernel key.
 #include "emit/cpp.h"
 #include "emit/generate.h"
 #include "emit/target.h"
@@ -173,7 +174,7 @@ struct KernelCode {
 
 // What ExecuTorch generates for `kernel`, or why it cannot. `taken` holds
 // the wrapper names given so far.
-std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
+std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Options& options,
                                               std::set<std::string>& taken) {
   if (kernel.context != ir::ContextKind::runtime_context) {
     return Refusal{"context", "ExecuTorch kernels take "
@@ -197,11 +198,25 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
     result_canonicals.push_back(c.canonical);
     mutable_returns += type.is_mutable() ? 1 : 0;
   }
-  const bool functional = !kernel.returns.empty() && mutable_returns == 0;
   if (mutable_returns != 0 && mutable_returns != kernel.returns.size())
     return Refusal{"returns", "mixes mutable and immutable returns, which ExecuTorch cannot "
                               "return"};
-  if (functional && kernel.returns.size() > 1) {
+  // Out arguments: keyword-only and written. The return slot shows the
+  // result: the first out argument when the kernel returns nothing, the
+  // returned value when it has no out arguments (functional and in-place
+  // kernels), nothing more when it has both (the outs are the result).
+  std::vector<size_t> outs;
+  for (size_t i = 0; i < kernel.arguments.size(); ++i) {
+    const schema::Argument& a = kernel.arguments[i].schema;
+    if (a.kwarg_only && a.type.is_mutable())
+      outs.push_back(i);
+  }
+  if (kernel.returns.empty() && outs.empty()) {
+    return Refusal{"returns", "returns nothing and has no out arguments, so a program has no "
+                              "result of it: ExecuTorch runs only operators with a result"};
+  }
+  const bool returns_result = !kernel.returns.empty() && outs.empty();
+  if (returns_result && kernel.returns.size() > 1) {
     return Refusal{"returns", fmt::format("returns {} values: ExecuTorch has one return slot; "
                                           "write them to out tensors instead",
                                           kernel.returns.size())};
@@ -226,11 +241,12 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
 
   const size_t n = kernel.arguments.size();
   // The body names these after declaring the locals: no local may hide them.
-  const std::vector<std::string> locals = local_names(kernel, {"context", "stack", "result"});
+  const std::vector<std::string> locals =
+      local_names(kernel, {"context", "stack", "result", "event_tracer_op_scope"});
   KernelCode code;
   code.result_type = result_type;
+  code.is_out = !outs.empty();
   std::string body;
-  std::optional<size_t> first_out;
   for (size_t i = 0; i < n; ++i) {
     const ir::Argument& arg = kernel.arguments[i];
     const schema::Type& type = arg.schema.type;
@@ -248,10 +264,6 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
     }
     const Passing passing = passing_of(arg.cpp_canonical_type);
     const std::string& local = locals[i];
-    const bool out = arg.schema.kwarg_only && type.is_mutable();
-    if (out && !first_out)
-      first_out = i;
-    code.is_out = code.is_out || out;
     // A tensor binds by reference to the value on the stack; everything else
     // (optional tensors too) is a converted copy, non-const when the kernel
     // takes a non-const reference (Tensor(a!)?: it writes through the tensor
@@ -270,17 +282,38 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
   const std::string name = helper_name(kernel, taken, "");
   const std::string call = fmt::format("::{}(context{})", kernel.cpp_function, code.call_args);
   std::string finish;
-  if (functional) {
+  std::vector<size_t> results; // the stack slots that hold the result
+  if (returns_result) {
     finish =
         fmt::format("  {} result = {};\n  *stack[{}] = ::executorch::runtime::EValue(result);\n",
                     result_type, call, n);
-  } else if (kernel.returns.empty() && first_out) {
-    // As ExecuTorch's own wrappers do for out variants that return nothing.
+    results = {n};
+  } else if (kernel.returns.empty()) {
     finish =
         fmt::format("  {};\n  stack[{}] = stack[{}];  // the return slot shows the out argument\n",
-                    call, n, *first_out);
+                    call, n, outs.front());
+    results = {n};
   } else {
     finish = fmt::format("  {};\n", call);
+    results = outs;
+  }
+  if (options.profiling) {
+    // As ExecuTorch's own wrappers do, so that its profiler and event
+    // tracer (ETDump) show the operator's time and its result.
+    const std::string event =
+        support::cpp_string_literal("native_call_" + kernel.op.name +
+                                    (kernel.op.overload.empty() ? "" : ".") + kernel.op.overload);
+    std::string logged;
+    for (size_t slot : results) {
+      logged += fmt::format("  ::executorch::runtime::internal::event_tracer_log_evalue(\n"
+                            "      context.internal_event_tracer(), *stack[{}]);\n",
+                            slot);
+    }
+    finish = fmt::format("  ::executorch::runtime::internal::EventTracerProfileOpScope "
+                         "event_tracer_op_scope(\n"
+                         "      context.internal_event_tracer(), {});\n"
+                         "  EXECUTORCH_SCOPE_PROF({});\n{}{}",
+                         event, event, finish, logged);
   }
 
   code.schema_comment = support::cpp_comment(kernel.schema().str());
@@ -474,7 +507,9 @@ public:
             {dir + "RegisterKernels.cpp", OutputKind::source, ""},
             {dir + "NativeFunctions.h", OutputKind::header, ""},
             {dir + "Functions.h", OutputKind::header, ""},
-            {dir + "selected_operators.yaml", OutputKind::data, ""}};
+            {dir + "selected_operators.yaml", OutputKind::data, ""},
+            {dir + "kernel_count/executorch/runtime/kernel/selected_max_kernel_num.h",
+             OutputKind::header, ""}};
   }
 
   std::vector<OutputFile> generate(const ir::Module& module, const LibrarySpec& library,
@@ -490,10 +525,10 @@ std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
   std::vector<std::string> wrappers, entries;
   Declarations declarations;
   std::set<std::string> taken = global_kernel_names(module);
-  taken.insert({"kKernels", "register_library", "kRegisteredAtLoad"});
+  taken.insert({"kKernels", "kRegistryCapacity", "register_library", "kRegisteredAtLoad"});
   TypedCalls calls;
   for (const ir::Kernel& kernel : module.kernels) {
-    auto generated = kernel_code(kernel, taken);
+    auto generated = kernel_code(kernel, options, taken);
     if (const auto* refusal = std::get_if<Refusal>(&generated)) {
       report(*refusal, kernel, "opscan-executorch-unsupported", problems);
       continue;
@@ -538,6 +573,11 @@ std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
   }
 
   auto [operators, kernel_metadata] = selected_operators(module);
+  std::vector<std::string> profiling_includes;
+  if (options.profiling) {
+    profiling_includes = {"#include <executorch/runtime/core/event_tracer_hooks.h>",
+                          "#include <executorch/runtime/platform/profiler.h>"};
+  }
   const TemplateEnv common = {{"generator", options.generator},
                               {"library", library.name},
                               {"library_literal", support::cpp_string_literal(library.name)}};
@@ -545,12 +585,17 @@ std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
   render_files(name(), files,
                {{{"include_guard", include_guard(library.name, "REGISTER_KERNELS_H")},
                  {"declarations", register_declaration}},
-                {{"wrappers", wrappers}, {"kernels", entries}, {"registration", registration}},
+                {{"wrappers", wrappers},
+                 {"kernels", entries},
+                 {"registration", registration},
+                 {"profiling_includes", profiling_includes}},
                 {{"include_guard", include_guard(library.name, "NATIVE_FUNCTIONS_H")},
                  {"declarations", declarations.blocks()}},
                 {{"include_guard", include_guard(library.name, "FUNCTIONS_H")},
                  {"functions", calls.render()}},
-                {{"operators", operators}, {"et_kernel_metadata", kernel_metadata}}},
+                {{"operators", operators}, {"et_kernel_metadata", kernel_metadata}},
+                {{"include_guard", include_guard(library.name, "SELECTED_MAX_KERNEL_NUM_H")},
+                 {"kernel_count", std::to_string(count)}}},
                common, options, diags);
   return files;
 }

@@ -2,6 +2,8 @@
 // Unboxing wrappers and registration for kernel library 'examples'. Each
 // wrapper checks the size of the stack, converts each EValue to the kernel's
 // parameter type, and calls the kernel with the runtime context first.
+// Registration checks first that every kernel fits in the registry and
+// that none is registered already: ExecuTorch's registry aborts on both.
 #include "RegisterKernels.h"
 #include "NativeFunctions.h"
 
@@ -9,7 +11,19 @@
 #include <executorch/runtime/kernel/kernel_runtime_context.h>
 #include <executorch/runtime/kernel/operator_registry.h>
 #include <executorch/runtime/platform/log.h>
+#include <executorch/runtime/core/event_tracer_hooks.h>
+#include <executorch/runtime/platform/profiler.h>
 
+// The registry's capacity, found as ExecuTorch's registry finds it:
+// MAX_KERNEL_NUM (a runtime built with it needs it here too), else the
+// kernel count of a selective build, else 250 operators x 8 kernels.
+#if !defined(MAX_KERNEL_NUM)
+#if __has_include(<executorch/runtime/kernel/selected_max_kernel_num.h>)
+#include <executorch/runtime/kernel/selected_max_kernel_num.h>
+#endif
+#endif
+
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -34,7 +48,12 @@ void aten_add_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   const ::executorch::aten::Tensor& other = stack[1]->to<::executorch::aten::Tensor>();
   const ::executorch::aten::Scalar alpha = stack[2]->to<::executorch::aten::Scalar>();
   ::executorch::aten::Tensor& out = stack[3]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_add.out");
+  EXECUTORCH_SCOPE_PROF("native_call_add.out");
   ::example::elementwise::add_out(context, self, other, alpha, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[3]);
 }
 
 // aten::clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)
@@ -48,7 +67,12 @@ void aten_clamp_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   const ::std::optional<::executorch::aten::Scalar> min = stack[1]->toOptional<::executorch::aten::Scalar>();
   const ::std::optional<::executorch::aten::Scalar> max = stack[2]->toOptional<::executorch::aten::Scalar>();
   ::executorch::aten::Tensor& out = stack[3]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_clamp.out");
+  EXECUTORCH_SCOPE_PROF("native_call_clamp.out");
   ::example::elementwise::clamp_out(context, self, min, max, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[3]);
 }
 
 // aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
@@ -61,7 +85,12 @@ void aten_mul_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   const ::executorch::aten::Tensor& self = stack[0]->to<::executorch::aten::Tensor>();
   const ::executorch::aten::Tensor& other = stack[1]->to<::executorch::aten::Tensor>();
   ::executorch::aten::Tensor& out = stack[2]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_mul.out");
+  EXECUTORCH_SCOPE_PROF("native_call_mul.out");
   ::example::elementwise::mul_out(context, self, other, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[2]);
 }
 
 // demo::mean.out(Tensor self, int[]? dims, ScalarType? dtype, *, Tensor(a!) out) -> Tensor(a!)
@@ -75,7 +104,12 @@ void demo_mean_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   ::std::optional<::executorch::aten::ArrayRef<::std::int64_t>> dims = stack[1]->toOptional<::executorch::aten::ArrayRef<::std::int64_t>>();
   ::std::optional<::executorch::aten::ScalarType> dtype = stack[2]->toOptional<::executorch::aten::ScalarType>();
   ::executorch::aten::Tensor& out = stack[3]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_mean.out");
+  EXECUTORCH_SCOPE_PROF("native_call_mean.out");
   ::example::reduce::mean_out(context, self, dims, dtype, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[3]);
 }
 
 // demo::pick(Tensor self, Tensor? fallback, int index) -> Tensor
@@ -88,8 +122,13 @@ void demo_pick(KernelRuntimeContext& context, Span<EValue*> stack) {
   const ::executorch::aten::Tensor& self = stack[0]->to<::executorch::aten::Tensor>();
   const ::std::optional<::executorch::aten::Tensor> fallback = stack[1]->toOptional<::executorch::aten::Tensor>();
   ::std::int64_t index = stack[2]->to<::std::int64_t>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_pick");
+  EXECUTORCH_SCOPE_PROF("native_call_pick");
   ::executorch::aten::Tensor result = ::example::reduce::pick(context, self, fallback, index);
   *stack[3] = ::executorch::runtime::EValue(result);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[3]);
 }
 
 // demo::relu_(Tensor(a!) self) -> Tensor(a!)
@@ -100,7 +139,13 @@ void demo_relu_(KernelRuntimeContext& context, Span<EValue*> stack) {
     return;
   }
   ::executorch::aten::Tensor& self = stack[0]->to<::executorch::aten::Tensor>();
-  ::example::elementwise::relu_(context, self);
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_relu_");
+  EXECUTORCH_SCOPE_PROF("native_call_relu_");
+  ::executorch::aten::Tensor& result = ::example::elementwise::relu_(context, self);
+  *stack[1] = ::executorch::runtime::EValue(result);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[1]);
 }
 
 // demo::scale.out(Tensor self, float factor, bool round, *, Tensor(a!) out) -> Tensor(a!)
@@ -114,7 +159,12 @@ void demo_scale_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   double factor = stack[1]->to<double>();
   bool round = stack[2]->to<bool>();
   ::executorch::aten::Tensor& out = stack[3]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_scale.out");
+  EXECUTORCH_SCOPE_PROF("native_call_scale.out");
   ::example::elementwise::scale_out(context, self, factor, round, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[3]);
 }
 
 // demo::sum_dims.out(Tensor self, int[] dims, bool keepdim, *, Tensor(a!) out) -> Tensor(a!)
@@ -128,7 +178,12 @@ void demo_sum_dims_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   ::executorch::aten::ArrayRef<::std::int64_t> dims = stack[1]->toIntList();
   bool keepdim = stack[2]->to<bool>();
   ::executorch::aten::Tensor& out = stack[3]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_sum_dims.out");
+  EXECUTORCH_SCOPE_PROF("native_call_sum_dims.out");
   ::example::reduce::sum_dims_out(context, self, dims, keepdim, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[3]);
 }
 
 // demo::total.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
@@ -140,7 +195,12 @@ void demo_total_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   }
   ::executorch::aten::ArrayRef<::executorch::aten::Tensor> tensors = stack[0]->toTensorList();
   ::executorch::aten::Tensor& out = stack[1]->to<::executorch::aten::Tensor>();
+  ::executorch::runtime::internal::EventTracerProfileOpScope event_tracer_op_scope(
+      context.internal_event_tracer(), "native_call_total.out");
+  EXECUTORCH_SCOPE_PROF("native_call_total.out");
   ::example::reduce::total_out(context, tensors, out);
+  ::executorch::runtime::internal::event_tracer_log_evalue(
+      context.internal_event_tracer(), *stack[1]);
 }
 
 const Kernel kKernels[] = {
@@ -155,9 +215,26 @@ const Kernel kKernels[] = {
     Kernel("demo::total.out", demo_total_out),
 };
 
+#if defined(MAX_KERNEL_NUM)
+constexpr std::size_t kRegistryCapacity = MAX_KERNEL_NUM;
+#elif defined(EXECUTORCH_SELECTED_MAX_KERNEL_NUM)
+constexpr std::size_t kRegistryCapacity = EXECUTORCH_SELECTED_MAX_KERNEL_NUM;
+#else
+constexpr std::size_t kRegistryCapacity = 250 * 8;
+#endif
+
 // Registers every kernel of the library, or none: the runtime aborts on a
-// kernel that is registered twice, so check them all first.
+// kernel that does not fit or is registered twice, so check them all first.
 Error register_library() {
+  constexpr std::size_t count = sizeof(kKernels) / sizeof(kKernels[0]);
+  const std::size_t in_registry = ::executorch::runtime::get_registered_kernels().size();
+  if (in_registry > kRegistryCapacity || count > kRegistryCapacity - in_registry) {
+    ET_LOG(Error,
+           "Kernel library '%s' has %zu kernels, but the registry holds %zu and %zu are "
+           "registered: registering none of the library's kernels",
+           "examples", count, kRegistryCapacity, in_registry);
+    return Error::RegistrationExceedingMaxKernels;
+  }
   for (const Kernel& kernel : kKernels) {
     for (const Kernel& registered : ::executorch::runtime::get_registered_kernels()) {
       if (std::strcmp(registered.name_, kernel.name_) == 0 &&
