@@ -91,8 +91,9 @@ void add_scan_options(CLI::App& cmd, ScanArgs& args) {
       ->check(CLI::ExistingDirectory);
   cmd.add_option("-j,--jobs", args.jobs, "Parallel parse jobs (default: one per core)");
   cmd.add_option("--schemas", args.schemas_file,
-                 "File of known operator schemas, one per line; kernels annotated with only a "
-                 "known operator's name are checked against its schema")
+                 "File of known operator schemas: one per line, or operator YAML "
+                 "(native_functions.yaml, functions.yaml); kernels annotated with only a known "
+                 "operator's name are checked against its schema")
       ->check(CLI::ExistingFile);
   cmd.add_option("--cache", args.cache_dir,
                  "Directory caching each file's IR fragment: unchanged files are not parsed again");
