@@ -267,6 +267,20 @@ TEST(Cli, HelpOfEachCommandHasAnExample) {
 // ---------------------------------------------------------------------------
 // Generation.
 
+// Profiling is on by default; --no-profiling leaves every trace of it out.
+TEST(Cli, NoProfilingLeavesOutTheProfilingCalls) {
+  for (const bool profiling : {true, false}) {
+    TempDir out;
+    RunResult run =
+        opscan("run test/cli/inputs/good.cpp --registration named --lib t -o '" +
+               out.path().string() + "' " + (profiling ? "" : "--no-profiling ") + kFlags);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const std::string cpp = read_file(out.path() / "t" / "RegisterKernels.cpp");
+    EXPECT_EQ(cpp.find("EXECUTORCH_SCOPE_PROF(") != std::string::npos, profiling) << cpp;
+    EXPECT_EQ(cpp.find("event_tracer") != std::string::npos, profiling) << cpp;
+  }
+}
+
 TEST(Cli, SummaryAndRerunWritesNothing) {
   TempDir out;
   const std::string args = "run test/cli/inputs/good.cpp --registration named --lib t -o '" +
