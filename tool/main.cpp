@@ -3,7 +3,9 @@
 #include "diag/text.h"
 #include "driver/driver.h"
 #include "emit/registry.h"
+#include "migrate/import_yaml.h"
 #include "support/files.h"
+#include "yaml/operator_yaml.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -303,6 +305,57 @@ Status stamped(Status status, const std::string& stamp) {
 
 } // namespace
 
+struct ImportArgs {
+  std::string yaml_file;
+  std::vector<std::string> files;
+  std::string build_dir;
+  std::string flags_file;
+  bool dry_run = false;
+  std::vector<std::string> clang_args;
+};
+
+// import-yaml: annotates the kernels a functions.yaml names, in place. On
+// any error nothing is written.
+Status import_command(const ImportArgs& args) {
+  diag::Diagnostics diags;
+  std::string error;
+  std::optional<std::string> text = support::read_file(args.yaml_file, &error);
+  if (!text) {
+    diags.push_back(diag::make_error("opscan-io", {args.yaml_file, 0, 0, 0},
+                                     "cannot read the YAML file: " + error));
+    return reported(diags, Status::failure);
+  }
+  std::optional<std::vector<yaml::Entry>> entries =
+      yaml::parse_operator_yaml(*text, args.yaml_file, diags);
+  if (!entries)
+    return reported(diags);
+  scan::Options options;
+  options.files = args.files;
+  if (!args.build_dir.empty())
+    options.build_dir = args.build_dir;
+  auto extra_args = driver::compiler_args(args.flags_file, args.clang_args, diags);
+  if (!extra_args)
+    return reported(diags, Status::failure);
+  options.extra_args = std::move(*extra_args);
+  scan::LocateResult located = scan::locate_functions(options);
+  if (Status status = reported(located.diagnostics); status != Status::ok)
+    return status;
+  migrate::ImportPlan plan = migrate::plan_import(*entries, located.files);
+  if (Status status = reported(plan.diagnostics); status != Status::ok)
+    return status;
+  for (const migrate::FileEdit& edit : plan.edits) {
+    if (!args.dry_run && reported(driver::write_file(edit.path, edit.content)) != Status::ok)
+      return Status::failure;
+    fmt::print("opscan: {}: {} annotation{}{}\n", support::display_path(edit.path),
+               edit.annotations, edit.annotations == 1 ? "" : "s",
+               args.dry_run ? " (dry run: not written)" : "");
+  }
+  fmt::print("opscan: {} kernel{} annotated, {} not placed{}\n", plan.placed,
+             plan.placed == 1 ? "" : "s", plan.not_placed,
+             plan.not_placed > 0 ? " (see the warnings above)" : "");
+  return Status::ok;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"opscan: operator registration code from annotated C++ kernels", "opscan"};
   app.require_subcommand(1);
@@ -387,6 +440,25 @@ int main(int argc, char** argv) {
   run_cmd->footer("Example:\n  opscan run src/*.cpp --registration named --lib portable_ops -o gen "
                   "-- -Iinclude");
 
+  ImportArgs import_args;
+  CLI::App* import_cmd = app.add_subcommand(
+      "import-yaml", "Annotate, in place, the kernels an ExecuTorch functions.yaml names");
+  import_cmd->add_option("yaml", import_args.yaml_file, "functions.yaml or custom_ops.yaml")
+      ->required()
+      ->check(CLI::ExistingFile);
+  import_cmd->add_option("files", import_args.files, "The kernel sources to annotate")
+      ->required()
+      ->check(CLI::ExistingFile);
+  import_cmd
+      ->add_option("-p", import_args.build_dir, "Build directory holding compile_commands.json")
+      ->check(CLI::ExistingDirectory);
+  add_flags_file_option(*import_cmd, import_args.flags_file);
+  import_cmd->add_flag("--dry-run", import_args.dry_run,
+                       "Report what would be annotated, writing nothing");
+  import_cmd->footer("Example:\n  opscan import-yaml kernels/functions.yaml kernels/op_*.cpp -- "
+                     "-Iinclude\n  opscan run kernels/op_*.cpp --schemas native_functions.yaml "
+                     "--registration named --lib portable -o gen -- -Iinclude");
+
   // Everything after the first "--" goes to the compiler untouched.
   std::vector<std::string> args(argv + 1, argv + argc);
   std::vector<std::string> clang_args;
@@ -394,7 +466,7 @@ int main(int argc, char** argv) {
     clang_args.assign(dash + 1, args.end());
     args.erase(dash, args.end());
   }
-  scan_args.clang_args = run_scan.clang_args = clang_args;
+  scan_args.clang_args = run_scan.clang_args = import_args.clang_args = clang_args;
   std::reverse(args.begin(), args.end()); // CLI11 takes them last-first
   try {
     app.parse(args);
@@ -431,6 +503,8 @@ int main(int argc, char** argv) {
                                                        {pch_flags_file}, pch_depfile, pch_stamp);
       return exit_code(reported(finished) == Status::ok ? Status::ok : Status::failure);
     }
+    if (*import_cmd)
+      return exit_code(import_command(import_args));
     for (const auto& [cmd, args] :
          {std::pair{gen_cmd, &gen_args}, std::pair{check_cmd, &check_args},
           std::pair{run_cmd, &run_gen}}) {

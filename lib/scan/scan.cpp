@@ -549,26 +549,38 @@ std::string display(diag::Location loc) {
   return loc.file;
 }
 
-FileResult scan_file_raw(CXIndex index, const ScanContext& context, const std::string& file) {
-  const Options& options = context.options;
-  const CompilationDatabase* db = context.db;
-  FileResult result;
+// How `file` is compiled, for libclang: the compilation database's command
+// (or the file alone), the extra arguments, the default language without a
+// database, and opscan's own arguments. Nullopt, with an error, when the
+// database has no command for it.
+std::optional<CompileCommand> command_for(const std::string& file, const Options& options,
+                                          const CompilationDatabase* db, diag::Diagnostics& diags) {
   CompileCommand command{file, {}};
   if (db) {
-    auto from_db = db->command_for(file, result.diagnostics);
+    auto from_db = db->command_for(file, diags);
     if (!from_db)
-      return result;
+      return std::nullopt;
     command = std::move(*from_db);
   }
   command.args.insert(command.args.end(), options.extra_args.begin(), options.extra_args.end());
   if (!db)
     add_default_language(command.args);
-  std::vector<std::string> args =
-      parse_arguments(file, std::move(command.args), result.diagnostics);
+  command.args = parse_arguments(file, std::move(command.args), diags);
+  return command;
+}
+
+FileResult scan_file_raw(CXIndex index, const ScanContext& context, const std::string& file) {
+  const Options& options = context.options;
+  const CompilationDatabase* db = context.db;
+  FileResult result;
+  std::optional<CompileCommand> command = command_for(file, options, db, result.diagnostics);
+  if (!command)
+    return result;
+  const std::vector<std::string>& args = command->args;
   // Only clean scans are cached, so a hit has no diagnostics to replay.
   std::string cache_key;
   if (context.cache && result.diagnostics.empty()) {
-    cache_key = FragmentCache::key(command.file, args, context.known_hash);
+    cache_key = FragmentCache::key(command->file, args, context.known_hash);
     if (auto hit = context.cache->lookup(cache_key)) {
       result.fragment = std::move(hit->fragment);
       result.inputs = std::move(hit->inputs);
@@ -576,12 +588,12 @@ FileResult scan_file_raw(CXIndex index, const ScanContext& context, const std::s
     }
   }
   TranslationUnit tu =
-      parse(index, command.file, args,
+      parse(index, command->file, args,
             CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing, result.diagnostics);
   if (!tu)
     return result;
   TranslationUnitScanner scanner(tu.get(), context);
-  scanner.note_main_file(command.file);
+  scanner.note_main_file(command->file);
   result = [&] {
     FileResult r = scanner.run();
     r.diagnostics.insert(r.diagnostics.begin(), result.diagnostics.begin(),
@@ -742,6 +754,110 @@ Result scan(const Options& options) {
   // The scan's own checks come first; the IR's rules guard what they missed.
   diag::Diagnostics invalid = ir::validate(out.module, ir::Locator());
   out.diagnostics.insert(out.diagnostics.end(), invalid.begin(), invalid.end());
+  diag::sort(out.diagnostics);
+  return out;
+}
+
+namespace {
+
+// The functions declared at namespace scope in `main_file`, and its includes.
+SourceSites sites_of(CXTranslationUnit tu, const std::string& main_file) {
+  SourceSites sites;
+  sites.file = main_file;
+  CXFile file = clang_getFile(tu, main_file.c_str());
+  size_t size = 0;
+  const char* data = file ? clang_getFileContents(tu, file, &size) : nullptr;
+  const std::string_view text = data ? std::string_view(data, size) : std::string_view();
+  struct Walk {
+    CXFile file;
+    std::string_view text;
+    SourceSites* sites;
+  } walk{file, text, &sites};
+  clang_visitChildren(
+      clang_getTranslationUnitCursor(tu),
+      [](CXCursor c, CXCursor, void* data) {
+        auto& w = *static_cast<Walk*>(data);
+        const CXCursorKind kind = clang_getCursorKind(c);
+        if (kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec)
+          return CXChildVisit_Recurse;
+        if (kind != CXCursor_FunctionDecl)
+          return CXChildVisit_Continue;
+        CXFile where_file;
+        unsigned line = 0, column = 0, offset = 0;
+        clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &where_file,
+                                   &line, &column, &offset);
+        if (!where_file || !clang_File_isEqual(where_file, w.file))
+          return CXChildVisit_Continue;
+        FunctionSite site;
+        site.qualified_name = qualified_name(c).name;
+        site.begin = {w.sites->file, line, column, offset};
+        // The name, where the cursor says it is: a macro wrote the
+        // declaration when the file does not have it there.
+        const diag::Location name_at = location_of(clang_getCursorLocation(c));
+        const std::string name = spelling(c);
+        site.written_by_macro =
+            name_at.offset >= w.text.size() || !w.text.substr(name_at.offset).starts_with(name);
+        site.annotated = !annotations_of(c).empty();
+        w.sites->functions.push_back(std::move(site));
+        return CXChildVisit_Continue;
+      },
+      &walk);
+  struct Includes {
+    CXFile file;
+    std::string_view text;
+    SourceSites* sites;
+  } includes{file, text, &sites};
+  clang_getInclusions(
+      tu,
+      [](CXFile included, CXSourceLocation* stack, unsigned depth, CXClientData data) {
+        auto& in = *static_cast<Includes*>(data);
+        if (take(clang_getFileName(included)).ends_with("opscan/annotations.h"))
+          in.sites->includes_annotations = true;
+        if (depth == 0)
+          return;
+        CXFile from;
+        unsigned offset = 0;
+        clang_getExpansionLocation(stack[0], &from, nullptr, nullptr, &offset);
+        if (!from || !clang_File_isEqual(from, in.file))
+          return;
+        const size_t end = in.text.find('\n', offset);
+        const uint32_t after =
+            static_cast<uint32_t>(end == std::string_view::npos ? in.text.size() : end + 1);
+        in.sites->after_includes = std::max(in.sites->after_includes, after);
+      },
+      &includes);
+  return sites;
+}
+
+} // namespace
+
+LocateResult locate_functions(const Options& options) {
+  LocateResult out;
+  std::unique_ptr<CompilationDatabase> db;
+  if (options.build_dir) {
+    db = CompilationDatabase::open(*options.build_dir, out.diagnostics);
+    if (!db)
+      return out;
+  }
+  Index index(clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0));
+  for (const std::string& file : options.files) {
+    std::optional<CompileCommand> command = command_for(file, options, db.get(), out.diagnostics);
+    if (!command)
+      continue;
+    TranslationUnit tu =
+        parse(index.get(), command->file, command->args,
+              CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing, out.diagnostics);
+    if (!tu)
+      continue;
+    diag::Diagnostics errors = clang_errors(tu.get());
+    if (!errors.empty()) {
+      out.diagnostics.insert(out.diagnostics.end(), errors.begin(), errors.end());
+      continue;
+    }
+    out.files.push_back(sites_of(tu.get(), command->file));
+  }
+  for (auto& d : out.diagnostics)
+    d.location.file = display(d.location);
   diag::sort(out.diagnostics);
   return out;
 }

@@ -63,6 +63,35 @@ struct PrecompileResult {
 
 PrecompileResult precompile(const PrecompileOptions& options);
 
+// A function declared in one of the files given, for tools that edit them
+// (opscan import-yaml).
+struct FunctionSite {
+  std::string qualified_name; // "torch::executor::native::add_out"
+  // Where its declaration begins, in the file given.
+  diag::Location begin;
+  bool written_by_macro = false; // its name is not in the file: a macro wrote it
+  bool annotated = false;        // it has an OPSCAN_KERNEL already
+};
+
+struct SourceSites {
+  std::string file;                    // as given
+  std::vector<FunctionSite> functions; // declared in the file itself, in order
+  // The end of the line of the file's last #include (0 when it has none),
+  // and whether the translation unit includes opscan/annotations.h.
+  uint32_t after_includes = 0;
+  bool includes_annotations = false;
+};
+
+struct LocateResult {
+  std::vector<SourceSites> files; // one per file parsed without errors, in order
+  diag::Diagnostics diagnostics;  // libclang's errors; a file with errors has no sites
+};
+
+// Parses each of options.files as scan does (its build_dir, extra_args and
+// jobs are used; nothing is cached) and lists the functions declared at
+// namespace scope in the file itself.
+LocateResult locate_functions(const Options& options);
+
 // "clang version 14.0.6", as libclang reports itself.
 std::string libclang_version();
 

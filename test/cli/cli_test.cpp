@@ -1029,4 +1029,136 @@ INSTANTIATE_TEST_SUITE_P(
                              true}),
     [](const auto& info) { return std::string(info.param.name); });
 
+// ---------------------------------------------------------------------------
+// import-yaml: from ExecuTorch's functions.yaml to annotations, in place.
+
+const fs::path kImport = "test/cli/inputs/import";
+
+// kernels.cpp, copied into `dir` (the files import-yaml edits are the user's).
+fs::path import_input(const TempDir& dir) {
+  const fs::path copy = dir.path() / "kernels.cpp";
+  fs::copy_file(kRepo / kImport / "kernels.cpp", copy);
+  return copy;
+}
+
+// The expected output, without the three lines of comment that say so.
+std::string expected_import() {
+  std::string text = read_file(kRepo / kImport / "kernels.annotated.cpp");
+  std::string original = read_file(kRepo / kImport / "kernels.cpp");
+  auto body = [](const std::string& t) {
+    size_t at = 0;
+    for (int i = 0; i < 3; ++i)
+      at = t.find('\n', at) + 1;
+    return t.substr(at);
+  };
+  return original.substr(0, original.size() - body(original).size()) + body(text);
+}
+
+TEST(ImportYaml, AnnotatesWhatItCanAndSaysWhatItCannot) {
+  TempDir dir;
+  const fs::path source = import_input(dir);
+  RunResult run = opscan("import-yaml " + (kImport / "functions.yaml").string() + " '" +
+                         source.string() + "' " + kFlags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(read_file(source), expected_import());
+  EXPECT_EQ(run.out, "opscan: " + source.string() +
+                         ": 3 annotations\nopscan: 3 kernels annotated, 4 not placed (see the "
+                         "warnings above)\n");
+  for (const std::string& expected :
+       {source.string() + ":40:1: warning: 'torch::executor::native::abs_out' (aten::abs.out) "
+                          "is declared by a macro: annotate it by hand with "
+                          "OPSCAN_KERNEL(\"aten::abs.out\") [opscan-import-macro]",
+        std::string("functions.yaml:25:20: warning: kernel 'torch::executor::mul_out' of "
+                    "aten::mul.out is 'torch::executor::native::mul_out', which the files given "
+                    "do not declare [opscan-import-not-found]"),
+        std::string("functions.yaml:26:7: warning: 'torch::executor::native::mul_out_float' is "
+                    "a dtype-specialised kernel of aten::mul.out (arg_meta)"),
+        std::string("functions.yaml:38:20: warning: 'torch::executor::native::add_out' is named "
+                    "for aten::add.out and for custom::scale.out: annotated for aten::add.out "
+                    "only [opscan-import-shared]")}) {
+    EXPECT_NE(run.err.find(expected), std::string::npos) << expected << "\nin:\n" << run.err;
+  }
+
+  // Again: everything is annotated already, nothing changes.
+  Snapshot before = snapshot(dir.path());
+  RunResult again = opscan("import-yaml " + (kImport / "functions.yaml").string() + " '" +
+                           source.string() + "' " + kFlags);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(snapshot(dir.path()), before);
+  // (custom::scale.out's kernel, add_out, is annotated now: a note, not a warning.)
+  EXPECT_NE(again.out.find("0 kernels annotated, 3 not placed"), std::string::npos) << again.out;
+  EXPECT_NE(again.err.find("is annotated already: left as it is [opscan-import-annotated]"),
+            std::string::npos)
+      << again.err;
+}
+
+// The whole migration: the annotated kernels, scanned with PyTorch's
+// native_functions.yaml, get the upstream schemas (unbind_copy.int_out only
+// through autogen).
+TEST(ImportYaml, AnnotatedKernelsGetTheUpstreamSchemas) {
+  TempDir dir;
+  const fs::path source = import_input(dir);
+  ASSERT_EQ(opscan("import-yaml " + (kImport / "functions.yaml").string() + " '" + source.string() +
+                   "' " + kFlags)
+                .exit_code,
+            0);
+  RunResult run = opscan(
+      "run '" + source.string() + "' --schemas " + (kImport / "native_functions.yaml").string() +
+      " --registration named --lib portable -o '" + (dir.path() / "gen").string() + "' " + kFlags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string declarations = read_file(dir.path() / "gen" / "portable" / "NativeFunctions.h");
+  for (const char* schema :
+       {"// aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> "
+        "Tensor(a!)\n",
+        "// aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)\n",
+        "// aten::unbind_copy.int_out(Tensor self, int dim=0, *, Tensor(a!)[] out) -> ()\n"}) {
+    EXPECT_NE(declarations.find(schema), std::string::npos) << schema << declarations;
+  }
+}
+
+TEST(ImportYaml, DryRunWritesNothing) {
+  TempDir dir;
+  const fs::path source = import_input(dir);
+  Snapshot before = snapshot(dir.path());
+  RunResult run = opscan("import-yaml --dry-run " + (kImport / "functions.yaml").string() + " '" +
+                         source.string() + "' " + kFlags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find(": 3 annotations (dry run: not written)\n"), std::string::npos) << run.out;
+  EXPECT_EQ(snapshot(dir.path()), before);
+}
+
+// Bad input: a located error, exit code 1, and no file touched.
+TEST(ImportYaml, BadInputChangesNothing) {
+  struct Case {
+    const char* yaml;
+    const char* error;
+  };
+  for (const Case& c :
+       {Case{"- op: add.out\n  kernels: [\n", "[opscan-yaml-syntax]"},
+        Case{"- op: 'add out'\n  kernels:\n    - kernel_name: torch::executor::add_out\n",
+             "functions.yaml:1:12: error: 'add out' does not name an operator"},
+        Case{"op: add.out\n", "[opscan-yaml-format]"}}) {
+    TempDir dir;
+    const fs::path source = import_input(dir);
+    dir.write("functions.yaml", c.yaml);
+    Snapshot before = snapshot(dir.path());
+    RunResult run = opscan("import-yaml '" + (dir.path() / "functions.yaml").string() + "' '" +
+                           source.string() + "' " + kFlags);
+    EXPECT_EQ(run.exit_code, 1) << c.yaml;
+    EXPECT_NE(run.err.find(c.error), std::string::npos) << c.error << "\nin:\n" << run.err;
+    EXPECT_EQ(snapshot(dir.path()), before) << c.yaml;
+  }
+  // A source that does not compile: libclang's error, nothing written.
+  TempDir dir;
+  const fs::path source = import_input(dir);
+  dir.write("broken.cpp", "namespace torch::executor::native { int add_out( }\n");
+  Snapshot before = snapshot(dir.path());
+  RunResult run =
+      opscan("import-yaml " + (kImport / "functions.yaml").string() + " '" + source.string() +
+             "' '" + (dir.path() / "broken.cpp").string() + "' " + kFlags);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("[opscan-clang-error]"), std::string::npos) << run.err;
+  EXPECT_EQ(snapshot(dir.path()), before);
+}
+
 } // namespace

@@ -1,0 +1,163 @@
+#include "migrate/import_yaml.h"
+
+#include "support/cpp_literal.h"
+#include "support/files.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <optional>
+
+namespace opscan::migrate {
+namespace {
+
+// The C++ function ExecuTorch's generator calls for a kernel_name.
+std::string function_of(const std::string& kernel_name) {
+  const size_t last = kernel_name.rfind("::");
+  if (last == std::string::npos)
+    return "at::native::" + kernel_name;
+  return kernel_name.substr(0, last) + "::native::" + kernel_name.substr(last + 2);
+}
+
+// The operator an entry is about, or nullopt with an error.
+std::optional<schema::OperatorName> operator_of(const yaml::Entry& entry,
+                                                diag::Diagnostics& diags) {
+  const yaml::Scalar& text = entry.func ? *entry.func : *entry.op;
+  auto parsed = entry.func ? [&] {
+    auto s = yaml::parse_func(*entry.func);
+    return schema::Parsed<schema::OperatorName>{
+        s.value ? std::optional(s.value->name) : std::nullopt, s.error};
+  }()
+                           : yaml::parse_operator(*entry.op, "aten");
+  if (!parsed.value) {
+    diags.push_back(diag::make_error("opscan-import-operator", text.at(parsed.error->offset),
+                                     "'" + text.text +
+                                         "' does not name an operator: " + parsed.error->message));
+    return std::nullopt;
+  }
+  return parsed.value;
+}
+
+struct Site {
+  const scan::FunctionSite* function;
+  size_t file; // index into the sites given
+};
+
+} // namespace
+
+ImportPlan plan_import(const std::vector<yaml::Entry>& entries,
+                       const std::vector<scan::SourceSites>& sites) {
+  ImportPlan plan;
+  diag::Diagnostics& diags = plan.diagnostics;
+  // Each function's declaration to annotate: its first in the files (any
+  // declaration of a kernel may carry its annotation).
+  std::map<std::string, Site> by_name;
+  for (size_t f = 0; f < sites.size(); ++f) {
+    for (const scan::FunctionSite& fn : sites[f].functions)
+      by_name.try_emplace(fn.qualified_name, Site{&fn, f});
+  }
+
+  // Per file: offset -> the text inserted there.
+  std::vector<std::multimap<uint32_t, std::string>> insertions(sites.size());
+  std::map<std::string, std::string> annotated_for; // function -> operator
+  for (const yaml::Entry& entry : entries) {
+    std::optional<schema::OperatorName> op = operator_of(entry, diags);
+    if (!op)
+      continue;
+    const std::string name = op->str();
+    if (entry.kernels.empty()) {
+      diags.push_back(diag::make_warning("opscan-import-no-kernels", entry.where,
+                                         name + " names no kernel: nothing to annotate"));
+      continue;
+    }
+    for (const yaml::Kernel& kernel : entry.kernels) {
+      const std::string function = function_of(kernel.kernel_name.text);
+      auto not_placed = [&](std::string code, diag::Location where, std::string message) {
+        diags.push_back(diag::make_warning(std::move(code), std::move(where), std::move(message)));
+        ++plan.not_placed;
+      };
+      if (kernel.arg_meta) {
+        not_placed("opscan-import-keyed", kernel.where,
+                   fmt::format("'{}' is a dtype-specialised kernel of {} (arg_meta): kernel keys "
+                               "are not derived from arg_meta; annotate it by hand with "
+                               "OPSCAN_KERNEL(\"{}\", key = \"v1/...\")",
+                               function, name, name));
+        continue;
+      }
+      auto found = by_name.find(function);
+      if (found == by_name.end()) {
+        not_placed("opscan-import-not-found", kernel.kernel_name.where,
+                   fmt::format("kernel '{}' of {} is '{}', which the files given do not declare",
+                               kernel.kernel_name.text, name, function));
+        continue;
+      }
+      const scan::FunctionSite& fn = *found->second.function;
+      if (fn.annotated) {
+        diags.push_back(diag::make_note("opscan-import-annotated", fn.begin,
+                                        "'" + function + "' is annotated already: left as it is"));
+        continue;
+      }
+      if (fn.written_by_macro) {
+        not_placed("opscan-import-macro", fn.begin,
+                   fmt::format("'{}' ({}) is declared by a macro: annotate it by hand with "
+                               "OPSCAN_KERNEL(\"{}\")",
+                               function, name, name));
+        continue;
+      }
+      auto [previous, first] = annotated_for.try_emplace(function, name);
+      if (!first) {
+        not_placed("opscan-import-shared", kernel.kernel_name.where,
+                   fmt::format("'{}' is named for {} and for {}: annotated for {} only", function,
+                               previous->second, name, previous->second));
+        continue;
+      }
+      insertions[found->second.file].emplace(
+          fn.begin.offset, "OPSCAN_KERNEL(" + support::cpp_string_literal(name) + ")");
+      ++plan.placed;
+    }
+  }
+  if (diag::has_errors(diags))
+    return plan;
+
+  for (size_t f = 0; f < sites.size(); ++f) {
+    if (insertions[f].empty())
+      continue;
+    std::string error;
+    std::optional<std::string> text = support::read_file(sites[f].file, &error);
+    if (!text) {
+      diags.push_back(diag::make_error("opscan-io", {sites[f].file, 0, 0, 0},
+                                       "cannot read the file to annotate: " + error));
+      continue;
+    }
+    FileEdit edit{sites[f].file, "", insertions[f].size()};
+    std::string& out = edit.content;
+    size_t copied = 0;
+    auto copy_to = [&](size_t offset) {
+      out.append(*text, copied, offset - copied);
+      copied = offset;
+    };
+    if (!sites[f].includes_annotations) {
+      copy_to(std::min<size_t>(sites[f].after_includes, text->size()));
+      if (!out.empty() && out.back() != '\n')
+        out += '\n';
+      out += "#include <opscan/annotations.h>\n";
+    }
+    for (const auto& [offset, annotation] : insertions[f]) {
+      copy_to(std::max<size_t>(copied, std::min<size_t>(offset, text->size())));
+      // On a line of its own, indented like the declaration, when the
+      // declaration starts its line; else just before it.
+      const size_t line_start = text->rfind('\n', offset == 0 ? 0 : offset - 1);
+      const size_t from = line_start == std::string::npos || offset == 0 ? 0 : line_start + 1;
+      const std::string indent = text->substr(from, offset - from);
+      if (indent.find_first_not_of(" \t") == std::string::npos)
+        out += annotation + "\n" + indent;
+      else
+        out += annotation + " ";
+    }
+    copy_to(text->size());
+    plan.edits.push_back(std::move(edit));
+  }
+  return plan;
+}
+
+} // namespace opscan::migrate

@@ -1,0 +1,53 @@
+// Kernels as ExecuTorch's portable library writes them, registered by a
+// functions.yaml (here: functions.yaml beside this file), not annotated:
+// the input of `opscan import-yaml`. kernels.annotated.cpp is the result.
+#include <opscan_examples/executorch_types.h>
+
+namespace torch {
+namespace executor {
+namespace native {
+
+using executorch::aten::Scalar;
+using executorch::aten::Tensor;
+using executorch::aten::TensorList;
+using executorch::runtime::KernelRuntimeContext;
+
+Tensor& add_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, const Scalar& alpha,
+                Tensor& out);
+
+Tensor& add_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, const Scalar& alpha,
+                Tensor& out) {
+  (void)ctx;
+  (void)a;
+  (void)b;
+  (void)alpha;
+  return out;
+}
+
+  Tensor& copy_(KernelRuntimeContext& ctx, Tensor& in, const Tensor& src, bool non_blocking) {
+    (void)ctx;
+    (void)src;
+    (void)non_blocking;
+    return in;
+  }
+
+#define UNARY_KERNEL(name)                                                                         \
+  Tensor& name##_out(KernelRuntimeContext& ctx, const Tensor& in, Tensor& out) {                   \
+    (void)ctx;                                                                                     \
+    (void)in;                                                                                      \
+    return out;                                                                                    \
+  }
+UNARY_KERNEL(abs)
+
+static int calls = 0; void unbind_copy_int_out(KernelRuntimeContext& ctx, const Tensor& input,
+                                                 int64_t dim, TensorList out) {
+  (void)ctx;
+  (void)input;
+  (void)dim;
+  (void)out;
+  ++calls;
+}
+
+} // namespace native
+} // namespace executor
+} // namespace torch

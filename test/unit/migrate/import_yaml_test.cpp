@@ -1,0 +1,92 @@
+// plan_import: where annotations go, given the functions located in a file
+// (as scan::locate_functions reports them) and functions.yaml entries.
+#include "migrate/import_yaml.h"
+
+#include <files.h>
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+namespace opscan::migrate {
+namespace {
+
+using opscan::testing::TempDir;
+
+std::vector<yaml::Entry> entries_of(const std::string& text) {
+  diag::Diagnostics diags;
+  auto entries = yaml::parse_operator_yaml(text, "functions.yaml", diags);
+  EXPECT_TRUE(entries) << (diags.empty() ? "" : diags[0].message);
+  return entries.value_or(std::vector<yaml::Entry>{});
+}
+
+// `name` declared at byte `offset` of `file`.
+scan::FunctionSite declared(const std::string& file, std::string name, uint32_t offset,
+                            bool by_macro = false, bool annotated = false) {
+  return {std::move(name), {file, 1, 1, offset}, by_macro, annotated};
+}
+
+TEST(PlanImport, AnnotationGoesOnALineAboveIndentedLikeTheDeclaration) {
+  TempDir dir;
+  const std::string file = dir.write("k.cpp", "#include \"k.h\"\nnamespace a::native {\n"
+                                              "  void f(int x);\n}\n");
+  scan::SourceSites sites{file, {declared(file, "a::native::f", 39)}, 15, false};
+  ImportPlan plan = plan_import(entries_of("- op: f.out\n  kernels:\n"
+                                           "    - arg_meta: null\n      kernel_name: a::f\n"),
+                                {sites});
+  ASSERT_TRUE(plan.diagnostics.empty()) << plan.diagnostics[0].message;
+  ASSERT_EQ(plan.edits.size(), 1u);
+  EXPECT_EQ(plan.edits[0].content, "#include \"k.h\"\n#include <opscan/annotations.h>\n"
+                                   "namespace a::native {\n  OPSCAN_KERNEL(\"aten::f.out\")\n"
+                                   "  void f(int x);\n}\n");
+  EXPECT_EQ(plan.placed, 1u);
+}
+
+TEST(PlanImport, KernelNameWithoutNamespaceIsInAtNative) {
+  TempDir dir;
+  const std::string file = dir.write("k.cpp", "void g();\n");
+  scan::SourceSites sites{file, {declared(file, "at::native::g", 0)}, 0, true};
+  ImportPlan plan = plan_import(entries_of("- func: custom::g(Tensor self) -> Tensor\n"
+                                           "  kernels:\n    - arg_meta: null\n"
+                                           "      kernel_name: g\n"),
+                                {sites});
+  ASSERT_EQ(plan.edits.size(), 1u);
+  // The file includes the annotations header already (through another).
+  EXPECT_EQ(plan.edits[0].content, "OPSCAN_KERNEL(\"custom::g\")\nvoid g();\n");
+}
+
+TEST(PlanImport, NothingIsPlannedWhenAnEntryIsWrong) {
+  TempDir dir;
+  const std::string file = dir.write("k.cpp", "void f();\n");
+  scan::SourceSites sites{file, {declared(file, "a::native::f", 0)}, 0, true};
+  ImportPlan plan = plan_import(entries_of("- op: f.out\n  kernels:\n"
+                                           "    - kernel_name: a::f\n"
+                                           "- op: 'bad name'\n  kernels:\n"
+                                           "    - kernel_name: a::f\n"),
+                                {sites});
+  ASSERT_EQ(plan.diagnostics.size(), 1u);
+  EXPECT_EQ(plan.diagnostics[0].code, "opscan-import-operator");
+  EXPECT_TRUE(plan.edits.empty());
+}
+
+TEST(PlanImport, WhatCannotBePlacedIsAWarningAtItsPlace) {
+  TempDir dir;
+  const std::string file = dir.write("k.cpp", "void m();\nvoid n();\n");
+  scan::SourceSites sites{
+      file, {declared(file, "a::native::m", 0, true), declared(file, "a::native::n", 10, false, true)},
+      0, true};
+  ImportPlan plan = plan_import(entries_of("- op: m.out\n  kernels:\n    - kernel_name: a::m\n"
+                                           "- op: n.out\n  kernels:\n    - kernel_name: a::n\n"
+                                           "- op: o.out\n"),
+                                {sites});
+  std::vector<std::string> codes;
+  for (const diag::Diagnostic& d : plan.diagnostics)
+    codes.push_back(d.code);
+  EXPECT_EQ(codes, (std::vector<std::string>{"opscan-import-macro", "opscan-import-annotated",
+                                             "opscan-import-no-kernels"}));
+  EXPECT_TRUE(plan.edits.empty());
+  EXPECT_EQ(plan.placed, 0u);
+  EXPECT_EQ(plan.not_placed, 1u);
+}
+
+} // namespace
+} // namespace opscan::migrate
