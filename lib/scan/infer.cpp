@@ -47,10 +47,6 @@ std::string comparable(schema::Type type) {
   return type.str();
 }
 
-} // namespace
-
-namespace {
-
 bool is_tensor_list(const schema::Type& type) {
   return type.base == "Tensor" && type.suffixes.size() == 1 &&
          type.suffixes[0].kind == schema::TypeSuffix::Kind::list;

@@ -130,6 +130,12 @@ TEST(InferSchema, ReturnCountMustMatchTheMutableTensors) {
   EXPECT_EQ(infer("t::g.out", {arg("self", "Tensor"), mut("out")}, {ret_ref(), ret_ref()}),
             "opscan-infer-return-count: returns 2 tensor references but takes 1 mutable tensor: a "
             "returned reference must be one of the out tensors, in order");
+  // Neither the out group nor every mutable tensor: the message tells both.
+  EXPECT_EQ(infer("t::norm.out",
+                  {mut("running_mean"), arg("eps", "float"), mut("out"), mut("mean")}, {ret_ref()}),
+            "opscan-infer-return-count: returns 1 tensor reference but takes 3 mutable tensors (2 "
+            "of them out tensors): a returned reference must be one of the out tensors, in order "
+            "(return std::tuple<Tensor&, ...>)");
   EXPECT_EQ(infer("t::h", {arg("self", "Tensor")}, {ret_ref()}),
             "opscan-infer-return-count: returns 1 tensor reference but takes 0 mutable tensors: a "
             "returned reference must be one of the out tensors, in order");
