@@ -1,5 +1,6 @@
 #include "migrate/import_yaml.h"
 
+#include "migrate/kernel_keys.h"
 #include "support/cpp_literal.h"
 #include "support/files.h"
 
@@ -76,14 +77,31 @@ ImportPlan plan_import(const std::vector<yaml::Entry>& entries,
         diags.push_back(diag::make_warning(std::move(code), std::move(where), std::move(message)));
         ++plan.not_placed;
       };
+      // A dtype-specialised kernel (arg_meta) is annotated with its one key.
+      std::string annotation = "OPSCAN_KERNEL(" + support::cpp_string_literal(name);
       if (kernel.arg_meta) {
-        not_placed("opscan-import-keyed", kernel.where,
-                   fmt::format("'{}' is a dtype-specialised kernel of {} (arg_meta): kernel keys "
-                               "are not derived from arg_meta; annotate it by hand with "
-                               "OPSCAN_KERNEL(\"{}\", key = \"v1/...\")",
-                               function, name, name));
-        continue;
+        const std::string desc = fmt::format("'{}' ({})", function, name);
+        std::optional<KernelKeys> keys = derive_kernel_keys(entry, kernel, desc, diags);
+        if (!keys) {
+          ++plan.not_placed;
+          continue;
+        }
+        if (keys->count > 1) {
+          std::string listed;
+          for (const std::string& key : keys->keys)
+            listed += (listed.empty() ? "" : ", ") + key;
+          if (keys->count > keys->keys.size())
+            listed += fmt::format(", ... ({} in all)", keys->count);
+          not_placed("opscan-import-keyed", kernel.where,
+                     fmt::format("{} has {} kernel keys ({}): an opscan kernel is one function "
+                                 "with one key; write one function per key, each annotated "
+                                 "OPSCAN_KERNEL(\"{}\", key = \"...\")",
+                                 desc, keys->count, listed, name));
+          continue;
+        }
+        annotation += ", key = " + support::cpp_string_literal(keys->keys[0]);
       }
+      annotation += ")";
       auto found = by_name.find(function);
       if (found == by_name.end()) {
         not_placed("opscan-import-not-found", kernel.kernel_name.where,
@@ -99,9 +117,8 @@ ImportPlan plan_import(const std::vector<yaml::Entry>& entries,
       }
       if (fn.written_by_macro) {
         not_placed("opscan-import-macro", fn.begin,
-                   fmt::format("'{}' ({}) is declared by a macro: annotate it by hand with "
-                               "OPSCAN_KERNEL(\"{}\")",
-                               function, name, name));
+                   fmt::format("'{}' ({}) is declared by a macro: annotate it by hand with {}",
+                               function, name, annotation));
         continue;
       }
       auto [previous, first] = annotated_for.try_emplace(function, name);
@@ -111,8 +128,7 @@ ImportPlan plan_import(const std::vector<yaml::Entry>& entries,
                                previous->second, name, previous->second));
         continue;
       }
-      insertions[found->second.file].emplace(
-          fn.begin.offset, "OPSCAN_KERNEL(" + support::cpp_string_literal(name) + ")");
+      insertions[found->second.file].emplace(fn.begin.offset, std::move(annotation));
       ++plan.placed;
     }
   }

@@ -1,6 +1,8 @@
 // Moving a kernel library from ExecuTorch's YAML to opscan: the edits that
-// put a name-only OPSCAN_KERNEL annotation at each kernel a functions.yaml
-// (or custom_ops.yaml) names, and what could not be placed. Pure: the
+// put an OPSCAN_KERNEL annotation at each kernel a functions.yaml (or
+// custom_ops.yaml) names, and what could not be placed. A kernel without
+// arg_meta gets a name-only annotation; one with arg_meta gets its kernel key
+// (migrate/kernel_keys.h) when it has exactly one. Pure: the
 // functions are located by scan::locate_functions, the files read here,
 // nothing written.
 //
@@ -11,8 +13,11 @@
 //   opscan-import-operator   (error) an op or func that does not name an operator
 //   opscan-import-not-found  (warning) no function of that name in the files given
 //   opscan-import-macro      (warning) the function is declared by a macro
-//   opscan-import-keyed      (warning) a dtype-specialised kernel (arg_meta): its
-//                            kernel key is not derived, it is left to annotate
+//   opscan-import-keyed      (warning) a dtype-specialised kernel with several
+//                            kernel keys (a type alias of several dtypes): an
+//                            opscan kernel is one function with one key
+//   opscan-import-arg-meta   (warning) an arg_meta no key derives from
+//                            (migrate/kernel_keys.h)
 //   opscan-import-shared     (warning) one function named for two operators
 //   opscan-import-no-kernels (warning) an entry that names no kernel
 //   opscan-import-annotated  (note) already annotated: left as it is

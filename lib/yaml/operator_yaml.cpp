@@ -132,7 +132,18 @@ public:
 
 private:
   // What an open mapping or sequence is.
-  enum class Open { entries, entry, kernels, kernel, arg_meta, aliases, skipped };
+  enum class Open {
+    entries,
+    entry,
+    kernels,
+    kernel,
+    arg_meta,
+    aliases,         // an argument's alias names in arg_meta
+    type_alias,      // an entry's type_alias mapping
+    dim_order_alias, // an entry's dim_order_alias mapping
+    alias_values,    // the values of one alias in either
+    skipped
+  };
 
   struct Frame {
     Open open;
@@ -223,7 +234,7 @@ private:
       if (n.kind != Node::Kind::mapping)
         fail(n.scalar.where,
              "an operator entry is a mapping (func: ... or op: ...), not " + describe(n));
-      entries.push_back(Entry{n.scalar.where, {}, {}, {}, {}});
+      entries.push_back(Entry{n.scalar.where, {}, {}, {}, {}, {}, {}});
       return push(Open::entry, n);
     case Open::kernels:
       if (n.kind != Node::Kind::mapping)
@@ -235,9 +246,19 @@ private:
       entries.back().kernels.back().arg_meta->back().aliases.push_back(
           string_value(n, "an alias name"));
       return;
+    case Open::alias_values: {
+      // The mapping the values are under is the frame below.
+      Entry& entry = entries.back();
+      auto& aliases = stack_[stack_.size() - 2].open == Open::type_alias ? entry.type_alias
+                                                                         : entry.dim_order_alias;
+      aliases.back().values.push_back(string_value(n, "a dtype name or dimension"));
+      return;
+    }
     case Open::entry:
     case Open::kernel:
-    case Open::arg_meta: {
+    case Open::arg_meta:
+    case Open::type_alias:
+    case Open::dim_order_alias: {
       if (!top.key)
         return key(top, n);
       const Scalar key = std::move(*top.key);
@@ -288,6 +309,15 @@ private:
       entries.back().kernels.back().arg_meta->push_back(ArgMeta{key, {}});
       return push(Open::aliases, n);
     }
+    if (in == Open::type_alias || in == Open::dim_order_alias) {
+      if (n.kind != Node::Kind::sequence)
+        fail(n.scalar.where, "alias '" + k + "': expected a list such as " +
+                                 (in == Open::type_alias ? "[Float, Double]" : "[0, 1, 2, 3]") +
+                                 ", found " + describe(n));
+      Entry& entry = entries.back();
+      (in == Open::type_alias ? entry.type_alias : entry.dim_order_alias).push_back(Alias{key, {}});
+      return push(Open::alias_values, n);
+    }
     if (in == Open::kernel) {
       Kernel& kernel = entries.back().kernels.back();
       if (k == "kernel_name") {
@@ -316,7 +346,11 @@ private:
       push(Open::kernels, n);
     } else if (k == "kernels" && n.kind != Node::Kind::null) {
       fail(n.scalar.where, "kernels: expected a sequence of kernels, found " + describe(n));
-    } else if (k != "kernels") {
+    } else if ((k == "type_alias" || k == "dim_order_alias") && n.kind == Node::Kind::mapping) {
+      push(k == "type_alias" ? Open::type_alias : Open::dim_order_alias, n);
+    } else if ((k == "type_alias" || k == "dim_order_alias") && n.kind != Node::Kind::null) {
+      fail(n.scalar.where, k + ": expected a mapping of aliases, found " + describe(n));
+    } else if (k != "kernels" && k != "type_alias" && k != "dim_order_alias") {
       skip(n);
     }
   }

@@ -5,13 +5,15 @@
 //   - func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 //     autogen: add.out                      # comma-separated operator names
 //   - op: add.out                           # ExecuTorch: an operator by name
+//     type_alias: {T0: [Float, Double]}     # dtype names an arg_meta alias stands for
+//     dim_order_alias: {D0: [0, 1]}         # the dim order an arg_meta alias stands for
 //     kernels:
 //       - arg_meta: null                    # or {self: [T0, D0], ...}
 //         kernel_name: torch::executor::add_out
 //
 // This module returns those entries as written, each value located in the
 // file; what they mean (schemas, derived variants) is for its callers. Keys
-// it does not read (dispatch:, variants:, tags:, type_alias:, ...) are
+// it does not read (dispatch:, variants:, tags:, ...) are
 // skipped without being looked into.
 //
 // Diagnostic codes (errors; reading stops at the first):
@@ -21,7 +23,9 @@
 //                       top level is not a sequence, an entry not a mapping,
 //                       a value of the wrong kind, a key given twice, an
 //                       entry with neither or both of func and op, a kernel
-//                       without kernel_name, an empty autogen name, more than
+//                       without kernel_name, an alias of type_alias or
+//                       dim_order_alias that is not a list of strings, an
+//                       empty autogen name, more than
 //                       one document, a merge key ('<<'), or an alias of a
 //                       mapping or sequence where this module reads one
 #pragma once
@@ -63,12 +67,21 @@ struct Kernel {
   Scalar kernel_name;
 };
 
+// "T0: [Float, Double]" in type_alias, "D0: [0, 1]" in dim_order_alias: an
+// alias and the values it stands for, as written.
+struct Alias {
+  Scalar name;
+  std::vector<Scalar> values;
+};
+
 struct Entry {
   diag::Location where;        // the entry's mapping
   std::optional<Scalar> func;  // a schema; its namespace is "aten" when it names none
   std::optional<Scalar> op;    // an operator by name (ExecuTorch); exactly one of func, op
   std::vector<Scalar> autogen; // split at commas, trimmed, each located
   std::vector<Kernel> kernels;
+  std::vector<Alias> type_alias;      // in the file's order; absent or null: none
+  std::vector<Alias> dim_order_alias; // likewise
 };
 
 // The entries of `text`, the content of the file `path` (named in

@@ -1062,7 +1062,7 @@ TEST(ImportYaml, AnnotatesWhatItCanAndSaysWhatItCannot) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(read_file(source), expected_import());
   EXPECT_EQ(run.out, "opscan: " + source.string() +
-                         ": 3 annotations\nopscan: 3 kernels annotated, 4 not placed (see the "
+                         ": 4 annotations\nopscan: 4 kernels annotated, 4 not placed (see the "
                          "warnings above)\n");
   for (const std::string& expected :
        {source.string() + ":40:1: warning: 'torch::executor::native::abs_out' (aten::abs.out) "
@@ -1071,9 +1071,12 @@ TEST(ImportYaml, AnnotatesWhatItCanAndSaysWhatItCannot) {
         std::string("functions.yaml:25:20: warning: kernel 'torch::executor::mul_out' of "
                     "aten::mul.out is 'torch::executor::native::mul_out', which the files given "
                     "do not declare [opscan-import-not-found]"),
-        std::string("functions.yaml:26:7: warning: 'torch::executor::native::mul_out_float' is "
-                    "a dtype-specialised kernel of aten::mul.out (arg_meta)"),
-        std::string("functions.yaml:38:20: warning: 'torch::executor::native::add_out' is named "
+        std::string("functions.yaml:31:7: warning: 'torch::executor::native::mul_out_ints' "
+                    "(aten::mul.out) has 2 kernel keys (v1/3;0,1|3;0,1|3;0,1, "
+                    "v1/4;0,1|4;0,1|4;0,1): an opscan kernel is one function with one key; write "
+                    "one function per key, each annotated OPSCAN_KERNEL(\"aten::mul.out\", key = "
+                    "\"...\") [opscan-import-keyed]"),
+        std::string("functions.yaml:45:20: warning: 'torch::executor::native::add_out' is named "
                     "for aten::add.out and for custom::scale.out: annotated for aten::add.out "
                     "only [opscan-import-shared]")}) {
     EXPECT_NE(run.err.find(expected), std::string::npos) << expected << "\nin:\n" << run.err;
@@ -1094,7 +1097,7 @@ TEST(ImportYaml, AnnotatesWhatItCanAndSaysWhatItCannot) {
 
 // The whole migration: the annotated kernels, scanned with PyTorch's
 // native_functions.yaml, get the upstream schemas (unbind_copy.int_out only
-// through autogen).
+// through autogen), and the dtype-specialised one its kernel key.
 TEST(ImportYaml, AnnotatedKernelsGetTheUpstreamSchemas) {
   TempDir dir;
   const fs::path source = import_input(dir);
@@ -1111,9 +1114,13 @@ TEST(ImportYaml, AnnotatedKernelsGetTheUpstreamSchemas) {
        {"// aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> "
         "Tensor(a!)\n",
         "// aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)\n",
+        "// aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)\n",
         "// aten::unbind_copy.int_out(Tensor self, int dim=0, *, Tensor(a!)[] out) -> ()\n"}) {
     EXPECT_NE(declarations.find(schema), std::string::npos) << schema << declarations;
   }
+  const std::string registration =
+      read_file(dir.path() / "gen" / "portable" / "RegisterKernels.cpp");
+  EXPECT_NE(registration.find("\"v1/6;0,1|6;0,1|6;0,1\""), std::string::npos) << registration;
 }
 
 TEST(ImportYaml, DryRunWritesNothing) {
@@ -1123,7 +1130,7 @@ TEST(ImportYaml, DryRunWritesNothing) {
   RunResult run = opscan("import-yaml --dry-run " + (kImport / "functions.yaml").string() + " '" +
                          source.string() + "' " + kFlags);
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.out.find(": 3 annotations (dry run: not written)\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find(": 4 annotations (dry run: not written)\n"), std::string::npos) << run.out;
   EXPECT_EQ(snapshot(dir.path()), before);
 }
 

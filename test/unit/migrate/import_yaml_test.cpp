@@ -72,8 +72,10 @@ TEST(PlanImport, WhatCannotBePlacedIsAWarningAtItsPlace) {
   TempDir dir;
   const std::string file = dir.write("k.cpp", "void m();\nvoid n();\n");
   scan::SourceSites sites{
-      file, {declared(file, "a::native::m", 0, true), declared(file, "a::native::n", 10, false, true)},
-      0, true};
+      file,
+      {declared(file, "a::native::m", 0, true), declared(file, "a::native::n", 10, false, true)},
+      0,
+      true};
   ImportPlan plan = plan_import(entries_of("- op: m.out\n  kernels:\n    - kernel_name: a::m\n"
                                            "- op: n.out\n  kernels:\n    - kernel_name: a::n\n"
                                            "- op: o.out\n"),
@@ -85,6 +87,56 @@ TEST(PlanImport, WhatCannotBePlacedIsAWarningAtItsPlace) {
                                              "opscan-import-no-kernels"}));
   EXPECT_TRUE(plan.edits.empty());
   EXPECT_EQ(plan.placed, 0u);
+  EXPECT_EQ(plan.not_placed, 1u);
+}
+
+TEST(PlanImport, AKernelWithOneKeyIsAnnotatedWithIt) {
+  TempDir dir;
+  const std::string file = dir.write("k.cpp", "void f_float();\nvoid f_ints();\n");
+  scan::SourceSites sites{
+      file,
+      {declared(file, "a::native::f_float", 0), declared(file, "a::native::f_ints", 16)},
+      0,
+      true};
+  ImportPlan plan = plan_import(entries_of("- op: f.out\n"
+                                           "  type_alias: {T0: [Float], T1: [Int, Long]}\n"
+                                           "  dim_order_alias: {D0: [0, 1]}\n"
+                                           "  kernels:\n"
+                                           "    - arg_meta: {self: [T0, D0], out: [T0, D0]}\n"
+                                           "      kernel_name: a::f_float\n"
+                                           "    - arg_meta: {self: [T1, D0], out: [T1, D0]}\n"
+                                           "      kernel_name: a::f_ints\n"),
+                                {sites});
+  ASSERT_EQ(plan.edits.size(), 1u);
+  EXPECT_EQ(plan.edits[0].content,
+            "OPSCAN_KERNEL(\"aten::f.out\", key = \"v1/6;0,1|6;0,1\")\nvoid f_float();\n"
+            "void f_ints();\n");
+  EXPECT_EQ(plan.placed, 1u);
+  // Two keys: one function cannot carry both.
+  EXPECT_EQ(plan.not_placed, 1u);
+  ASSERT_EQ(plan.diagnostics.size(), 1u);
+  const diag::Diagnostic& keyed = plan.diagnostics[0];
+  EXPECT_EQ(keyed.code, "opscan-import-keyed");
+  EXPECT_EQ(keyed.severity, diag::Severity::warning);
+  EXPECT_EQ(keyed.location.line, 7u);
+  EXPECT_EQ(keyed.message,
+            "'a::native::f_ints' (aten::f.out) has 2 kernel keys (v1/3;0,1|3;0,1, v1/4;0,1|4;0,1): "
+            "an opscan kernel is one function with one key; write one function per key, each "
+            "annotated OPSCAN_KERNEL(\"aten::f.out\", key = \"...\")");
+}
+
+TEST(PlanImport, ABadArgMetaIsNotPlaced) {
+  TempDir dir;
+  const std::string file = dir.write("k.cpp", "void f();\n");
+  scan::SourceSites sites{file, {declared(file, "a::native::f", 0)}, 0, true};
+  ImportPlan plan = plan_import(entries_of("- op: f.out\n  dim_order_alias: {D0: [0]}\n"
+                                           "  kernels:\n"
+                                           "    - arg_meta: {self: [T0, D0]}\n"
+                                           "      kernel_name: a::f\n"),
+                                {sites});
+  ASSERT_EQ(plan.diagnostics.size(), 1u);
+  EXPECT_EQ(plan.diagnostics[0].code, "opscan-import-arg-meta");
+  EXPECT_TRUE(plan.edits.empty());
   EXPECT_EQ(plan.not_placed, 1u);
 }
 

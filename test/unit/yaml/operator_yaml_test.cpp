@@ -85,7 +85,7 @@ TEST(OperatorYaml, ExecuTorchEntriesAndKernels) {
   type_alias:
     T0: [Double]
   dim_order_alias:
-    D0: [[0, 1, 2, 3]]
+    D0: [0, 1, 2, 3]
   kernels:
     - arg_meta: null
       kernel_name: torch::executor::add_out
@@ -119,6 +119,19 @@ TEST(OperatorYaml, ExecuTorchEntriesAndKernels) {
   expect_at(meta[0].aliases[1].where, 10, 20);
   EXPECT_EQ(meta[1].argument.text, "out");
   EXPECT_EQ(add.kernels[1].kernel_name.text, "torch::executor::add_out_double");
+  ASSERT_EQ(add.type_alias.size(), 1u);
+  EXPECT_EQ(add.type_alias[0].name.text, "T0");
+  expect_at(add.type_alias[0].name.where, 3, 5);
+  ASSERT_EQ(add.type_alias[0].values.size(), 1u);
+  EXPECT_EQ(add.type_alias[0].values[0].text, "Double");
+  expect_at(add.type_alias[0].values[0].where, 3, 10);
+  ASSERT_EQ(add.dim_order_alias.size(), 1u);
+  EXPECT_EQ(add.dim_order_alias[0].name.text, "D0");
+  std::vector<std::string> dims;
+  for (const Scalar& d : add.dim_order_alias[0].values)
+    dims.push_back(d.text);
+  EXPECT_EQ(dims, (std::vector<std::string>{"0", "1", "2", "3"}));
+  expect_at(add.dim_order_alias[0].values[3].where, 5, 19);
 
   const Entry& custom = entries[1];
   ASSERT_TRUE(custom.func);
@@ -128,6 +141,22 @@ TEST(OperatorYaml, ExecuTorchEntriesAndKernels) {
   expect_at(custom.func->where, 14, 10);
   ASSERT_EQ(custom.kernels.size(), 1u);
   EXPECT_FALSE(custom.kernels[0].arg_meta); // absent: as null
+  EXPECT_TRUE(custom.type_alias.empty());
+  EXPECT_TRUE(custom.dim_order_alias.empty());
+}
+
+TEST(OperatorYaml, AliasesKeepTheirOrderAndNullIsNone) {
+  const auto entries = read("- op: f.out\n  type_alias: {T1: [Int, Long], T0: []}\n"
+                            "  dim_order_alias: null\n  kernels: []\n");
+  ASSERT_EQ(entries.size(), 1u);
+  ASSERT_EQ(entries[0].type_alias.size(), 2u);
+  EXPECT_EQ(entries[0].type_alias[0].name.text, "T1");
+  ASSERT_EQ(entries[0].type_alias[0].values.size(), 2u);
+  EXPECT_EQ(entries[0].type_alias[0].values[1].text, "Long");
+  expect_at(entries[0].type_alias[0].values[1].where, 2, 26);
+  EXPECT_EQ(entries[0].type_alias[1].name.text, "T0");
+  EXPECT_TRUE(entries[0].type_alias[1].values.empty());
+  EXPECT_TRUE(entries[0].dim_order_alias.empty());
 }
 
 TEST(OperatorYaml, EmptyFilesHaveNoEntries) {
@@ -274,6 +303,14 @@ TEST(OperatorYamlErrors, NotAnOperatorFile) {
   expect_error(refused("- op: f.out\n  kernels:\n    - arg_meta: {self: T0}\n      kernel_name: "
                        "k\n"),
                "opscan-yaml-format", 3, 24, "arg_meta of 'self': expected a list of alias names");
+  expect_error(refused("- op: f.out\n  type_alias: [T0]\n"), "opscan-yaml-format", 2, 15,
+               "type_alias: expected a mapping of aliases, found a sequence");
+  expect_error(refused("- op: f.out\n  type_alias: {T0: Float}\n"), "opscan-yaml-format", 2, 20,
+               "alias 'T0': expected a list such as [Float, Double], found a string");
+  expect_error(refused("- op: f.out\n  dim_order_alias: {D0: [[0, 1]]}\n"), "opscan-yaml-format", 2,
+               26, "expected a dtype name or dimension, found a sequence");
+  expect_error(refused("- op: f.out\n  dim_order_alias: {D0: [0], D0: [1]}\n"),
+               "opscan-yaml-format", 2, 30, "key 'D0' is given twice");
   expect_error(refused("- func: f_(Tensor(a!) self) -> Tensor(a!)\n  autogen: f.out, , f\n"),
                "opscan-yaml-format", 2, 19, "autogen: an empty operator name between commas");
   expect_error(refused("- func: f_(Tensor(a!) self) -> Tensor(a!)\n  autogen: [f.out]\n"),

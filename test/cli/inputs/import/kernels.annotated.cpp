@@ -51,6 +51,22 @@ static int calls = 0; OPSCAN_KERNEL("aten::unbind_copy.int_out") void unbind_cop
   ++calls;
 }
 
+OPSCAN_KERNEL("aten::mul.out", key = "v1/6;0,1|6;0,1|6;0,1")
+Tensor& mul_out_float(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
+  (void)ctx;
+  (void)a;
+  (void)b;
+  return out;
+}
+
+// One function for two dtypes (Int, Long): not annotated.
+Tensor& mul_out_ints(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
+  (void)ctx;
+  (void)a;
+  (void)b;
+  return out;
+}
+
 } // namespace native
 } // namespace executor
 } // namespace torch

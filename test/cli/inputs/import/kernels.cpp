@@ -48,6 +48,21 @@ static int calls = 0; void unbind_copy_int_out(KernelRuntimeContext& ctx, const 
   ++calls;
 }
 
+Tensor& mul_out_float(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
+  (void)ctx;
+  (void)a;
+  (void)b;
+  return out;
+}
+
+// One function for two dtypes (Int, Long): not annotated.
+Tensor& mul_out_ints(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
+  (void)ctx;
+  (void)a;
+  (void)b;
+  return out;
+}
+
 } // namespace native
 } // namespace executor
 } // namespace torch
