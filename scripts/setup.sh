@@ -25,7 +25,8 @@ if ((${#missing[@]})); then
 fi
 
 if [[ ! -f "$build/build.ninja" ]]; then
-  cmake -S "$repo" -B "$build" -G Ninja >/dev/null
+  # opscan's own build: warnings are errors (OPSCAN_WERROR is off for others).
+  cmake -S "$repo" -B "$build" -G Ninja -DOPSCAN_WERROR=ON >/dev/null
 fi
 echo "opscan setup: building in $build"
 if ! cmake --build "$build" -j"$(nproc)" >"$build/build.log" 2>&1; then
