@@ -204,9 +204,41 @@ Status scan_into(const ScanArgs& args, ir::Module& module, std::vector<std::stri
   return reported(result.diagnostics);
 }
 
+// The files a scan's options name: besides the sources and headers it reads,
+// what no output may replace.
+std::vector<driver::RoleFile> option_inputs(const ScanArgs& args) {
+  std::vector<driver::RoleFile> inputs;
+  if (!args.schemas_file.empty())
+    inputs.push_back({"--schemas", args.schemas_file});
+  if (!args.flags_file.empty())
+    inputs.push_back({"--flags-file", args.flags_file});
+  if (!args.build_dir.empty())
+    inputs.push_back({"the compilation database",
+                      (std::filesystem::path(args.build_dir) / "compile_commands.json").string()});
+  return inputs;
+}
+
+// Every file a generation reads: its IR files and templates.
+std::vector<driver::RoleFile> generation_inputs(const std::vector<std::string>& ir_files,
+                                                const GenerateArgs& args) {
+  std::vector<driver::RoleFile> inputs;
+  for (const std::string& file : ir_files)
+    inputs.push_back({"an IR input", file});
+  if (!args.templates_dir.empty()) {
+    std::vector<driver::RoleFile> templates = driver::files_under(args.templates_dir, "a template");
+    inputs.insert(inputs.end(), templates.begin(), templates.end());
+  }
+  return inputs;
+}
+
 // Prints what one library holds and where its files went.
 void print_summary(const emit::Output& library, const emit::WriteReport& written,
                    const std::string& out_dir) {
+  auto count = [&](const std::vector<std::string>& paths) {
+    return std::count_if(library.files.begin(), library.files.end(), [&](const emit::OutputFile& f) {
+      return std::find(paths.begin(), paths.end(), f.path) != paths.end();
+    });
+  };
   const ir::Module& module = library.module;
   std::map<std::string, int> per_namespace;
   for (const ir::Kernel& k : module.kernels)
@@ -223,17 +255,17 @@ void print_summary(const emit::Output& library, const emit::WriteReport& written
     names.push_back(std::filesystem::path(f.path).filename());
   fmt::print("opscan: {}: {} ({} written, {} unchanged)\n",
              support::display_path(std::filesystem::path(out_dir) / library.library.name),
-             fmt::join(names, ", "), written.written.size(), written.unchanged.size());
+             fmt::join(names, ", "), count(written.written), count(written.unchanged));
 }
 
-// Writes every library of a successful plan.
-Status write_plan(const driver::Plan& plan, const std::string& out_dir) {
-  for (const emit::Output& library : plan.libraries) {
-    driver::Written written = driver::write_library(library, out_dir);
-    if (Status status = reported(written.report.diagnostics, written.status); status != Status::ok)
-      return status;
+// Writes every library of a successful plan, all or nothing, then the stamp.
+Status write_plan(const driver::Plan& plan, const std::string& out_dir,
+                  const std::vector<driver::RoleFile>& inputs, const std::string& stamp = {}) {
+  driver::Written written = driver::write_libraries(plan.libraries, out_dir, inputs, stamp);
+  if (Status status = reported(written.report.diagnostics, written.status); status != Status::ok)
+    return status;
+  for (const emit::Output& library : plan.libraries)
     print_summary(library, written.report, out_dir);
-  }
   return Status::ok;
 }
 
@@ -246,7 +278,7 @@ Status read_inputs(const std::vector<std::string>& paths, std::vector<driver::Ir
 }
 
 Status generate_command(const CLI::App& cmd, const std::vector<std::string>& ir_files,
-                        const GenerateArgs& args, bool list_outputs) {
+                        const GenerateArgs& args, bool list_outputs, const std::string& stamp) {
   std::vector<driver::IrFile> inputs;
   if (Status status = read_inputs(ir_files, inputs); status != Status::ok)
     return status;
@@ -273,13 +305,13 @@ Status generate_command(const CLI::App& cmd, const std::vector<std::string>& ir_
   driver::Plan plan = driver::plan(std::move(inputs), request, targets());
   if (Status status = reported(plan.diagnostics, plan.status); status != Status::ok)
     return status;
-  return write_plan(plan, args.out_dir);
+  return write_plan(plan, args.out_dir, generation_inputs(ir_files, args), stamp);
 }
 
 // `check`: everything generate checks (and generates in memory), writing
 // nothing.
 Status check_command(const CLI::App& cmd, const std::vector<std::string>& ir_files,
-                     const GenerateArgs& args) {
+                     const GenerateArgs& args, const std::string& stamp) {
   std::vector<driver::IrFile> inputs;
   if (Status status = read_inputs(ir_files, inputs); status != Status::ok)
     return status;
@@ -289,18 +321,14 @@ Status check_command(const CLI::App& cmd, const std::vector<std::string>& ir_fil
   std::vector<std::string> names;
   for (const emit::Output& library : plan.libraries)
     names.push_back(library.library.name);
+  if (!stamp.empty()) {
+    driver::Outcome touched = driver::touch_stamp(stamp, generation_inputs(ir_files, args));
+    if (Status status = reported(touched.diagnostics, touched.status); status != Status::ok)
+      return status;
+  }
   fmt::print("opscan: {} librar{} ({}) can live in one program\n", names.size(),
              names.size() == 1 ? "y" : "ies", fmt::join(names, ", "));
   return Status::ok;
-}
-
-// Touches the stamp of a step that succeeded.
-Status stamped(Status status, const std::string& stamp) {
-  if (status != Status::ok)
-    return status;
-  return reported(driver::finish_step("", {}, {}, "", stamp), Status::ok) == Status::ok
-             ? Status::ok
-             : Status::failure;
 }
 
 } // namespace
@@ -343,9 +371,18 @@ Status import_command(const ImportArgs& args) {
   migrate::ImportPlan plan = migrate::plan_import(*entries, located.files);
   if (Status status = reported(plan.diagnostics); status != Status::ok)
     return status;
+  if (!args.dry_run) {
+    std::vector<support::FileWrite> edits;
+    for (const migrate::FileEdit& edit : plan.edits)
+      edits.push_back({edit.path, edit.content});
+    std::vector<driver::RoleFile> inputs = {{"the YAML file", args.yaml_file}};
+    if (!args.flags_file.empty())
+      inputs.push_back({"--flags-file", args.flags_file});
+    driver::Outcome written = driver::write_files(edits, "a source to annotate", inputs);
+    if (Status status = reported(written.diagnostics, written.status); status != Status::ok)
+      return status;
+  }
   for (const migrate::FileEdit& edit : plan.edits) {
-    if (!args.dry_run && reported(driver::write_file(edit.path, edit.content)) != Status::ok)
-      return Status::failure;
     fmt::print("opscan: {}: {} annotation{}{}\n", support::display_path(edit.path),
                edit.annotations, edit.annotations == 1 ? "" : "s",
                args.dry_run ? " (dry run: not written)" : "");
@@ -481,13 +518,9 @@ int main(int argc, char** argv) {
       std::vector<std::string> inputs;
       if (Status status = scan_into(scan_args, module, &inputs); status != Status::ok)
         return exit_code(status);
-      if (Status status = reported(driver::write_file(ir_out, ir::to_json(module)));
-          status != Status::ok)
-        return exit_code(Status::failure);
-      diag::Diagnostics finished =
-          driver::finish_step(ir_out, std::move(inputs),
-                              {scan_args.schemas_file, scan_args.flags_file}, depfile, scan_stamp);
-      return exit_code(reported(finished) == Status::ok ? Status::ok : Status::failure);
+      driver::Outcome written = driver::write_step(
+          {ir_out, ir::to_json(module), depfile, scan_stamp}, inputs, option_inputs(scan_args));
+      return exit_code(reported(written.diagnostics, written.status));
     }
     if (*pch_cmd) {
       diag::Diagnostics diags;
@@ -497,11 +530,12 @@ int main(int argc, char** argv) {
       scan::PrecompileResult result = scan::precompile({pch_header, std::move(*args)});
       if (Status status = reported(result.diagnostics); status != Status::ok)
         return exit_code(status);
-      if (reported(driver::write_file(pch_out, result.pch)) != Status::ok)
-        return exit_code(Status::failure);
-      diag::Diagnostics finished = driver::finish_step(pch_out, std::move(result.inputs),
-                                                       {pch_flags_file}, pch_depfile, pch_stamp);
-      return exit_code(reported(finished) == Status::ok ? Status::ok : Status::failure);
+      std::vector<driver::RoleFile> options = {{"the header", pch_header}};
+      if (!pch_flags_file.empty())
+        options.push_back({"--flags-file", pch_flags_file});
+      driver::Outcome written = driver::write_step(
+          {pch_out, std::move(result.pch), pch_depfile, pch_stamp}, result.inputs, options);
+      return exit_code(reported(written.diagnostics, written.status));
     }
     if (*import_cmd)
       return exit_code(import_command(import_args));
@@ -518,19 +552,24 @@ int main(int argc, char** argv) {
         std::fputs("opscan: error: generate needs IR files (or --list-outputs)\n", stderr);
         return exit_code(Status::usage);
       }
-      return exit_code(
-          stamped(generate_command(*gen_cmd, ir_files, gen_args, list_outputs), gen_stamp));
+      return exit_code(generate_command(*gen_cmd, ir_files, gen_args, list_outputs, gen_stamp));
     }
     if (*check_cmd)
-      return exit_code(stamped(check_command(*check_cmd, check_files, check_args), check_stamp));
+      return exit_code(check_command(*check_cmd, check_files, check_args, check_stamp));
     ir::Module module;
-    if (Status status = scan_into(run_scan, module, nullptr); status != Status::ok)
+    std::vector<std::string> scanned;
+    if (Status status = scan_into(run_scan, module, &scanned); status != Status::ok)
       return exit_code(status);
     driver::Plan plan =
         driver::plan_scanned(std::move(module), request_of(*run_cmd, run_gen), targets());
     if (Status status = reported(plan.diagnostics, plan.status); status != Status::ok)
       return exit_code(status);
-    return exit_code(write_plan(plan, run_gen.out_dir));
+    std::vector<driver::RoleFile> inputs = option_inputs(run_scan);
+    for (const std::string& file : scanned)
+      inputs.push_back({"an input of the scan", file});
+    std::vector<driver::RoleFile> templates = generation_inputs({}, run_gen);
+    inputs.insert(inputs.end(), templates.begin(), templates.end());
+    return exit_code(write_plan(plan, run_gen.out_dir, inputs));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "opscan: internal error: %s\n", e.what());
     return exit_code(Status::failure);

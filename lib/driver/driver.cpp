@@ -27,6 +27,17 @@ diag::Diagnostic io_error(const std::string& path, std::string_view what, const 
                           fmt::format("cannot {} {}: {}", what, path, why));
 }
 
+// support::write_files, its failure reported in `outcome`.
+bool write_all(const std::vector<support::FileWrite>& files, Outcome& outcome) {
+  support::WriteFilesResult result = support::write_files(files);
+  if (result.ok())
+    return true;
+  outcome.diagnostics.push_back(io_error(result.failed_path->string(), "write",
+                                         result.error + " (no output was changed)"));
+  outcome.status = Status::failure;
+  return false;
+}
+
 // The options that regenerate a library IR as its record says; nullopt with
 // a diagnostic for a record that no target could have written.
 std::optional<emit::Options> recorded_options(const IrFile& input, const emit::Options& base,
@@ -331,11 +342,107 @@ Listing list_outputs(const std::vector<IrFile>& inputs, const Request& request,
   return listing;
 }
 
-Written write_library(const emit::Output& library, const std::string& out_dir) {
+Outcome check_outputs(const std::vector<RoleFile>& outputs, const std::vector<RoleFile>& inputs) {
+  Outcome outcome;
+  auto refuse = [&](const RoleFile& output, std::string code, std::string message) {
+    outcome.diagnostics.push_back(
+        diag::make_error(std::move(code), {output.path, 0, 0, 0}, std::move(message)));
+    outcome.status = Status::usage;
+  };
+  // Identity (device and inode) of each output that exists: the inputs are
+  // many (every header a scan read), so each is looked at once.
+  std::map<support::FileId, const RoleFile*> existing;
+  std::map<std::string, const RoleFile*> named;
+  for (const RoleFile& output : outputs) {
+    const std::string absolute =
+        std::filesystem::absolute(output.path).lexically_normal().string();
+    auto [by_name, fresh] = named.try_emplace(absolute, &output);
+    std::optional<support::FileId> id = support::file_id(output.path);
+    const RoleFile* other = fresh ? nullptr : by_name->second;
+    if (fresh && id) {
+      auto [by_id, inserted] = existing.try_emplace(*id, &output);
+      if (!inserted)
+        other = by_id->second;
+    }
+    if (other) {
+      refuse(output, "opscan-output-twice",
+             fmt::format("{} ({}) and {} ({}) are one file; each output needs its own",
+                         other->path, other->role, output.path, output.role));
+    }
+  }
+  if (existing.empty())
+    return outcome;
+  std::set<const RoleFile*> reported;
+  for (const RoleFile& input : inputs) {
+    std::optional<support::FileId> id = support::file_id(input.path);
+    if (!id)
+      continue;
+    auto it = existing.find(*id);
+    if (it == existing.end() || !reported.insert(it->second).second)
+      continue;
+    const RoleFile& output = *it->second;
+    refuse(output, "opscan-output-is-input",
+           output.path == input.path
+               ? fmt::format("{} is both {} and {}; opscan does not overwrite its inputs",
+                             output.path, output.role, input.role)
+               : fmt::format("{} ({}) is {} ({}); opscan does not overwrite its inputs",
+                             output.path, output.role, input.path, input.role));
+  }
+  return outcome;
+}
+
+std::vector<RoleFile> files_under(const std::string& dir, const std::string& role) {
+  std::vector<RoleFile> files;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file(ec))
+      files.push_back({role, it->path().string()});
+  }
+  return files;
+}
+
+Outcome write_files(const std::vector<support::FileWrite>& files, const std::string& role,
+                    const std::vector<RoleFile>& inputs) {
+  std::vector<RoleFile> outputs;
+  for (const support::FileWrite& file : files)
+    outputs.push_back({role, file.path.string()});
+  Outcome outcome = check_outputs(outputs, inputs);
+  if (outcome.status != Status::ok)
+    return outcome;
+  write_all(files, outcome);
+  return outcome;
+}
+
+Written write_libraries(const std::vector<emit::Output>& libraries, const std::string& out_dir,
+                        const std::vector<RoleFile>& inputs, const std::string& stamp) {
   Written written;
-  written.report = emit::write_outputs(out_dir, library.files);
-  if (diag::has_errors(written.report.diagnostics))
+  std::vector<emit::OutputFile> files;
+  std::vector<RoleFile> outputs;
+  for (const emit::Output& library : libraries) {
+    for (const emit::OutputFile& file : library.files) {
+      files.push_back(file);
+      outputs.push_back({"an output", (std::filesystem::path(out_dir) / file.path).string()});
+    }
+  }
+  if (!stamp.empty())
+    outputs.push_back({"--stamp", stamp});
+  Outcome checked = check_outputs(outputs, inputs);
+  if (checked.status != Status::ok) {
+    written.report.diagnostics = std::move(checked.diagnostics);
+    written.status = checked.status;
+    return written;
+  }
+  written.report = emit::write_outputs(out_dir, files);
+  if (diag::has_errors(written.report.diagnostics)) {
     written.status = Status::failure;
+    return written;
+  }
+  std::string error;
+  if (!stamp.empty() && !support::touch(stamp, &error)) {
+    written.report.diagnostics.push_back(io_error(stamp, "touch", error));
+    written.status = Status::failure;
+  }
   return written;
 }
 
@@ -385,30 +492,60 @@ std::optional<std::vector<std::string>> compiler_args(const std::string& flags_f
   return args;
 }
 
-diag::Diagnostics write_file(const std::string& path, const std::string& content) {
+Outcome write_step(const StepFiles& files, const std::vector<std::string>& inputs,
+                   const std::vector<RoleFile>& option_inputs) {
+  std::vector<RoleFile> all_inputs;
+  for (const std::string& input : inputs)
+    all_inputs.push_back({"an input of this step", input});
+  all_inputs.insert(all_inputs.end(), option_inputs.begin(), option_inputs.end());
+  std::vector<RoleFile> outputs = {{"-o", files.output}};
+  if (!files.depfile.empty())
+    outputs.push_back({"--depfile", files.depfile});
+  if (!files.stamp.empty())
+    outputs.push_back({"--stamp", files.stamp});
+  Outcome outcome = check_outputs(outputs, all_inputs);
+  if (outcome.status != Status::ok)
+    return outcome;
+
+  std::vector<support::FileWrite> writes = {{files.output, files.content}};
+  if (!files.depfile.empty()) {
+    std::vector<std::string> prerequisites = inputs;
+    for (const RoleFile& file : option_inputs) {
+      prerequisites.push_back(
+          std::filesystem::weakly_canonical(std::filesystem::absolute(file.path)).string());
+    }
+    std::string unwritable;
+    std::optional<std::string> depfile = support::make_depfile(
+        files.stamp.empty() ? files.output : files.stamp, prerequisites, &unwritable);
+    if (!depfile) {
+      outcome.diagnostics.push_back(diag::make_error(
+          "opscan-depfile-path", {files.depfile, 0, 0, 0},
+          fmt::format("cannot write the depfile {}: the path {} holds a line break, which Make "
+                      "and Ninja cannot read in a depfile (nothing was written)",
+                      files.depfile, support::quoted(unwritable, 200))));
+      outcome.status = Status::failure;
+      return outcome;
+    }
+    writes.push_back({files.depfile, std::move(*depfile)});
+  }
+  if (!write_all(writes, outcome))
+    return outcome;
   std::string error;
-  if (support::write_if_changed(path, content, &error) != support::WriteOutcome::failed)
-    return {};
-  return {io_error(path, "write", error)};
+  if (!files.stamp.empty() && !support::touch(files.stamp, &error)) {
+    outcome.diagnostics.push_back(io_error(files.stamp, "touch", error));
+    outcome.status = Status::failure;
+  }
+  return outcome;
 }
 
-diag::Diagnostics finish_step(const std::string& output, std::vector<std::string> inputs,
-                              const std::vector<std::string>& option_files,
-                              const std::string& depfile, const std::string& stamp) {
-  for (const std::string& file : option_files) {
-    if (!file.empty())
-      inputs.push_back(std::filesystem::weakly_canonical(std::filesystem::absolute(file)));
-  }
-  if (!depfile.empty()) {
-    diag::Diagnostics written =
-        write_file(depfile, support::make_depfile(stamp.empty() ? output : stamp, inputs));
-    if (!written.empty())
-      return written;
-  }
+Outcome touch_stamp(const std::string& stamp, const std::vector<RoleFile>& inputs) {
+  Outcome outcome = check_outputs({{"--stamp", stamp}}, inputs);
   std::string error;
-  if (stamp.empty() || support::touch(stamp, &error))
-    return {};
-  return {io_error(stamp, "touch", error)};
+  if (outcome.status == Status::ok && !support::touch(stamp, &error)) {
+    outcome.diagnostics.push_back(io_error(stamp, "touch", error));
+    outcome.status = Status::failure;
+  }
+  return outcome;
 }
 
 } // namespace opscan::driver

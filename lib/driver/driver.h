@@ -12,6 +12,7 @@
 #include "ir/ir.h"
 #include "ir/json.h"
 #include "scan/scan.h"
+#include "support/files.h"
 
 #include <optional>
 #include <string>
@@ -106,12 +107,38 @@ struct Listing {
 Listing list_outputs(const std::vector<IrFile>& inputs, const Request& request,
                      const emit::TargetRegistry& targets);
 
+// A file a command reads or writes, and what it is to the command, for
+// messages: {"-o", "gen/l/ir.json"}, {"the IR file", "k.ir.json"}.
+struct RoleFile {
+  std::string role;
+  std::string path;
+};
+
+// What a command that writes did.
+struct Outcome {
+  diag::Diagnostics diagnostics;
+  Status status = Status::ok;
+};
+
+// Refuses outputs that would destroy an input or each other, before
+// anything is written (usage errors):
+//   opscan-output-is-input  an output that is one of the inputs (the same
+//                           file: hard and symbolic links are seen through)
+//   opscan-output-twice     two outputs that name one file
+Outcome check_outputs(const std::vector<RoleFile>& outputs, const std::vector<RoleFile>& inputs);
+
+// Every regular file under `dir` (an input directory, e.g. --templates),
+// as inputs with `role`.
+std::vector<RoleFile> files_under(const std::string& dir, const std::string& role);
+
 struct Written {
   emit::WriteReport report;
   Status status = Status::ok;
 };
-// Writes one generated library under `out_dir`.
-Written write_library(const emit::Output& library, const std::string& out_dir);
+// Writes every library of a plan under `out_dir`, all or nothing, after
+// check_outputs against `inputs`; then touches `stamp` (if not empty).
+Written write_libraries(const std::vector<emit::Output>& libraries, const std::string& out_dir,
+                        const std::vector<RoleFile>& inputs, const std::string& stamp = {});
 
 // The judge of annotation fields for scans: the targets that read a field.
 scan::FieldCheck field_check(const emit::TargetRegistry& targets);
@@ -123,15 +150,30 @@ std::optional<std::vector<std::string>> compiler_args(const std::string& flags_f
                                                       const std::vector<std::string>& extra,
                                                       diag::Diagnostics& diags);
 
-// The end of a build step that wrote `output` from `inputs` and the files
-// named by options (`option_files`; empty strings are options not given):
-// its depfile (whose target is the stamp, if any), then its stamp. Both
-// optional (empty paths).
-diag::Diagnostics finish_step(const std::string& output, std::vector<std::string> inputs,
-                              const std::vector<std::string>& option_files,
-                              const std::string& depfile, const std::string& stamp);
+// The files of a build step (scan, pch): its output, and optionally its
+// depfile (Make syntax: the stamp, or else the output, depends on every
+// input) and its stamp, touched last even when nothing changed.
+struct StepFiles {
+  std::string output; // -o
+  std::string content;
+  std::string depfile; // --depfile; empty: none
+  std::string stamp;   // --stamp; empty: none
+};
 
-// Writes `content` to `path` unless it holds it already.
-diag::Diagnostics write_file(const std::string& path, const std::string& content);
+// Writes a step's output and depfile all or nothing, then touches its
+// stamp; after check_outputs against `inputs` (every file the step read)
+// and `option_inputs` (files named by options: flags, schemas...), which
+// the depfile lists too. A path the depfile cannot hold (a line break) is
+// an error (opscan-depfile-path) and nothing is written.
+Outcome write_step(const StepFiles& files, const std::vector<std::string>& inputs,
+                   const std::vector<RoleFile>& option_inputs);
+
+// Touches `stamp` (the end of `check`), unless it is one of `inputs`.
+Outcome touch_stamp(const std::string& stamp, const std::vector<RoleFile>& inputs);
+
+// Writes `files` (outputs of `role`) all or nothing, after check_outputs
+// against `inputs`: what import-yaml does with the sources it edits.
+Outcome write_files(const std::vector<support::FileWrite>& files, const std::string& role,
+                    const std::vector<RoleFile>& inputs);
 
 } // namespace opscan::driver

@@ -65,8 +65,9 @@ struct WriteReport {
   diag::Diagnostics diagnostics;
 };
 
-// Writes every file under `out_dir`, each atomically and only if its content
-// differs from what is there.
+// Writes every file under `out_dir` whose content differs from what is
+// there, all or nothing (support::write_files): on an error, no file under
+// `out_dir` has changed.
 WriteReport write_outputs(const std::filesystem::path& out_dir,
                           const std::vector<OutputFile>& files);
 

@@ -5,22 +5,21 @@ namespace opscan::emit {
 
 WriteReport write_outputs(const std::filesystem::path& out_dir,
                           const std::vector<OutputFile>& files) {
+  std::vector<support::FileWrite> writes;
+  for (const OutputFile& file : files)
+    writes.push_back({out_dir / file.path, file.content});
+  support::WriteFilesResult result = support::write_files(writes);
   WriteReport report;
-  for (const OutputFile& file : files) {
-    std::filesystem::path path = out_dir / file.path;
-    std::string error;
-    switch (support::write_if_changed(path, file.content, &error)) {
-    case support::WriteOutcome::unchanged:
-      report.unchanged.push_back(file.path);
-      break;
-    case support::WriteOutcome::written:
-      report.written.push_back(file.path);
-      break;
-    case support::WriteOutcome::failed:
-      report.diagnostics.push_back(diag::make_error(
-          "opscan-io", {path.string(), 0, 0, 0}, "cannot write " + path.string() + ": " + error));
-      break;
-    }
+  if (!result.ok()) {
+    const std::string path = result.failed_path->string();
+    report.diagnostics.push_back(diag::make_error(
+        "opscan-io", {path, 0, 0, 0},
+        "cannot write " + path + ": " + result.error + " (no output was changed)"));
+    return report;
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    (result.outcomes[i] == support::WriteOutcome::written ? report.written : report.unchanged)
+        .push_back(files[i].path);
   }
   return report;
 }

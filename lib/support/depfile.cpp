@@ -22,10 +22,24 @@ std::string escaped(const std::string& path) {
 
 } // namespace
 
-std::string make_depfile(const std::string& target, const std::vector<std::string>& prerequisites) {
+std::optional<std::string> make_depfile(const std::string& target,
+                                        const std::vector<std::string>& prerequisites,
+                                        std::string* unwritable) {
+  auto writable = [&](const std::string& path) {
+    if (path.find_first_of("\r\n") == std::string::npos)
+      return true;
+    if (unwritable)
+      *unwritable = path;
+    return false;
+  };
+  if (!writable(target))
+    return std::nullopt;
   std::string out = escaped(target) + ":";
-  for (const std::string& p : prerequisites)
+  for (const std::string& p : prerequisites) {
+    if (!writable(p))
+      return std::nullopt;
     out += " \\\n  " + escaped(p);
+  }
   return out + "\n";
 }
 

@@ -1,31 +1,96 @@
-// Reading files, and writing them atomically and only when their content
+// Reading files, and writing them all-or-nothing and only when their content
 // changes (so timestamps stay put and builds do not redo work).
+//
+// opscan runs inside other people's builds, often as root: it reads only
+// regular files, of bounded size, without ever blocking on a FIFO or a
+// device; and it replaces only regular files (or creates absent ones), never
+// a directory, a device, a symbolic link or a read-only file.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace opscan::support {
 
-// The whole file, or nullopt when it cannot be read; `error` then says why.
+// The largest input opscan reads (IR, schemas, flags, YAML, cache entries):
+// far above any real one, and small enough that /dev/zero-like input cannot
+// exhaust memory.
+inline constexpr std::uintmax_t kMaxInputBytes = std::uintmax_t{256} << 20;
+
+// Why `path` cannot be read as an input ("Is a directory", "Not a regular
+// file (a FIFO)", "No such file or directory"), or empty when it is a
+// regular file. Follows symbolic links; never opens the file.
+std::string not_readable_reason(const std::filesystem::path& path);
+
+// The whole file, or nullopt when it cannot be read; `error` then says why
+// (the path is not repeated). Only a regular file of at most `max_bytes`
+// bytes is read.
 std::optional<std::string> read_file(const std::filesystem::path& path,
-                                     std::string* error = nullptr);
+                                     std::string* error = nullptr,
+                                     std::uintmax_t max_bytes = kMaxInputBytes);
 
 enum class WriteOutcome { unchanged, written, failed };
 
-// Writes `content` to a temporary file beside `path`, then renames it over
-// `path`, unless `path` already holds exactly `content`. Creates parent
-// directories. On failure returns `failed` with `error` set and leaves
-// `path` as it was.
+struct FileWrite {
+  std::filesystem::path path;
+  std::string content;
+};
+
+struct WriteFilesResult {
+  // One per file, in order; all `failed` when the transaction failed.
+  std::vector<WriteOutcome> outcomes;
+  // Set on failure: the path that failed (a destination or a directory on
+  // the way to one) and why.
+  std::optional<std::filesystem::path> failed_path;
+  std::string error;
+  bool ok() const { return !failed_path; }
+};
+
+// Test hook: runs before each rename of a temporary over its destination,
+// so that tests can make that rename fail for real.
+struct WriteHooks {
+  std::function<void(const std::filesystem::path& destination)> before_rename;
+};
+
+// Writes every file whose content differs, all or nothing:
+//  - every destination must be absent or a regular, writable file (a
+//    symbolic link, directory, FIFO, device or read-only file is refused
+//    before anything is written);
+//  - missing parent directories are created;
+//  - each changed file is written to a temporary beside it, and only when
+//    all are written are they renamed over their destinations;
+//  - if any step fails, every destination is restored (an existing one
+//    from a hard link kept until the end), directories this call created
+//    are removed, and no temporary is left.
+// Concurrent calls (across processes) that write into the same directories
+// are serialised by a lock on each directory, so each sees and leaves a
+// whole set of files.
+WriteFilesResult write_files(const std::vector<FileWrite>& files, const WriteHooks& hooks = {});
+
+// write_files of one file; `error` says why it failed (the path is not
+// repeated when it is `path` itself).
 WriteOutcome write_if_changed(const std::filesystem::path& path, const std::string& content,
                               std::string* error = nullptr);
 
 // Creates `path` (and its parent directories) if it does not exist, else
 // leaves its content alone; either way sets its modification time to now.
-// For stamp files: build tools compare their time with the inputs'. On
-// failure returns false with `error` set.
+// For stamp files: build tools compare their time with the inputs'. An
+// existing path must be a regular file. On failure returns false with
+// `error` set.
 bool touch(const std::filesystem::path& path, std::string* error = nullptr);
+
+// What makes an existing file itself: two paths with equal ids name one
+// file, through hard links, symbolic links and different spellings.
+struct FileId {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  auto operator<=>(const FileId&) const = default;
+};
+std::optional<FileId> file_id(const std::filesystem::path& path);
 
 // `path` relative to the current directory when it lies inside it, else
 // absolute; lexically normalised. Keeps outputs independent of where a

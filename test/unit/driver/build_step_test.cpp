@@ -1,4 +1,4 @@
-// driver: the files of a build step (flags files, depfiles, stamps).
+// driver: the files of a build step (flags files, outputs, depfiles, stamps).
 #include "driver/driver.h"
 #include "files.h"
 
@@ -33,25 +33,91 @@ TEST(CompilerArgs, AnUnreadableFlagsFileIsAnIoErrorNamingIt) {
   EXPECT_EQ(diags[0].location.file, missing);
 }
 
-TEST(FinishStep, WritesTheDepfileForTheStampThenTouchesIt) {
+TEST(WriteStep, WritesTheOutputAndTheDepfileForTheStampThenTouchesIt) {
   TempDir dir;
+  const std::string output = (dir.path() / "out.json").string();
   const std::string stamp = (dir.path() / "step.stamp").string();
   const std::string depfile = (dir.path() / "step.d").string();
-  diag::Diagnostics diags =
-      driver::finish_step("out.json", {"/src/a.cpp"}, {"", ""}, depfile, stamp);
-  EXPECT_TRUE(diags.empty());
+  driver::Outcome written =
+      driver::write_step({output, "{}\n", depfile, stamp}, {"/src/a.cpp"}, {});
+  EXPECT_TRUE(written.diagnostics.empty());
+  EXPECT_EQ(written.status, driver::Status::ok);
+  EXPECT_EQ(read_file(output), "{}\n");
   EXPECT_TRUE(fs::exists(stamp));
-  EXPECT_EQ(read_file(depfile).substr(0, stamp.size() + 1), stamp + ":");
-  EXPECT_NE(read_file(depfile).find("/src/a.cpp"), std::string::npos);
+  EXPECT_EQ(read_file(depfile), stamp + ": \\\n  /src/a.cpp\n");
 }
 
-TEST(FinishStep, AStampThatCannotBeWrittenIsAnIoError) {
+TEST(WriteStep, AStampThatCannotBeWrittenIsAnIoError) {
   TempDir dir;
   std::ofstream(dir.path() / "file") << "x";
-  diag::Diagnostics diags =
-      driver::finish_step("out", {}, {}, "", (dir.path() / "file" / "stamp").string());
-  ASSERT_EQ(diags.size(), 1u);
-  EXPECT_EQ(diags[0].code, "opscan-io");
+  driver::Outcome written = driver::write_step(
+      {(dir.path() / "out").string(), "", "", (dir.path() / "file" / "stamp").string()}, {}, {});
+  ASSERT_EQ(written.diagnostics.size(), 1u);
+  EXPECT_EQ(written.diagnostics[0].code, "opscan-io");
+  EXPECT_EQ(written.status, driver::Status::failure);
+}
+
+// Finding: `scan v.cpp -o v.cpp`, `--depfile v.cpp` and `pch h.h -o h.h`
+// overwrote their own input.
+TEST(WriteStep, AnOutputThatIsAnInputIsRefusedAndNothingIsWritten) {
+  TempDir dir;
+  const std::string source = dir.write("src/k.cpp", "int k;\n");
+  fs::create_hard_link(source, dir.path() / "hard.cpp");
+  fs::create_symlink(source, dir.path() / "soft.cpp");
+  const std::string flags = dir.write("flags.txt", "-DX\n");
+  struct Case {
+    driver::StepFiles files;
+    std::string message;
+  };
+  const std::string depfile = (dir.path() / "k.d").string();
+  for (const Case& c : std::vector<Case>{
+           {{source, "x", "", ""}, source + " is both -o and an input of this step; opscan does "
+                                            "not overwrite its inputs"},
+           {{dir.file("hard.cpp"), "x", "", ""},
+            dir.file("hard.cpp") + " (-o) is " + source +
+                " (an input of this step); opscan does not overwrite its inputs"},
+           {{dir.file("ir.json"), "x", dir.file("soft.cpp"), ""},
+            dir.file("soft.cpp") + " (--depfile) is " + source +
+                " (an input of this step); opscan does not overwrite its inputs"},
+           {{dir.file("ir.json"), "x", depfile, flags},
+            flags + " is both --stamp and --flags-file; opscan does not overwrite its inputs"},
+       }) {
+    SCOPED_TRACE(c.message);
+    opscan::testing::Snapshot before = opscan::testing::snapshot(dir.path());
+    driver::Outcome written = driver::write_step(c.files, {source}, {{"--flags-file", flags}});
+    ASSERT_EQ(written.diagnostics.size(), 1u);
+    EXPECT_EQ(written.diagnostics[0].code, "opscan-output-is-input");
+    EXPECT_EQ(written.diagnostics[0].message, c.message);
+    EXPECT_EQ(written.status, driver::Status::usage);
+    EXPECT_EQ(opscan::testing::snapshot(dir.path()), before);
+    EXPECT_FALSE(fs::exists(dir.path() / "ir.json"));
+  }
+}
+
+TEST(WriteStep, TwoOutputsNamingOneFileAreRefused) {
+  TempDir dir;
+  const std::string out = dir.file("out.json");
+  driver::Outcome written = driver::write_step({out, "x", dir.path() / "." / "out.json", ""}, {}, {});
+  ASSERT_EQ(written.diagnostics.size(), 1u);
+  EXPECT_EQ(written.diagnostics[0].code, "opscan-output-twice");
+  EXPECT_EQ(written.status, driver::Status::usage);
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// Finding: a newline in a path broke the depfile.
+TEST(WriteStep, APathADepfileCannotHoldIsAnErrorAndNothingIsWritten) {
+  TempDir dir;
+  const std::string out = dir.file("out.json");
+  driver::Outcome written =
+      driver::write_step({out, "x", dir.file("out.d"), ""}, {"/src/a\nb.h"}, {});
+  ASSERT_EQ(written.diagnostics.size(), 1u);
+  EXPECT_EQ(written.diagnostics[0].code, "opscan-depfile-path");
+  EXPECT_EQ(written.diagnostics[0].message,
+            "cannot write the depfile " + dir.file("out.d") +
+                ": the path '/src/a\\nb.h' holds a line break, which Make and Ninja cannot read "
+                "in a depfile (nothing was written)");
+  EXPECT_EQ(written.status, driver::Status::failure);
+  EXPECT_TRUE(fs::is_empty(dir.path()));
 }
 
 } // namespace

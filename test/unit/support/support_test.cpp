@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <vector>
 
 namespace {
@@ -317,7 +318,175 @@ TEST_F(Files, FailsToCreateANewFileCleanly) {
   EXPECT_EQ(outcome, WriteOutcome::failed);
   EXPECT_FALSE(error.empty());
   EXPECT_FALSE(fs::exists(dir_ / "sub" / "out.txt"));
-  EXPECT_EQ(tree(), Strings{"sub"});
+  EXPECT_EQ(tree(), Strings{}); // the directory it made for the file is gone too
+}
+
+// ----- write_files: all or nothing -----------------------------------------
+
+// Three outputs, two of them existing with old content.
+class WriteFiles : public Files {
+protected:
+  void SetUp() override {
+    Files::SetUp();
+    fs::create_directories(dir_ / "lib");
+    opscan::testing::write_file(dir_ / "lib" / "a.h", "old a\n");
+    opscan::testing::write_file(dir_ / "lib" / "b.cpp", "old b\n");
+    before_ = opscan::testing::snapshot(dir_);
+  }
+  std::vector<FileWrite> outputs() const {
+    return {{dir_ / "lib" / "a.h", "new a\n"},
+            {dir_ / "lib" / "b.cpp", "new b\n"},
+            {dir_ / "lib" / "gen" / "c.yaml", "new c\n"}};
+  }
+  void expect_untouched(const WriteFilesResult& result) {
+    EXPECT_FALSE(result.ok());
+    EXPECT_EQ(opscan::testing::snapshot(dir_), before_);
+    EXPECT_EQ(tree(), (Strings{"lib", "lib/a.h", "lib/b.cpp"}))
+        << "no temporary, backup or new directory may be left";
+  }
+  opscan::testing::Snapshot before_;
+};
+
+TEST_F(WriteFiles, WritesEveryChangedFile) {
+  opscan::testing::write_file(dir_ / "lib" / "b.cpp", "new b\n");
+  WriteFilesResult result = write_files(outputs());
+  ASSERT_TRUE(result.ok()) << result.error;
+  EXPECT_EQ(result.outcomes, (std::vector{WriteOutcome::written, WriteOutcome::unchanged,
+                                          WriteOutcome::written}));
+  EXPECT_EQ(opscan::testing::read_file(dir_ / "lib" / "gen" / "c.yaml"), "new c\n");
+  EXPECT_EQ(tree(), (Strings{"lib", "lib/a.h", "lib/b.cpp", "lib/gen", "lib/gen/c.yaml"}));
+}
+
+TEST_F(WriteFiles, ADirectoryInTheWayChangesNothing) {
+  fs::create_directories(dir_ / "lib" / "gen" / "c.yaml");
+  before_ = opscan::testing::snapshot(dir_);
+  WriteFilesResult result = write_files(outputs());
+  EXPECT_EQ(result.failed_path, dir_ / "lib" / "gen" / "c.yaml");
+  EXPECT_NE(result.error.find("Is a directory"), std::string::npos) << result.error;
+  EXPECT_EQ(opscan::testing::snapshot(dir_), before_);
+  EXPECT_EQ(tree(), (Strings{"lib", "lib/a.h", "lib/b.cpp", "lib/gen", "lib/gen/c.yaml"}));
+}
+
+TEST_F(WriteFiles, AFileWhereADirectoryShouldBeChangesNothing) {
+  opscan::testing::write_file(dir_ / "lib" / "gen", "a file\n");
+  before_ = opscan::testing::snapshot(dir_);
+  WriteFilesResult result = write_files(outputs());
+  EXPECT_EQ(result.failed_path, dir_ / "lib" / "gen");
+  EXPECT_NE(result.error.find("Not a directory"), std::string::npos) << result.error;
+  EXPECT_EQ(opscan::testing::snapshot(dir_), before_);
+}
+
+TEST_F(WriteFiles, AReadOnlyDestinationChangesNothing) {
+  fs::permissions(dir_ / "lib" / "b.cpp", fs::perms::owner_read | fs::perms::group_read);
+  before_ = opscan::testing::snapshot(dir_);
+  WriteFilesResult result = write_files(outputs());
+  EXPECT_EQ(result.failed_path, dir_ / "lib" / "b.cpp");
+  EXPECT_NE(result.error.find("Read-only"), std::string::npos) << result.error;
+  expect_untouched(result);
+}
+
+// The last rename fails for real (a directory appears at its destination
+// after every check passed): the files already renamed are put back.
+TEST_F(WriteFiles, ARenameThatFailsPutsEveryFileBack) {
+  const fs::path last = dir_ / "lib" / "gen" / "c.yaml";
+  WriteHooks hooks;
+  hooks.before_rename = [&](const fs::path& destination) {
+    if (destination == last)
+      fs::create_directories(last / "in-the-way");
+  };
+  WriteFilesResult result = write_files(outputs(), hooks);
+  EXPECT_EQ(result.failed_path, last);
+  EXPECT_FALSE(result.error.empty());
+  fs::remove_all(dir_ / "lib" / "gen"); // what the hook made
+  expect_untouched(result);
+}
+
+TEST_F(WriteFiles, AFailedRenameOfANewFileRemovesTheOthersItWrote) {
+  const std::vector<FileWrite> files = {{dir_ / "new" / "x.h", "x\n"}, {dir_ / "new" / "y.h", "y\n"}};
+  WriteHooks hooks;
+  hooks.before_rename = [&](const fs::path& destination) {
+    if (destination == files[1].path)
+      fs::create_directories(destination / "in-the-way");
+  };
+  WriteFilesResult result = write_files(files, hooks);
+  EXPECT_EQ(result.failed_path, files[1].path);
+  EXPECT_FALSE(fs::exists(files[0].path));
+  EXPECT_EQ(tree(), (Strings{"lib", "lib/a.h", "lib/b.cpp", "new", "new/y.h", "new/y.h/in-the-way"}));
+}
+
+TEST_F(WriteFiles, SpecialFilesAndLinksAreNeverReplaced) {
+  ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0666), 0);
+  fs::create_symlink("/dev/null", dir_ / "null-link");
+  fs::create_symlink(dir_ / "lib" / "a.h", dir_ / "file-link");
+  for (const char* name : {"fifo", "null-link", "file-link"}) {
+    SCOPED_TRACE(name);
+    before_ = opscan::testing::snapshot(dir_);
+    WriteFilesResult result = write_files({{dir_ / "lib" / "a.h", "new a\n"}, {dir_ / name, "x"}});
+    EXPECT_EQ(result.failed_path, dir_ / name);
+    EXPECT_NE(result.error.find("Not a regular file"), std::string::npos) << result.error;
+    EXPECT_EQ(opscan::testing::snapshot(dir_), before_);
+  }
+  EXPECT_EQ(fs::status(dir_ / "fifo").type(), fs::file_type::fifo);
+  EXPECT_EQ(fs::symlink_status(dir_ / "null-link").type(), fs::file_type::symlink);
+}
+
+TEST_F(WriteFiles, OneDestinationNamedTwiceIsRefused) {
+  WriteFilesResult result =
+      write_files({{dir_ / "lib" / "a.h", "1"}, {dir_ / "lib" / "." / "a.h", "2"}});
+  EXPECT_NE(result.error.find("named twice"), std::string::npos) << result.error;
+  expect_untouched(result);
+}
+
+TEST_F(WriteFiles, AReplacedFileKeepsItsMode) {
+  fs::permissions(dir_ / "lib" / "a.h", fs::perms::owner_read | fs::perms::owner_write |
+                                            fs::perms::owner_exec);
+  ASSERT_TRUE(write_files(outputs()).ok());
+  EXPECT_EQ(fs::status(dir_ / "lib" / "a.h").permissions(),
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::owner_exec);
+}
+
+// ----- reading only regular files, of bounded size ---------------------------
+
+TEST_F(Files, ReadFileRefusesSpecialFilesWithoutOpeningThem) {
+  ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0666), 0); // opening it would block
+  for (const auto& [path, reason] :
+       {std::pair{dir_ / "fifo", "Not a regular file (a FIFO)"},
+        std::pair{fs::path("/dev/zero"), "Not a regular file (a character device)"},
+        std::pair{dir_, "Is a directory"}}) {
+    std::string error;
+    EXPECT_EQ(read_file(path, &error), std::nullopt) << path;
+    EXPECT_EQ(error, reason);
+    EXPECT_EQ(not_readable_reason(path), reason);
+  }
+  EXPECT_EQ(not_readable_reason("/dev/null/x"), "Not a directory");
+}
+
+TEST_F(Files, ReadFileRefusesAFileLargerThanTheLimit) {
+  opscan::testing::write_file(dir_ / "f", std::string(1000, 'x'));
+  std::string error;
+  EXPECT_EQ(read_file(dir_ / "f", &error, 999), std::nullopt);
+  EXPECT_EQ(error, "File too large (opscan reads at most 999 bytes)");
+  EXPECT_EQ(read_file(dir_ / "f", &error, 1000), std::string(1000, 'x'));
+}
+
+TEST_F(Files, SameFileSeesLinksAndSpellings) {
+  opscan::testing::write_file(dir_ / "a", "a");
+  opscan::testing::write_file(dir_ / "b", "a");
+  fs::create_hard_link(dir_ / "a", dir_ / "hard");
+  fs::create_symlink(dir_ / "a", dir_ / "soft");
+  ASSERT_TRUE(file_id(dir_ / "a"));
+  EXPECT_EQ(file_id(dir_ / "a"), file_id(dir_ / "hard"));
+  EXPECT_EQ(file_id(dir_ / "soft"), file_id(dir_ / "a"));
+  EXPECT_EQ(file_id(dir_ / "." / "a"), file_id(dir_ / "a"));
+  EXPECT_NE(file_id(dir_ / "a"), file_id(dir_ / "b"));
+  EXPECT_EQ(file_id(dir_ / "missing"), std::nullopt);
+}
+
+TEST_F(Files, TouchRefusesAFifo) {
+  ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0666), 0);
+  std::string error;
+  EXPECT_FALSE(touch(dir_ / "fifo", &error)); // and does not block
+  EXPECT_EQ(error, "Not a regular file (a FIFO)");
 }
 
 // ----- touch ----------------------------------------------------------------
@@ -431,6 +600,16 @@ TEST(Depfile, EscapesSpacesHashesAndDollars) {
 // A backslash before an escaped character is doubled, so it stays a backslash.
 TEST(Depfile, DoublesBackslashesBeforeEscapedCharacters) {
   EXPECT_EQ(make_depfile("t", {"a\\ b", "c\\d"}), "t: \\\n  a\\\\\\ b \\\n  c\\d\n");
+}
+
+// A line break ends a rule in Make and Ninja: no escape keeps it in a path.
+TEST(Depfile, APathWithALineBreakCannotBeWritten) {
+  std::string unwritable;
+  EXPECT_EQ(make_depfile("t", {"/a.h", "/evil\n.h", "/b.h"}, &unwritable), std::nullopt);
+  EXPECT_EQ(unwritable, "/evil\n.h");
+  EXPECT_EQ(make_depfile("t\r", {}, &unwritable), std::nullopt);
+  EXPECT_EQ(unwritable, "t\r");
+  EXPECT_EQ(make_depfile("t", {"/evil\n.h"}), std::nullopt); // no out-parameter
 }
 
 } // namespace
