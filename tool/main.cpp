@@ -53,7 +53,7 @@ void report(const diag::Diagnostics& diags) {
 // Prints diagnostics; the status they make with `status`.
 Status reported(const diag::Diagnostics& diags, Status status = Status::ok) {
   report(diags);
-  return driver::worst(status, diag::has_errors(diags) ? Status::errors : Status::ok);
+  return driver::worst(status, driver::status_of(diags));
 }
 
 const emit::TargetRegistry& targets() {
@@ -171,8 +171,20 @@ driver::Request request_of(const CLI::App& cmd, const GenerateArgs& args) {
   return request;
 }
 
+// Refuses sources libclang could block or choke on (FIFOs, devices, huge
+// files) before it opens them.
+Status checked_sources(const std::vector<std::string>& files) {
+  std::vector<driver::RoleFile> sources;
+  for (const std::string& file : files)
+    sources.push_back({"a source", file});
+  driver::Outcome checked = driver::check_inputs(sources);
+  return reported(checked.diagnostics, checked.status);
+}
+
 // Scans `args`'s files; the module and every file the scan read.
 Status scan_into(const ScanArgs& args, ir::Module& module, std::vector<std::string>* inputs) {
+  if (Status status = checked_sources(args.files); status != Status::ok)
+    return status;
   scan::Options options;
   options.files = args.files;
   if (!args.build_dir.empty())
@@ -350,13 +362,15 @@ Status import_command(const ImportArgs& args) {
   std::optional<std::string> text = support::read_file(args.yaml_file, &error);
   if (!text) {
     diags.push_back(diag::make_error("opscan-io", {args.yaml_file, 0, 0, 0},
-                                     "cannot read the YAML file: " + error));
+                                     "cannot read the YAML file " + args.yaml_file + ": " + error));
     return reported(diags, Status::failure);
   }
   std::optional<std::vector<yaml::Entry>> entries =
       yaml::parse_operator_yaml(*text, args.yaml_file, diags);
   if (!entries)
     return reported(diags);
+  if (Status status = checked_sources(args.files); status != Status::ok)
+    return status;
   scan::Options options;
   options.files = args.files;
   if (!args.build_dir.empty())
@@ -523,6 +537,8 @@ int main(int argc, char** argv) {
       return exit_code(reported(written.diagnostics, written.status));
     }
     if (*pch_cmd) {
+      if (Status status = checked_sources({pch_header}); status != Status::ok)
+        return exit_code(status);
       diag::Diagnostics diags;
       auto args = driver::compiler_args(pch_flags_file, clang_args, diags);
       if (!args)

@@ -1,9 +1,31 @@
 #include "diag/diag.h"
 
+#include "support/text.h"
+
 #include <algorithm>
 #include <tuple>
 
 namespace opscan::diag {
+
+namespace {
+
+Diagnostic make(Severity severity, std::string code, Location where, std::string message) {
+  if (message.size() > kMaxMessageBytes)
+    message = support::clipped(message, kMaxMessageBytes);
+  return {severity, std::move(code), std::move(message), std::move(where), {}, {}};
+}
+
+} // namespace
+
+Diagnostic make_error(std::string code, Location where, std::string message) {
+  return make(Severity::error, std::move(code), std::move(where), std::move(message));
+}
+Diagnostic make_warning(std::string code, Location where, std::string message) {
+  return make(Severity::warning, std::move(code), std::move(where), std::move(message));
+}
+Diagnostic make_note(std::string code, Location where, std::string message) {
+  return make(Severity::note, std::move(code), std::move(where), std::move(message));
+}
 
 bool has_errors(const Diagnostics& diags) {
   return std::any_of(diags.begin(), diags.end(),

@@ -48,15 +48,13 @@ struct Diagnostic {
 
 using Diagnostics = std::vector<Diagnostic>;
 
-inline Diagnostic make_error(std::string code, Location where, std::string message) {
-  return {Severity::error, std::move(code), std::move(message), std::move(where), {}, {}};
-}
-inline Diagnostic make_warning(std::string code, Location where, std::string message) {
-  return {Severity::warning, std::move(code), std::move(message), std::move(where), {}, {}};
-}
-inline Diagnostic make_note(std::string code, Location where, std::string message) {
-  return {Severity::note, std::move(code), std::move(message), std::move(where), {}, {}};
-}
+// The longest message a diagnostic carries; longer ones are clipped
+// (support::clipped), however much hostile input they quote.
+inline constexpr size_t kMaxMessageBytes = 1000;
+
+Diagnostic make_error(std::string code, Location where, std::string message);
+Diagnostic make_warning(std::string code, Location where, std::string message);
+Diagnostic make_note(std::string code, Location where, std::string message);
 
 bool has_errors(const Diagnostics& diags);
 

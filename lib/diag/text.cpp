@@ -13,6 +13,9 @@
 namespace opscan::diag {
 namespace {
 
+// The widest source line shown, in characters.
+constexpr size_t kMaxLineColumns = 160;
+
 // clang's colours (llvm::raw_ostream::changeColor with bold).
 constexpr std::string_view kReset = "\033[0m";
 constexpr std::string_view kBold = "\033[1m";
@@ -124,7 +127,7 @@ private:
     out_ += ' ';
     styled(severity_color(severity), std::string(to_string(severity)) + ":");
     out_ += ' ';
-    std::string text(message);
+    std::string text = support::clipped(message, kMaxMessageBytes);
     if (!code.empty())
       text.append(" [").append(code).append("]");
     // As in clang, the message is bold except on notes.
@@ -143,7 +146,31 @@ private:
     const SourceFile* file = load(loc.file);
     if (file == nullptr || loc.line > file->line_starts.size())
       return;
-    const std::string line = printable(file->line(loc.line));
+    const std::string full = printable(file->line(loc.line));
+    // A long line (a minified file, a hostile annotation) is shown as a
+    // window around the caret, its cut ends marked.
+    const size_t caret = column_of(full, loc.column - 1);
+    const size_t length = code_points(full);
+    const size_t first = length <= kMaxLineColumns ? 0
+                         : caret < kMaxLineColumns / 2
+                             ? 0
+                             : std::min(caret - kMaxLineColumns / 2, length - kMaxLineColumns);
+    const size_t last = std::min(length, first + kMaxLineColumns);
+    auto byte_of = [&](size_t column) {
+      size_t byte = 0;
+      for (size_t seen = 0; byte < full.size(); ++byte) {
+        if (!is_continuation(full[byte]) && seen++ == column)
+          break;
+      }
+      return byte;
+    };
+    const std::string_view ellipsis = "\u2026";
+    std::string line = first > 0 ? std::string(ellipsis) : std::string();
+    line.append(full, byte_of(first), byte_of(last) - byte_of(first));
+    if (last < length)
+      line += ellipsis;
+    // Columns of the full line, as shown.
+    auto shown = [&, shift = first > 0 ? first - 1 : 0](size_t column) { return column - shift; };
     std::string pad;
     for (char c : line)
       if (!is_continuation(c))
@@ -155,29 +182,34 @@ private:
 
     out_ += line;
     out_ += '\n';
-    pad_to(out_, 0, column_of(line, loc.column - 1));
+    pad_to(out_, 0, shown(caret));
     styled(kGreen, "^");
     out_ += '\n';
 
     size_t start = file->line_starts[loc.line - 1];
     std::vector<const FixIt*> here;
-    for (const FixIt& fix : fixits)
-      if (fix.file == loc.file && fix.offset >= start && fix.offset <= start + line.size() &&
-          !fix.replacement.empty() && fix.replacement.find('\n') == std::string::npos)
+    for (const FixIt& fix : fixits) {
+      if (fix.file != loc.file || fix.offset < start || fix.offset > start + full.size() ||
+          fix.replacement.empty() || fix.replacement.find('\n') != std::string::npos)
+        continue;
+      const size_t column = column_of(full, fix.offset - start);
+      if (column >= first && column <= last)
         here.push_back(&fix);
+    }
     if (here.empty())
       return;
     std::stable_sort(here.begin(), here.end(),
                      [](const FixIt* a, const FixIt* b) { return a->offset < b->offset; });
     size_t cursor = 0;
     for (const FixIt* fix : here) {
-      size_t column = column_of(line, fix->offset - start);
+      size_t column = shown(column_of(full, fix->offset - start));
       // Like clang: a hint overlapping the previous one moves after it, past a space.
       if (column < cursor)
         column = cursor + 1;
       pad_to(out_, cursor, column);
-      styled(kGreen, fix->replacement);
-      cursor = column + code_points(fix->replacement);
+      const std::string replacement = support::clipped(fix->replacement, kMaxLineColumns);
+      styled(kGreen, replacement);
+      cursor = column + code_points(replacement);
     }
     out_ += '\n';
   }

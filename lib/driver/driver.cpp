@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -15,10 +16,6 @@
 
 namespace opscan::driver {
 namespace {
-
-Status status_of(const diag::Diagnostics& diags) {
-  return diag::has_errors(diags) ? Status::errors : Status::ok;
-}
 
 // An I/O failure: "cannot <what> <path>: <why>". The path is in the message
 // too: a location without a line is not shown.
@@ -34,6 +31,20 @@ bool write_all(const std::vector<support::FileWrite>& files, Outcome& outcome) {
     return true;
   outcome.diagnostics.push_back(io_error(result.failed_path->string(), "write",
                                          result.error + " (no output was changed)"));
+  outcome.status = Status::failure;
+  return false;
+}
+
+// Whether `stamp` (if any) is absent or a regular file, checked before a
+// step writes anything: its outputs must not change when its stamp cannot.
+bool stamp_can_be_touched(const std::string& stamp, Outcome& outcome) {
+  std::error_code ec;
+  if (stamp.empty() || !std::filesystem::exists(std::filesystem::symlink_status(stamp, ec)))
+    return true;
+  std::string why = support::unreadable_reason(stamp, std::numeric_limits<std::uintmax_t>::max());
+  if (why.empty())
+    return true;
+  outcome.diagnostics.push_back(io_error(stamp, "touch", why + " (no output was changed)"));
   outcome.status = Status::failure;
   return false;
 }
@@ -130,6 +141,15 @@ ir::Locator locator_of(const IrFile& file) {
 
 Status worst(Status a, Status b) {
   return static_cast<int>(a) > static_cast<int>(b) ? a : b;
+}
+
+Status status_of(const diag::Diagnostics& diags) {
+  Status status = Status::ok;
+  for (const diag::Diagnostic& d : diags) {
+    if (d.severity == diag::Severity::error)
+      status = worst(status, d.code == "opscan-io" ? Status::failure : Status::errors);
+  }
+  return status;
 }
 
 std::string version() {
@@ -391,6 +411,19 @@ Outcome check_outputs(const std::vector<RoleFile>& outputs, const std::vector<Ro
   return outcome;
 }
 
+Outcome check_inputs(const std::vector<RoleFile>& inputs) {
+  Outcome outcome;
+  for (const RoleFile& input : inputs) {
+    if (std::string why = support::unreadable_reason(input.path); !why.empty()) {
+      outcome.diagnostics.push_back(diag::make_error(
+          "opscan-io", {input.path, 0, 0, 0},
+          fmt::format("cannot read {} ({}): {}", input.path, input.role, why)));
+      outcome.status = Status::failure;
+    }
+  }
+  return outcome;
+}
+
 std::vector<RoleFile> files_under(const std::string& dir, const std::string& role) {
   std::vector<RoleFile> files;
   std::error_code ec;
@@ -428,7 +461,7 @@ Written write_libraries(const std::vector<emit::Output>& libraries, const std::s
   if (!stamp.empty())
     outputs.push_back({"--stamp", stamp});
   Outcome checked = check_outputs(outputs, inputs);
-  if (checked.status != Status::ok) {
+  if (checked.status != Status::ok || !stamp_can_be_touched(stamp, checked)) {
     written.report.diagnostics = std::move(checked.diagnostics);
     written.status = checked.status;
     return written;
@@ -494,17 +527,17 @@ std::optional<std::vector<std::string>> compiler_args(const std::string& flags_f
 
 Outcome write_step(const StepFiles& files, const std::vector<std::string>& inputs,
                    const std::vector<RoleFile>& option_inputs) {
-  std::vector<RoleFile> all_inputs;
+  // The files options name first: a message names an input by its role.
+  std::vector<RoleFile> all_inputs = option_inputs;
   for (const std::string& input : inputs)
     all_inputs.push_back({"an input of this step", input});
-  all_inputs.insert(all_inputs.end(), option_inputs.begin(), option_inputs.end());
   std::vector<RoleFile> outputs = {{"-o", files.output}};
   if (!files.depfile.empty())
     outputs.push_back({"--depfile", files.depfile});
   if (!files.stamp.empty())
     outputs.push_back({"--stamp", files.stamp});
   Outcome outcome = check_outputs(outputs, all_inputs);
-  if (outcome.status != Status::ok)
+  if (outcome.status != Status::ok || !stamp_can_be_touched(files.stamp, outcome))
     return outcome;
 
   std::vector<support::FileWrite> writes = {{files.output, files.content}};

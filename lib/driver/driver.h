@@ -31,6 +31,10 @@ enum class Status {
 // The worse of two statuses.
 Status worst(Status a, Status b);
 
+// The status diagnostics make: a failure when one is an I/O error
+// (opscan-io), errors when one is an error, else ok.
+Status status_of(const diag::Diagnostics& diags);
+
 // "opscan <version>", the version CMake gives the project.
 std::string generator_name();
 std::string version();
@@ -126,6 +130,11 @@ struct Outcome {
 //                           file: hard and symbolic links are seen through)
 //   opscan-output-twice     two outputs that name one file
 Outcome check_outputs(const std::vector<RoleFile>& outputs, const std::vector<RoleFile>& inputs);
+
+// Refuses, before anything reads them, inputs that are not regular files
+// of at most support::kMaxInputBytes (a FIFO would block, a device never
+// end): opscan-io errors, a failure.
+Outcome check_inputs(const std::vector<RoleFile>& inputs);
 
 // Every regular file under `dir` (an input directory, e.g. --templates),
 // as inputs with `role`.

@@ -14,7 +14,7 @@ load_template(const std::string& name, const std::optional<std::string>& overrid
       std::string error;
       auto text = support::read_file(path, &error);
       if (!text)
-        return TemplateError{path.string(), 0, 0, "cannot read template: " + error};
+        return TemplateError{path.string(), 0, 0, "cannot read the template " + path.string() + ": " + error};
       return CodeTemplate::parse(path.string(), *text);
     }
   }

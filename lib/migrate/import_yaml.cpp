@@ -142,7 +142,7 @@ ImportPlan plan_import(const std::vector<yaml::Entry>& entries,
     std::optional<std::string> text = support::read_file(sites[f].file, &error);
     if (!text) {
       diags.push_back(diag::make_error("opscan-io", {sites[f].file, 0, 0, 0},
-                                       "cannot read the file to annotate: " + error));
+                                       "cannot read the file to annotate " + sites[f].file + ": " + error));
       continue;
     }
     FileEdit edit{sites[f].file, "", insertions[f].size()};

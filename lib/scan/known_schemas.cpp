@@ -154,7 +154,7 @@ std::optional<KnownSchemas> load_known_schemas(const std::string& path, diag::Di
   auto text = support::read_file(path, &error);
   if (!text) {
     diags.push_back(
-        diag::make_error("opscan-io", {path, 0, 0, 0}, "cannot read the schemas file: " + error));
+        diag::make_error("opscan-io", {path, 0, 0, 0}, "cannot read the schemas file " + path + ": " + error));
     return std::nullopt;
   }
   Skipped skipped;

@@ -207,11 +207,15 @@ private:
 
 } // namespace
 
-std::string not_readable_reason(const fs::path& path) {
+std::string unreadable_reason(const fs::path& path, std::uintmax_t max_bytes) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0)
     return system_error(errno);
-  return S_ISREG(st.st_mode) ? std::string() : not_regular(st.st_mode);
+  if (!S_ISREG(st.st_mode))
+    return not_regular(st.st_mode);
+  if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
+    return too_large(max_bytes);
+  return {};
 }
 
 std::optional<std::string> read_file(const fs::path& path, std::string* error,
@@ -224,7 +228,7 @@ std::optional<std::string> read_file(const fs::path& path, std::string* error,
   // Checked before opening (opening a device can act on it), and again on
   // the open file, which nothing can swap. O_NONBLOCK: a FIFO swapped in
   // between must not wait for a writer.
-  if (std::string why = not_readable_reason(path); !why.empty())
+  if (std::string why = unreadable_reason(path, max_bytes); !why.empty())
     return fail(why);
   Descriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
   struct stat st;

@@ -22,9 +22,11 @@ namespace opscan::support {
 inline constexpr std::uintmax_t kMaxInputBytes = std::uintmax_t{256} << 20;
 
 // Why `path` cannot be read as an input ("Is a directory", "Not a regular
-// file (a FIFO)", "No such file or directory"), or empty when it is a
-// regular file. Follows symbolic links; never opens the file.
-std::string not_readable_reason(const std::filesystem::path& path);
+// file (a FIFO)", "No such file or directory", "File too large (...)"), or
+// empty when it is a regular file of at most `max_bytes`. Follows symbolic
+// links; never opens the file.
+std::string unreadable_reason(const std::filesystem::path& path,
+                              std::uintmax_t max_bytes = kMaxInputBytes);
 
 // The whole file, or nullopt when it cannot be read; `error` then says why
 // (the path is not repeated). Only a regular file of at most `max_bytes`

@@ -65,6 +65,16 @@ bool is_utf8(std::string_view text) {
   return true;
 }
 
+std::string clipped(std::string_view text, size_t max) {
+  constexpr std::string_view kEllipsis = "\u2026";
+  if (text.size() <= max)
+    return std::string(text);
+  size_t end = max > kEllipsis.size() ? max - kEllipsis.size() : 0;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+    --end; // not inside a character
+  return std::string(text.substr(0, end)).append(kEllipsis);
+}
+
 std::string quoted(std::string_view text, size_t max) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out = "'";

@@ -13,6 +13,11 @@ namespace opscan::support {
 // flood a message.
 std::string quoted(std::string_view text, size_t max = 64);
 
+// `text` cut to at most `max` bytes (at least 4), at a UTF-8 character
+// boundary, ending in "…" when cut: a message or an echoed line must not
+// grow with hostile input.
+std::string clipped(std::string_view text, size_t max);
+
 // Appends code point `c` (at most U+10FFFF) as UTF-8.
 void append_utf8(std::string& out, char32_t c);
 

@@ -503,7 +503,8 @@ TEST(Cli, StampThatCannotBeWrittenIsAnIoFailure) {
                          (dir.path() / "a-directory").string() + "'");
   EXPECT_EQ(run.exit_code, 3);
   EXPECT_EQ(run.err, "opscan: error: cannot touch " + (dir.path() / "a-directory").string() +
-                         ": Is a directory [opscan-io]\n");
+                         ": Is a directory (no output was changed) [opscan-io]\n");
+  EXPECT_FALSE(fs::exists(dir.path() / "out")); // checked before anything was written
 }
 
 // ---------------------------------------------------------------------------

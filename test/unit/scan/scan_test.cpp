@@ -962,7 +962,8 @@ TEST(ScanArguments, MissingFile) {
   const std::string file = data_file("no_such_file.cpp");
   Result result = scan_paths({file});
   ASSERT_EQ(result.diagnostics.size(), 1u) << describe(result.diagnostics);
-  EXPECT_EQ(result.diagnostics[0].code, "opscan-parse-failed");
+  EXPECT_EQ(result.diagnostics[0].code, "opscan-io");
+  EXPECT_EQ(result.diagnostics[0].message, "cannot read " + file + ": No such file or directory");
   EXPECT_EQ(result.diagnostics[0].location.file, shown(file));
   EXPECT_TRUE(result.module.kernels.empty());
 }

@@ -456,9 +456,9 @@ TEST_F(Files, ReadFileRefusesSpecialFilesWithoutOpeningThem) {
     std::string error;
     EXPECT_EQ(read_file(path, &error), std::nullopt) << path;
     EXPECT_EQ(error, reason);
-    EXPECT_EQ(not_readable_reason(path), reason);
+    EXPECT_EQ(unreadable_reason(path), reason);
   }
-  EXPECT_EQ(not_readable_reason("/dev/null/x"), "Not a directory");
+  EXPECT_EQ(unreadable_reason("/dev/null/x"), "Not a directory");
 }
 
 TEST_F(Files, ReadFileRefusesAFileLargerThanTheLimit) {
@@ -466,6 +466,8 @@ TEST_F(Files, ReadFileRefusesAFileLargerThanTheLimit) {
   std::string error;
   EXPECT_EQ(read_file(dir_ / "f", &error, 999), std::nullopt);
   EXPECT_EQ(error, "File too large (opscan reads at most 999 bytes)");
+  EXPECT_EQ(unreadable_reason(dir_ / "f", 999), error);
+  EXPECT_EQ(unreadable_reason(dir_ / "f", 1000), "");
   EXPECT_EQ(read_file(dir_ / "f", &error, 1000), std::string(1000, 'x'));
 }
 
