@@ -1,5 +1,7 @@
 #include "scan/cache.h"
 
+#include <clang-c/Index.h>
+
 #include "ir/json.h"
 #include "ir/validate.h"
 #include "scan/clang.h"
@@ -266,6 +268,17 @@ std::vector<std::string> forced_includes(const std::vector<std::string>& args) {
   return names;
 }
 
+// The frontend's working directory, which relative paths are taken from
+// (a compilation database's entry gives it); "" for the process's.
+std::string working_directory_of(const std::vector<std::string>& args) {
+  std::string directory;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (auto value = option_value(args, i, "-working-directory", "="))
+      directory = *value;
+  }
+  return directory;
+}
+
 } // namespace
 
 std::vector<std::string> search_directories(const std::vector<std::string>& args) {
@@ -329,6 +342,7 @@ std::vector<std::string> search_directories(const std::vector<std::string>& args
       list.remove_prefix(colon + 1);
     }
   }
+  const std::string working_directory = working_directory_of(args);
   std::vector<std::string> out;
   for (const std::string& root : sysroots) {
     for (const char* dir : {"/usr/local/include", "/usr/include"})
@@ -340,6 +354,12 @@ std::vector<std::string> search_directories(const std::vector<std::string>& args
         out.push_back(root + dir.substr(1));
     } else {
       out.push_back(dir);
+    }
+  }
+  if (!working_directory.empty()) {
+    for (std::string& dir : out) {
+      if (!dir.starts_with('/'))
+        dir = joined(working_directory, dir);
     }
   }
   return out;
@@ -424,8 +444,9 @@ Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string
     lookups.emplace(spelled->name, spelled->quoted ? directory_of(includer) : "");
   }
   // Forced includes are looked up as quoted names from the working directory.
+  const std::string working_directory = working_directory_of(args);
   for (const std::string& name : forced)
-    lookups.emplace(name, ".");
+    lookups.emplace(name, working_directory.empty() ? "." : working_directory);
   std::set<std::string> testers = {"__has_include", "__has_include_next"};
   for (const auto& [path, text] : texts)
     add_wrappers(text, testers);

@@ -31,13 +31,16 @@
 
 #include "ir/ir.h"
 
-#include <clang-c/Index.h>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
+
+// libclang's handle, as clang-c/Index.h declares it (libclang's headers are
+// lib/scan's private dependency).
+typedef struct CXTranslationUnitImpl* CXTranslationUnit;
 
 namespace opscan::scan {
 

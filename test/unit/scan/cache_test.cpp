@@ -1,6 +1,7 @@
 // The fragment cache: what a re-scan parses again, and which entries it
 // refuses to trust.
 #include "ir/json.h"
+#include "scan/cache.h"
 #include "scan/scan.h"
 #include "support/sha256.h"
 #include "scan_test_helpers.h"
@@ -327,6 +328,25 @@ TEST_F(IncludeResolutionTest, AComputedIncludeIsNotCached) {
   EXPECT_TRUE(has_kernel(after, "new_k"));
 }
 
+TEST_F(IncludeResolutionTest, RelativeDirectoriesAreTheCompilationDatabaseEntrys) {
+  // -Inew means <the entry's directory>/new, wherever opscan runs.
+  write("compile_commands.json", "[{\"directory\": \"" + dir_.path().string() +
+                                     "\", \"command\": \"c++ -std=c++17 -Inew -Iold -c "
+                                     "src/k.cpp\", \"file\": \"src/k.cpp\"}]");
+  Options opts = options({});
+  opts.files = {path("src/k.cpp").string()};
+  opts.build_dir = dir_.path().string();
+  ASSERT_NE(fs::current_path(), dir_.path());
+  Result cold = scan(opts);
+  ASSERT_TRUE(cold.diagnostics.empty()) << describe(cold.diagnostics);
+  EXPECT_TRUE(has_kernel(cold, "old_k"));
+  EXPECT_EQ(scan(opts).files_parsed, 0u);
+  write("new/k.h", kernel_file("new_k"));
+  Result after = scan(opts);
+  EXPECT_EQ(after.files_parsed, 1u);
+  EXPECT_TRUE(has_kernel(after, "new_k"));
+}
+
 // Sets an environment variable for the life of the object.
 class ScopedEnvironment {
 public:
@@ -375,6 +395,26 @@ TEST_F(IncludeResolutionTest, TheIncludePathVariablesArePartOfTheKey) {
     Result after = run_k({});
     EXPECT_EQ(after.files_parsed, 1u);
     EXPECT_EQ(self_type(after), "float");
+  }
+}
+
+TEST(SearchDirectories, AreThoseOfEveryIncludeOptionTheEnvironmentAndTheSystem) {
+  ScopedEnvironment env("CPATH", "k::l");
+  const std::vector<std::string> args = {
+      "-Ia", "-I", "b", "-iquote", "c", "-iquoted", "-isystem", "e", "-isystemf", "-idirafter", "g",
+      "--include-directory=h", "-iprefix", "/p/", "-iwithprefix", "i", "-isysroot", "/root",
+      "-iwithsysroot", "/j", "-resource-dir", "/res", "-include", "forced.h", "-include-pch",
+      "x.pch", "-Xclang", "-working-directory=/wd"};
+  const std::vector<std::string> found = search_directories(args);
+  const std::set<std::string> dirs(found.begin(), found.end());
+  for (const char* expected :
+       {"/wd/a", "/wd/b", "/wd/c", "/wd/d", "/wd/e", "/wd/f", "/wd/g", "/wd/h", "/p/i", "/j",
+        "/root/j", "/res/include", "/usr/include", "/usr/local/include", "/root/usr/include",
+        "/root/usr/local/include", "/wd/k", "/wd/.", "/wd/l"})
+    EXPECT_TRUE(dirs.count(expected)) << expected;
+  for (const std::string& dir : dirs) {
+    EXPECT_EQ(dir.find("forced"), std::string::npos) << dir;
+    EXPECT_EQ(dir.find("pch"), std::string::npos) << dir;
   }
 }
 
