@@ -1,7 +1,5 @@
 #include "scan/cache.h"
 
-#include <clang-c/Index.h>
-
 #include "ir/json.h"
 #include "ir/validate.h"
 #include "scan/clang.h"
@@ -10,6 +8,7 @@
 #include "support/version.h"
 
 #include <algorithm>
+#include <clang-c/Index.h>
 #include <cstdlib>
 #include <fcntl.h>
 #include <set>
@@ -128,6 +127,20 @@ std::optional<HeaderName> spelled_include(std::string_view includer, size_t offs
       !is_directive(line_before(includer, offset), {"include", "include_next", "import"}))
     return std::nullopt;
   return header_name_at(includer.substr(offset));
+}
+
+// Adds the header names of the #include lines of `text`, active or not.
+void add_included_names(std::string_view text, std::vector<HeaderName>& names) {
+  for (size_t at = text.find('#'); at != std::string_view::npos; at = text.find('#', at + 1)) {
+    std::string_view rest = skip_blanks(text.substr(at + 1));
+    for (std::string_view word : {"include_next", "include", "import"}) {
+      if (!rest.starts_with(word))
+        continue;
+      if (auto name = header_name_at(skip_blanks(rest.substr(word.size()))))
+        names.push_back(std::move(*name));
+      break;
+    }
+  }
 }
 
 // The macro defined on the line of `text` that holds a use of a tester at
@@ -447,6 +460,17 @@ Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string
   const std::string working_directory = working_directory_of(args);
   for (const std::string& name : forced)
     lookups.emplace(name, working_directory.empty() ? "." : working_directory);
+  // The includes of headers a precompiled header holds are not listed:
+  // every literal one is looked up as if it were.
+  if (std::any_of(args.begin(), args.end(),
+                  [](const std::string& a) { return a == "-include-pch"; })) {
+    for (const auto& [path, text] : texts) {
+      std::vector<HeaderName> included;
+      add_included_names(text, included);
+      for (HeaderName& name : included)
+        lookups.emplace(std::move(name.name), name.quoted ? directory_of(path) : "");
+    }
+  }
   std::set<std::string> testers = {"__has_include", "__has_include_next"};
   for (const auto& [path, text] : texts)
     add_wrappers(text, testers);
@@ -571,18 +595,19 @@ std::optional<FragmentCache::Entry> FragmentCache::lookup(const std::string& key
       return std::nullopt;
   }
   // A damaged or hand-made entry is a miss, like any other: its IR must be
-  // a valid fragment whose sources are among its inputs, the file itself
-  // included, with the same hashes.
+  // a valid fragment naming the file, and its sources have the hashes of
+  // the inputs they are (one a precompiled header holds is not listed).
   auto read = ir::from_json(std::string(all.substr(at)), "cache");
-  if (!read.module || read.module->library ||
-      !ir::validate(*read.module, ir::Locator()).empty())
+  if (!read.module || read.module->library || !ir::validate(*read.module, ir::Locator()).empty())
     return std::nullopt;
   bool names_the_file = false;
   for (const ir::SourceFile& recorded : read.module->sources) {
     auto input = std::find_if(inputs.begin(), inputs.end(), [&](const CachedInput& input) {
       return support::display_path(input.path) == recorded.path;
     });
-    if (input == inputs.end() || input->hash != recorded.sha256)
+    if (input == inputs.end())
+      continue;
+    if (input->hash != recorded.sha256)
       return std::nullopt;
     names_the_file |= input == source;
   }

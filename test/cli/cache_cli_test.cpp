@@ -45,11 +45,11 @@ protected:
   // in the project; returns the IR written, "" with a test failure if the
   // run failed.
   std::string scan(const std::string& files, const std::string& environment = "") {
-    const std::string command =
-        "cd '" + dir_.path().string() + "' && " + environment + " '" OPSCAN_BINARY
-        "' scan --cache cache -o ir.json " + files + " -- -std=c++17 -I'" +
-        (kRepo / "include").string() + "' -I'" + (kRepo / "examples/include").string() +
-        "' -Inew -Iold >out.txt 2>&1";
+    const std::string command = "cd '" + dir_.path().string() + "' && " + environment +
+                                " '" OPSCAN_BINARY "' scan --cache cache -o ir.json " + files +
+                                " -- -std=c++17 -I'" + (kRepo / "include").string() + "' -I'" +
+                                (kRepo / "examples/include").string() +
+                                "' -Inew -Iold >out.txt 2>&1";
     const int status = std::system(command.c_str());
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
         << command << "\n"

@@ -3,8 +3,8 @@
 #include "ir/json.h"
 #include "scan/cache.h"
 #include "scan/scan.h"
-#include "support/sha256.h"
 #include "scan_test_helpers.h"
+#include "support/sha256.h"
 
 #include <algorithm>
 #include <atomic>
@@ -289,8 +289,8 @@ TEST_F(IncludeResolutionTest, ANewHeaderLaterOnThePathIsAMissToo) {
 }
 
 TEST_F(IncludeResolutionTest, ANewHeaderTestedWithHasIncludeIsAMiss) {
-  write("src/k.cpp", "#if __has_include(\"extra.h\")\n#include \"extra.h\"\n#endif\n" +
-                         kernel_file("k"));
+  write("src/k.cpp",
+        "#if __has_include(\"extra.h\")\n#include \"extra.h\"\n#endif\n" + kernel_file("k"));
   Result cold = run_k({});
   ASSERT_TRUE(cold.diagnostics.empty()) << describe(cold.diagnostics);
   EXPECT_EQ(run_k({}).files_parsed, 0u);
@@ -324,6 +324,26 @@ TEST_F(IncludeResolutionTest, AComputedIncludeIsNotCached) {
   EXPECT_FALSE(fs::exists(path("cache")) && !fs::is_empty(path("cache")));
   write("new/k.h", kernel_file("new_k"));
   Result after = run_k(new_then_old());
+  EXPECT_EQ(after.files_parsed, 1u);
+  EXPECT_TRUE(has_kernel(after, "new_k"));
+}
+
+TEST_F(IncludeResolutionTest, UnderAPrecompiledHeaderTheNamesOfItsHeadersAreCheckedToo) {
+  // libclang does not list an include of a header the PCH holds, but a
+  // fresh scan looks its name up, and would find new/k.h.
+  std::vector<std::string> args = new_then_old();
+  PrecompileOptions pch_options{path("old/k.h").string(), kArgs};
+  pch_options.args.insert(pch_options.args.end(), args.begin(), args.end());
+  PrecompileResult pch = precompile(pch_options);
+  ASSERT_TRUE(pch.diagnostics.empty()) << describe(pch.diagnostics);
+  write("k.pch", pch.pch);
+  args.insert(args.end(), {"-include-pch", path("k.pch").string()});
+  Result cold = run_k(args);
+  ASSERT_TRUE(cold.diagnostics.empty()) << describe(cold.diagnostics);
+  EXPECT_TRUE(has_kernel(cold, "old_k"));
+  EXPECT_EQ(run_k(args).files_parsed, 0u);
+  write("new/k.h", kernel_file("new_k"));
+  Result after = run_k(args);
   EXPECT_EQ(after.files_parsed, 1u);
   EXPECT_TRUE(has_kernel(after, "new_k"));
 }
@@ -400,11 +420,34 @@ TEST_F(IncludeResolutionTest, TheIncludePathVariablesArePartOfTheKey) {
 
 TEST(SearchDirectories, AreThoseOfEveryIncludeOptionTheEnvironmentAndTheSystem) {
   ScopedEnvironment env("CPATH", "k::l");
-  const std::vector<std::string> args = {
-      "-Ia", "-I", "b", "-iquote", "c", "-iquoted", "-isystem", "e", "-isystemf", "-idirafter", "g",
-      "--include-directory=h", "-iprefix", "/p/", "-iwithprefix", "i", "-isysroot", "/root",
-      "-iwithsysroot", "/j", "-resource-dir", "/res", "-include", "forced.h", "-include-pch",
-      "x.pch", "-Xclang", "-working-directory=/wd"};
+  const std::vector<std::string> args = {"-Ia",
+                                         "-I",
+                                         "b",
+                                         "-iquote",
+                                         "c",
+                                         "-iquoted",
+                                         "-isystem",
+                                         "e",
+                                         "-isystemf",
+                                         "-idirafter",
+                                         "g",
+                                         "--include-directory=h",
+                                         "-iprefix",
+                                         "/p/",
+                                         "-iwithprefix",
+                                         "i",
+                                         "-isysroot",
+                                         "/root",
+                                         "-iwithsysroot",
+                                         "/j",
+                                         "-resource-dir",
+                                         "/res",
+                                         "-include",
+                                         "forced.h",
+                                         "-include-pch",
+                                         "x.pch",
+                                         "-Xclang",
+                                         "-working-directory=/wd"};
   const std::vector<std::string> found = search_directories(args);
   const std::set<std::string> dirs(found.begin(), found.end());
   for (const char* expected :
@@ -567,8 +610,8 @@ TEST_F(FragmentCacheTest, HandEditedEntriesAreValidated) {
       {"no inputs", no_inputs},
       // The IR's sources are among the inputs, with their hashes.
       {"the IR's source hash", replaced(b_hash, support::sha256_hex("other"), ir_at)},
-      {"another source", replaced("source " + path("src/b.cpp").string(),
-                                  "source " + path("src/a.cpp").string())},
+      {"another source",
+       replaced("source " + path("src/b.cpp").string(), "source " + path("src/a.cpp").string())},
       {"another key", replaced("key ", "key 0")},
       {"a hash that is not one", replaced("\ninput " + b_hash.substr(0, 8), "\ninput ABCDEFGH")},
       {"a control character in a path", replaced("src/b.cpp\n", "src/b.cpp\r\n")},
