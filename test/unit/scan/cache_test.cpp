@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
+#include <functional>
 #include <gtest/gtest.h>
 #include <set>
 #include <sstream>
@@ -250,18 +251,25 @@ protected:
   std::vector<std::string> new_then_old() const {
     return {"-I" + path("new").string(), "-I" + path("old").string()};
   }
+  // Scans three times: cold, again (all from the cache), and after `header`
+  // is written to declare kernel `name`, which must be seen. The last result.
+  Result expect_new_header_seen(const std::function<Result()>& scan_k, const std::string& header,
+                                const std::string& name) {
+    Result cold = scan_k();
+    EXPECT_TRUE(cold.diagnostics.empty()) << describe(cold.diagnostics);
+    EXPECT_EQ(scan_k().files_parsed, 0u);
+    write(header, kernel_file(name));
+    Result after = scan_k();
+    EXPECT_EQ(after.files_parsed, 1u);
+    EXPECT_TRUE(has_kernel(after, name));
+    return after;
+  }
 };
 
 TEST_F(IncludeResolutionTest, ANewHeaderEarlierOnThePathIsAMiss) {
-  Result cold = run_k(new_then_old());
-  ASSERT_TRUE(cold.diagnostics.empty()) << describe(cold.diagnostics);
-  EXPECT_TRUE(has_kernel(cold, "old_k"));
-  EXPECT_EQ(run_k(new_then_old()).files_parsed, 0u);
+  ASSERT_TRUE(has_kernel(run_k(new_then_old()), "old_k"));
   // Now "k.h" resolves to new/k.h: the cached result would be stale.
-  write("new/k.h", kernel_file("new_k"));
-  Result after = run_k(new_then_old());
-  EXPECT_EQ(after.files_parsed, 1u);
-  EXPECT_TRUE(has_kernel(after, "new_k"));
+  Result after = expect_new_header_seen([&] { return run_k(new_then_old()); }, "new/k.h", "new_k");
   EXPECT_FALSE(has_kernel(after, "old_k"));
   EXPECT_EQ(run_k(new_then_old()).files_parsed, 0u);
 }
@@ -291,13 +299,7 @@ TEST_F(IncludeResolutionTest, ANewHeaderLaterOnThePathIsAMissToo) {
 TEST_F(IncludeResolutionTest, ANewHeaderTestedWithHasIncludeIsAMiss) {
   write("src/k.cpp",
         "#if __has_include(\"extra.h\")\n#include \"extra.h\"\n#endif\n" + kernel_file("k"));
-  Result cold = run_k({});
-  ASSERT_TRUE(cold.diagnostics.empty()) << describe(cold.diagnostics);
-  EXPECT_EQ(run_k({}).files_parsed, 0u);
-  write("src/extra.h", kernel_file("extra"));
-  Result after = run_k({});
-  EXPECT_EQ(after.files_parsed, 1u);
-  EXPECT_TRUE(has_kernel(after, "extra"));
+  expect_new_header_seen([&] { return run_k({}); }, "src/extra.h", "extra");
 }
 
 TEST_F(IncludeResolutionTest, AHasIncludeWrapperMacroIsFollowed) {
@@ -305,14 +307,8 @@ TEST_F(IncludeResolutionTest, AHasIncludeWrapperMacroIsFollowed) {
   write("src/has.h", "#pragma once\n#define HAS_HEADER(x) __has_include(x)\n");
   write("src/k.cpp", "#include \"has.h\"\n#if HAS_HEADER(<extra.h>)\n#include <extra.h>\n#endif\n" +
                          kernel_file("k"));
-  const std::vector<std::string> args = {"-I" + path("new").string()};
-  Result cold = run_k(args);
-  ASSERT_TRUE(cold.diagnostics.empty()) << describe(cold.diagnostics);
-  EXPECT_EQ(run_k(args).files_parsed, 0u);
-  write("new/extra.h", kernel_file("extra"));
-  Result after = run_k(args);
-  EXPECT_EQ(after.files_parsed, 1u);
-  EXPECT_TRUE(has_kernel(after, "extra"));
+  expect_new_header_seen([&] { return run_k({"-I" + path("new").string()}); }, "new/extra.h",
+                         "extra");
 }
 
 TEST_F(IncludeResolutionTest, AComputedIncludeIsNotCached) {
@@ -338,14 +334,8 @@ TEST_F(IncludeResolutionTest, UnderAPrecompiledHeaderTheNamesOfItsHeadersAreChec
   ASSERT_TRUE(pch.diagnostics.empty()) << describe(pch.diagnostics);
   write("k.pch", pch.pch);
   args.insert(args.end(), {"-include-pch", path("k.pch").string()});
-  Result cold = run_k(args);
-  ASSERT_TRUE(cold.diagnostics.empty()) << describe(cold.diagnostics);
-  EXPECT_TRUE(has_kernel(cold, "old_k"));
-  EXPECT_EQ(run_k(args).files_parsed, 0u);
-  write("new/k.h", kernel_file("new_k"));
-  Result after = run_k(args);
-  EXPECT_EQ(after.files_parsed, 1u);
-  EXPECT_TRUE(has_kernel(after, "new_k"));
+  ASSERT_TRUE(has_kernel(run_k(args), "old_k"));
+  expect_new_header_seen([&] { return run_k(args); }, "new/k.h", "new_k");
 }
 
 TEST_F(IncludeResolutionTest, RelativeDirectoriesAreTheCompilationDatabaseEntrys) {
@@ -357,14 +347,8 @@ TEST_F(IncludeResolutionTest, RelativeDirectoriesAreTheCompilationDatabaseEntrys
   opts.files = {path("src/k.cpp").string()};
   opts.build_dir = dir_.path().string();
   ASSERT_NE(fs::current_path(), dir_.path());
-  Result cold = scan(opts);
-  ASSERT_TRUE(cold.diagnostics.empty()) << describe(cold.diagnostics);
-  EXPECT_TRUE(has_kernel(cold, "old_k"));
-  EXPECT_EQ(scan(opts).files_parsed, 0u);
-  write("new/k.h", kernel_file("new_k"));
-  Result after = scan(opts);
-  EXPECT_EQ(after.files_parsed, 1u);
-  EXPECT_TRUE(has_kernel(after, "new_k"));
+  ASSERT_TRUE(has_kernel(scan(opts), "old_k"));
+  expect_new_header_seen([&] { return scan(opts); }, "new/k.h", "new_k");
 }
 
 // Sets an environment variable for the life of the object.
