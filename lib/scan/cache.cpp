@@ -2,19 +2,507 @@
 
 #include "ir/json.h"
 #include "ir/validate.h"
+#include "scan/clang.h"
 #include "support/files.h"
 #include "support/sha256.h"
 #include "support/version.h"
 
+#include <algorithm>
 #include <clang-c/Index.h>
-#include <sstream>
+#include <cstdlib>
+#include <fcntl.h>
+#include <set>
+#include <string_view>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace opscan::scan {
 namespace {
+namespace fs = std::filesystem;
 
-constexpr std::string_view kHeader = "opscan-fragment-cache 1";
+constexpr std::string_view kHeader = "opscan-fragment-cache 2";
+// An entry is a few hundred kilobytes; anything near this is not one.
+constexpr size_t kMaxEntryBytes = size_t{64} << 20;
+// Larger inputs (headers, precompiled headers) are not cached, nor read.
+constexpr size_t kMaxInputBytes = size_t{1} << 30;
+
+// The environment variables libclang's driver reads include directories from.
+constexpr const char* kIncludePathVariables[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
+                                                 "OBJC_INCLUDE_PATH", "OBJCPLUS_INCLUDE_PATH"};
+
+// The bytes of `path` when it is a regular file (not a link to one) of at
+// most `limit` bytes. Never blocks on a FIFO nor opens a device: the type is
+// checked before opening, and the opened file checked again.
+std::optional<std::string> read_regular_file(const std::string& path, size_t limit,
+                                             bool follow_links) {
+  struct stat before {};
+  if ((follow_links ? ::stat(path.c_str(), &before) : ::lstat(path.c_str(), &before)) != 0 ||
+      !S_ISREG(before.st_mode) || static_cast<size_t>(before.st_size) > limit)
+    return std::nullopt;
+  const int fd =
+      ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | (follow_links ? 0 : O_NOFOLLOW));
+  if (fd < 0)
+    return std::nullopt;
+  struct stat opened {};
+  std::optional<std::string> text;
+  if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode) && opened.st_ino == before.st_ino &&
+      opened.st_dev == before.st_dev) {
+    text.emplace();
+    char block[1 << 16];
+    ssize_t got = 0;
+    while ((got = ::read(fd, block, sizeof block)) > 0 && text->size() <= limit)
+      text->append(block, static_cast<size_t>(got));
+    if (got < 0 || text->size() > limit)
+      text.reset();
+  }
+  ::close(fd);
+  return text;
+}
+
+bool is_sha256(std::string_view text) {
+  return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+// A path an entry can hold on one line and lookups can use.
+bool is_sane_path(std::string_view path) {
+  return !path.empty() && std::none_of(path.begin(), path.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+  });
+}
+
+bool is_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+std::string_view skip_blanks(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+    text.remove_prefix(1);
+  return text;
+}
+
+// The line of `text` that holds `offset`, up to `offset`.
+std::string_view line_before(std::string_view text, size_t offset) {
+  const size_t start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+  const size_t from = start == std::string_view::npos || offset == 0 ? 0 : start + 1;
+  return text.substr(from, offset - from);
+}
+
+// Whether `prefix` is a directive `#WORD` for a WORD of `words`, then blanks.
+bool is_directive(std::string_view prefix, std::initializer_list<std::string_view> words) {
+  prefix = skip_blanks(prefix);
+  if (!prefix.starts_with('#'))
+    return false;
+  prefix = skip_blanks(prefix.substr(1));
+  for (std::string_view word : words) {
+    if (prefix.starts_with(word) && skip_blanks(prefix.substr(word.size())).empty())
+      return true;
+  }
+  return false;
+}
+
+// A header name as written: "name" (quoted) or <name>.
+struct HeaderName {
+  std::string name;
+  bool quoted = false;
+};
+
+// The header name `text` starts with, if it starts with one on its line.
+std::optional<HeaderName> header_name_at(std::string_view text) {
+  if (text.empty() || (text.front() != '"' && text.front() != '<'))
+    return std::nullopt;
+  const char close = text.front() == '"' ? '"' : '>';
+  const size_t end = text.find_first_of(std::string{close, '\n'}, 1);
+  if (end == std::string_view::npos || text[end] != close || end == 1)
+    return std::nullopt;
+  return HeaderName{std::string(text.substr(1, end - 1)), close == '"'};
+}
+
+// The name an #include spells, from libclang's location of it (that of its
+// header name); nullopt when the directive is not one header name written
+// on the directive's line (a computed include, a comment in between).
+std::optional<HeaderName> spelled_include(std::string_view includer, size_t offset) {
+  if (offset >= includer.size() ||
+      !is_directive(line_before(includer, offset), {"include", "include_next", "import"}))
+    return std::nullopt;
+  return header_name_at(includer.substr(offset));
+}
+
+// Adds the header names of the #include lines of `text`, active or not.
+void add_included_names(std::string_view text, std::vector<HeaderName>& names) {
+  for (size_t at = text.find('#'); at != std::string_view::npos; at = text.find('#', at + 1)) {
+    std::string_view rest = skip_blanks(text.substr(at + 1));
+    for (std::string_view word : {"include_next", "include", "import"}) {
+      if (!rest.starts_with(word))
+        continue;
+      if (auto name = header_name_at(skip_blanks(rest.substr(word.size()))))
+        names.push_back(std::move(*name));
+      break;
+    }
+  }
+}
+
+// The macro defined on the line of `text` that holds a use of a tester at
+// `at`, when the line is `#define NAME(P) TESTER(P)`: NAME tests too.
+std::optional<std::string> wrapper_defined_at(std::string_view text, size_t at) {
+  std::string_view rest = skip_blanks(line_before(text, at));
+  if (!rest.starts_with('#'))
+    return std::nullopt;
+  rest = skip_blanks(rest.substr(1));
+  if (!rest.starts_with("define"))
+    return std::nullopt;
+  rest = skip_blanks(rest.substr(6));
+  auto identifier = [&] {
+    size_t end = 0;
+    while (end < rest.size() && is_identifier_char(rest[end]))
+      ++end;
+    std::string_view word = rest.substr(0, end);
+    rest = skip_blanks(rest.substr(end));
+    return word;
+  };
+  const std::string_view name = identifier();
+  if (name.empty() || !rest.starts_with('('))
+    return std::nullopt;
+  rest = skip_blanks(rest.substr(1));
+  const std::string_view parameter = identifier();
+  if (parameter.empty() || !rest.starts_with(')') || !skip_blanks(rest.substr(1)).empty())
+    return std::nullopt;
+  // The use: TESTER ( P )
+  std::string_view use = text.substr(at);
+  while (!use.empty() && is_identifier_char(use.front()))
+    use.remove_prefix(1);
+  use = skip_blanks(use);
+  if (!use.starts_with('('))
+    return std::nullopt;
+  use = skip_blanks(use.substr(1));
+  if (!use.starts_with(parameter))
+    return std::nullopt;
+  use = skip_blanks(use.substr(parameter.size()));
+  if (!use.starts_with(')'))
+    return std::nullopt;
+  return std::string(name);
+}
+
+// Calls `visit(at)` for each use of `tester` as a function-like name in `text`.
+template <typename Visit>
+void for_each_use(std::string_view text, const std::string& tester, Visit visit) {
+  for (size_t at = text.find(tester); at != std::string_view::npos;
+       at = text.find(tester, at + tester.size())) {
+    const size_t end = at + tester.size();
+    if ((at > 0 && is_identifier_char(text[at - 1])) ||
+        (end < text.size() && is_identifier_char(text[end])))
+      continue;
+    // Not `#ifdef __has_include` nor `defined(__has_include)`.
+    if (skip_blanks(text.substr(end)).starts_with('('))
+      visit(at);
+  }
+}
+
+// Adds the macros `text` defines as a tester of its parameter
+// (`#define HAS_INCLUDE(x) __has_include(x)`) to `testers`.
+void add_wrappers(std::string_view text, std::set<std::string>& testers) {
+  for (const char* tester : {"__has_include", "__has_include_next"}) {
+    for_each_use(text, tester, [&](size_t at) {
+      if (auto wrapper = wrapper_defined_at(text, at))
+        testers.insert(std::move(*wrapper));
+    });
+  }
+}
+
+// Adds the names `text` tests the existence of with a tester (__has_include
+// or a wrapper of it) to `names`. False when one is computed: which names
+// it could test is not known.
+bool add_tested_names(std::string_view text, const std::set<std::string>& testers,
+                      std::vector<HeaderName>& names) {
+  bool known = true;
+  for (const std::string& tester : testers) {
+    for_each_use(text, tester, [&](size_t at) {
+      std::string_view rest = skip_blanks(text.substr(at + tester.size()));
+      if (auto name = header_name_at(skip_blanks(rest.substr(1))))
+        names.push_back(std::move(*name));
+      else if (!is_directive(line_before(text, at), {"define"}) && !wrapper_defined_at(text, at))
+        known = false; // neither defining the tester itself nor a wrapper
+    });
+  }
+  return known;
+}
+
+// `dir`/`name` as the preprocessor forms it.
+std::string joined(const std::string& dir, const std::string& name) {
+  if (dir.empty())
+    return name;
+  return dir.back() == '/' ? dir + name : dir + "/" + name;
+}
+
+// The directory part of a file name as libclang gives it ("." for none).
+std::string directory_of(const std::string& file) {
+  const std::string parent = fs::path(file).parent_path().string();
+  return parent.empty() ? "." : parent;
+}
+
+// Whether `path` names nothing the preprocessor could open as a header.
+bool names_no_file(const std::string& path) {
+  struct stat status {};
+  return ::stat(path.c_str(), &status) != 0 || S_ISDIR(status.st_mode);
+}
+
+// The value of an option given as `-opt VALUE`, `-optVALUE` or `-opt=VALUE`
+// at args[i] (`joined_with` says which joined forms it has), advancing i
+// past it; nullopt when args[i] is not `opt`.
+std::optional<std::string> option_value(const std::vector<std::string>& args, size_t& i,
+                                        std::string_view opt, std::string_view joined_with) {
+  const std::string& arg = args[i];
+  if (arg == opt)
+    return i + 1 < args.size() ? std::optional(args[++i]) : std::nullopt;
+  if (!arg.starts_with(opt))
+    return std::nullopt;
+  std::string_view rest = std::string_view(arg).substr(opt.size());
+  if (joined_with == "=" && rest.starts_with('='))
+    return std::string(rest.substr(1));
+  if (joined_with == "" && !rest.empty())
+    return std::string(rest);
+  return std::nullopt;
+}
+
+// The files `args` include before the source (-include, -imacros).
+std::vector<std::string> forced_includes(const std::vector<std::string>& args) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].starts_with("-include-pch"))
+      continue;
+    for (std::string_view opt : {"-include", "-imacros", "--include"}) {
+      if (auto value = option_value(args, i, opt, opt == "--include" ? "=" : "")) {
+        names.push_back(*value);
+        break;
+      }
+    }
+  }
+  return names;
+}
+
+// The frontend's working directory, which relative paths are taken from
+// (a compilation database's entry gives it); "" for the process's.
+std::string working_directory_of(const std::vector<std::string>& args) {
+  std::string directory;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (auto value = option_value(args, i, "-working-directory", "="))
+      directory = *value;
+  }
+  return directory;
+}
 
 } // namespace
+
+std::vector<std::string> search_directories(const std::vector<std::string>& args) {
+  std::set<std::string> dirs;
+  std::vector<std::string> sysroots = {""};
+  std::string prefix; // of -iwithprefix
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].starts_with("-include") || args[i].starts_with("-imacros"))
+      continue; // not directories
+    // Longer names first: -isystem-after before -isystem, and so on.
+    static constexpr std::pair<std::string_view, std::string_view> kDirectoryOptions[] = {
+        {"--include-directory-after", "="},
+        {"--include-directory", "="},
+        {"-iframeworkwithsysroot", ""},
+        {"-iwithprefixbefore", ""},
+        {"-iwithprefix", ""},
+        {"-iwithsysroot", ""},
+        {"-isystem-after", ""},
+        {"-iframework", ""},
+        {"-idirafter", ""},
+        {"-cxx-isystem", ""},
+        {"-isystem", ""},
+        {"-iquote", ""},
+        {"-I", ""},
+        {"-F", ""},
+    };
+    bool matched = false;
+    for (auto [opt, joined_with] : kDirectoryOptions) {
+      if (auto value = option_value(args, i, opt, joined_with)) {
+        if (opt.starts_with("-iwithprefix"))
+          dirs.insert(prefix + *value);
+        else if (opt.ends_with("withsysroot"))
+          dirs.insert("=" + *value); // joined to each sysroot below
+        else
+          dirs.insert(*value);
+        matched = true;
+        break;
+      }
+    }
+    if (matched)
+      continue;
+    if (auto value = option_value(args, i, "-iprefix", "")) {
+      prefix = *value;
+    } else if (auto root = option_value(args, i, "--sysroot", "=")) {
+      sysroots.push_back(*root);
+    } else if (auto isysroot = option_value(args, i, "-isysroot", "")) {
+      sysroots.push_back(*isysroot);
+    } else if (auto resource = option_value(args, i, "-resource-dir", "=")) {
+      dirs.insert(*resource + "/include");
+    }
+  }
+  for (const char* variable : kIncludePathVariables) {
+    const char* value = std::getenv(variable);
+    std::string_view list = value ? value : "";
+    while (value) {
+      const size_t colon = list.find(':');
+      const std::string_view dir = list.substr(0, colon);
+      dirs.insert(dir.empty() ? "." : std::string(dir)); // GCC's reading of an empty entry
+      if (colon == std::string_view::npos)
+        break;
+      list.remove_prefix(colon + 1);
+    }
+  }
+  const std::string working_directory = working_directory_of(args);
+  std::vector<std::string> out;
+  for (const std::string& root : sysroots) {
+    for (const char* dir : {"/usr/local/include", "/usr/include"})
+      out.push_back(root + dir);
+  }
+  for (const std::string& dir : dirs) {
+    if (dir.starts_with('=')) {
+      for (const std::string& root : sysroots)
+        out.push_back(root + dir.substr(1));
+    } else {
+      out.push_back(dir);
+    }
+  }
+  if (!working_directory.empty()) {
+    for (std::string& dir : out) {
+      if (!dir.starts_with('/'))
+        dir = joined(working_directory, dir);
+    }
+  }
+  return out;
+}
+
+Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string>& args) {
+  struct Inclusion {
+    CXFile file;
+    std::string path;
+    unsigned depth = 0;
+    CXFile includer = nullptr; // null for the main file, and for forced includes
+    unsigned offset = 0;       // of the header name in the includer
+  };
+  std::vector<Inclusion> inclusions;
+  clang_getInclusions(
+      tu,
+      [](CXFile file, CXSourceLocation* stack, unsigned depth, CXClientData data) {
+        Inclusion inclusion{file, take(clang_getFileName(file)), depth};
+        if (depth > 0)
+          clang_getExpansionLocation(stack[0], &inclusion.includer, nullptr, nullptr,
+                                     &inclusion.offset);
+        static_cast<std::vector<Inclusion>*>(data)->push_back(std::move(inclusion));
+      },
+      &inclusions);
+
+  Dependencies out;
+  auto uncacheable = [&] {
+    out.cacheable = false;
+    return out;
+  };
+  // Each file's text as libclang parsed it; read again only when libclang
+  // has no copy (one a precompiled header stood for).
+  std::map<std::string, std::string_view> texts;
+  std::vector<std::string> read_again;
+  for (const Inclusion& inclusion : inclusions) {
+    if (texts.count(inclusion.path))
+      continue;
+    size_t size = 0;
+    const char* data = clang_getFileContents(tu, inclusion.file, &size);
+    std::string_view text(data ? data : "", size);
+    if (!data) {
+      auto bytes = read_regular_file(inclusion.path, kMaxInputBytes, /*follow_links=*/true);
+      if (!bytes)
+        return uncacheable();
+      text = read_again.emplace_back(std::move(*bytes));
+    }
+    if (!is_sane_path(inclusion.path))
+      return uncacheable();
+    texts.emplace(inclusion.path, text);
+    out.inputs.push_back({inclusion.path, support::sha256_hex(text)});
+  }
+  std::sort(out.inputs.begin(), out.inputs.end(),
+            [](const CachedInput& a, const CachedInput& b) { return a.path < b.path; });
+
+  // The names looked up, each with the includer's directory when quoted.
+  std::set<std::pair<std::string, std::string>> lookups;
+  std::vector<std::string> dirs = search_directories(args);
+  const std::vector<std::string> forced = forced_includes(args);
+  for (const Inclusion& inclusion : inclusions) {
+    if (inclusion.depth == 0)
+      continue; // the main file
+    if (!inclusion.includer) {
+      if (forced.empty())
+        return uncacheable(); // included by something unknown
+      continue;               // a forced include, looked up below
+    }
+    const std::string includer = take(clang_getFileName(inclusion.includer));
+    auto text = texts.find(includer);
+    auto spelled =
+        text == texts.end() ? std::nullopt : spelled_include(text->second, inclusion.offset);
+    if (!spelled)
+      return uncacheable(); // computed: which names it could spell is not known
+    // Where a header was found is on the search path.
+    if (inclusion.path.size() > spelled->name.size() &&
+        inclusion.path.ends_with("/" + spelled->name)) {
+      std::string dir = inclusion.path.substr(0, inclusion.path.size() - spelled->name.size() - 1);
+      dirs.push_back(dir);
+      // libstdc++'s directory comes with its backward/ one, where little is found.
+      if (fs::path(dir).parent_path().filename() == "c++")
+        dirs.push_back(dir + "/backward");
+    }
+    lookups.emplace(spelled->name, spelled->quoted ? directory_of(includer) : "");
+  }
+  // Forced includes are looked up as quoted names from the working directory.
+  const std::string working_directory = working_directory_of(args);
+  for (const std::string& name : forced)
+    lookups.emplace(name, working_directory.empty() ? "." : working_directory);
+  // The includes of headers a precompiled header holds are not listed:
+  // every literal one is looked up as if it were.
+  if (std::any_of(args.begin(), args.end(),
+                  [](const std::string& a) { return a == "-include-pch"; })) {
+    for (const auto& [path, text] : texts) {
+      std::vector<HeaderName> included;
+      add_included_names(text, included);
+      for (HeaderName& name : included)
+        lookups.emplace(std::move(name.name), name.quoted ? directory_of(path) : "");
+    }
+  }
+  std::set<std::string> testers = {"__has_include", "__has_include_next"};
+  for (const auto& [path, text] : texts)
+    add_wrappers(text, testers);
+  for (const auto& [path, text] : texts) {
+    std::vector<HeaderName> tested;
+    if (!add_tested_names(text, testers, tested))
+      return uncacheable();
+    for (HeaderName& name : tested)
+      lookups.emplace(std::move(name.name), name.quoted ? directory_of(path) : "");
+  }
+
+  std::sort(dirs.begin(), dirs.end());
+  dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
+  std::set<std::string> absent;
+  for (const auto& [name, includer_dir] : lookups) {
+    if (name.starts_with('/'))
+      continue; // looked up nowhere else
+    auto consider = [&](const std::string& dir) {
+      std::string candidate = joined(dir, name);
+      if (!absent.count(candidate) && names_no_file(candidate))
+        absent.insert(std::move(candidate));
+    };
+    for (const std::string& dir : dirs)
+      consider(dir);
+    if (!includer_dir.empty())
+      consider(includer_dir);
+  }
+  if (!std::all_of(absent.begin(), absent.end(), is_sane_path))
+    return uncacheable();
+  out.absent.assign(absent.begin(), absent.end());
+  return out;
+}
 
 std::string FragmentCache::key(const std::string& file, const std::vector<std::string>& args,
                                const std::string& known_schemas_hash) {
@@ -24,6 +512,12 @@ std::string FragmentCache::key(const std::string& file, const std::vector<std::s
   clang_disposeString(version);
   std::error_code ec;
   material += std::filesystem::current_path(ec).string() + '\0' + file + '\0' + known_schemas_hash;
+  for (const char* variable : kIncludePathVariables) {
+    // Set-but-empty and unset are told apart.
+    const char* value = std::getenv(variable);
+    material += std::string(1, '\0') + variable + (value ? std::string("=") + value : "");
+  }
+  material += '\0';
   for (const std::string& arg : args)
     material += '\0' + arg;
   return support::sha256_hex(material);
@@ -35,53 +529,119 @@ std::string FragmentCache::hash_of(const std::string& path) {
     if (auto it = hashes_.find(path); it != hashes_.end())
       return it->second;
   }
-  auto text = support::read_file(path);
+  auto text = read_regular_file(path, kMaxInputBytes, /*follow_links=*/true);
   std::string hash = text ? support::sha256_hex(*text) : std::string();
   std::lock_guard lock(mutex_);
   return hashes_.emplace(path, hash).first->second;
 }
 
-std::optional<FragmentCache::Entry> FragmentCache::lookup(const std::string& key) {
-  auto text = support::read_file(dir_ / (key + ".entry"));
-  if (!text)
-    return std::nullopt;
-  // Format: the header line, "<sha256> <path>" per input, "---", the IR.
-  std::istringstream in(*text);
-  std::string line;
-  if (!std::getline(in, line) || line != kHeader)
-    return std::nullopt;
-  size_t consumed = line.size() + 1;
-  std::vector<std::string> inputs;
-  while (std::getline(in, line)) {
-    consumed += line.size() + 1;
-    if (line == "---") {
-      auto read = ir::from_json(text->substr(consumed), "cache");
-      // A damaged or hand-made entry is a miss, like any other.
-      if (!read.module || !ir::validate(*read.module, ir::Locator()).empty())
-        return std::nullopt;
-      return Entry{std::move(*read.module), std::move(inputs)};
-    }
-    if (line.size() < 66 || line[64] != ' ')
-      return std::nullopt;
-    if (hash_of(line.substr(65)) != line.substr(0, 64))
-      return std::nullopt;
-    inputs.push_back(line.substr(65));
+bool FragmentCache::is_absent(const std::string& path) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = absent_.find(path); it != absent_.end())
+      return it->second;
   }
-  return std::nullopt; // truncated
+  const bool absent = names_no_file(path);
+  std::lock_guard lock(mutex_);
+  return absent_.emplace(path, absent).first->second;
 }
 
-void FragmentCache::store(const std::string& key, const std::vector<std::string>& inputs,
-                          const ir::Module& fragment) {
-  std::string entry = std::string(kHeader) + "\n";
-  for (const std::string& input : inputs) {
-    std::string hash = hash_of(input);
-    if (hash.empty())
-      return; // an input that cannot be read cannot be checked later
-    entry += hash + " " + input + "\n";
+std::optional<FragmentCache::Entry> FragmentCache::lookup(const std::string& key,
+                                                          const std::string& file) {
+  // Not a link: an entry is only ever a file renamed into place.
+  auto text = read_regular_file((dir_ / (key + ".entry")).string(), kMaxEntryBytes,
+                                /*follow_links=*/false);
+  if (!text)
+    return std::nullopt;
+  // Format: the header line, "key <key>", "source <file>", then
+  // "input <sha256> <path>" and "absent <path>" lines, "---", the IR.
+  // Everything is checked before any path it names is looked at.
+  const std::string_view all = *text;
+  size_t at = 0;
+  auto next_line = [&]() -> std::optional<std::string_view> {
+    const size_t end = all.find('\n', at);
+    if (end == std::string_view::npos)
+      return std::nullopt;
+    std::string_view line = all.substr(at, end - at);
+    at = end + 1;
+    return line;
+  };
+  if (next_line() != kHeader || next_line() != "key " + key || next_line() != "source " + file)
+    return std::nullopt;
+  std::vector<CachedInput> inputs;
+  std::vector<std::string_view> absent;
+  for (std::optional<std::string_view> line = next_line(); line != "---"; line = next_line()) {
+    if (!line)
+      return std::nullopt; // truncated
+    if (line->starts_with("input ") && line->size() > 6 + 64 + 1 && (*line)[6 + 64] == ' ' &&
+        is_sha256(line->substr(6, 64)) && is_sane_path(line->substr(6 + 64 + 1))) {
+      inputs.push_back({std::string(line->substr(6 + 64 + 1)), std::string(line->substr(6, 64))});
+    } else if (line->starts_with("absent ") && is_sane_path(line->substr(7))) {
+      absent.push_back(line->substr(7));
+    } else {
+      return std::nullopt;
+    }
   }
+  auto source = std::find_if(inputs.begin(), inputs.end(),
+                             [&](const CachedInput& input) { return input.path == file; });
+  if (source == inputs.end())
+    return std::nullopt;
+  for (const CachedInput& input : inputs) {
+    if (hash_of(input.path) != input.hash)
+      return std::nullopt;
+  }
+  for (std::string_view path : absent) {
+    if (!is_absent(std::string(path)))
+      return std::nullopt;
+  }
+  // A damaged or hand-made entry is a miss, like any other: its IR must be
+  // a valid fragment naming the file, and its sources have the hashes of
+  // the inputs they are (one a precompiled header holds is not listed).
+  auto read = ir::from_json(std::string(all.substr(at)), "cache");
+  if (!read.module || read.module->library || !ir::validate(*read.module, ir::Locator()).empty())
+    return std::nullopt;
+  bool names_the_file = false;
+  for (const ir::SourceFile& recorded : read.module->sources) {
+    auto input = std::find_if(inputs.begin(), inputs.end(), [&](const CachedInput& input) {
+      return support::display_path(input.path) == recorded.path;
+    });
+    if (input == inputs.end())
+      continue;
+    if (input->hash != recorded.sha256)
+      return std::nullopt;
+    names_the_file |= input == source;
+  }
+  if (!names_the_file)
+    return std::nullopt;
+  Entry entry{std::move(*read.module), {}};
+  for (CachedInput& input : inputs)
+    entry.inputs.push_back(std::move(input.path));
+  return entry;
+}
+
+void FragmentCache::store(const std::string& key, const std::string& file,
+                          const Dependencies& dependencies, const ir::Module& fragment) {
+  if (!dependencies.cacheable || !is_sane_path(file))
+    return;
+  std::string entry = std::string(kHeader) + "\nkey " + key + "\nsource " + file + "\n";
+  for (const CachedInput& input : dependencies.inputs) {
+    if (!is_sha256(input.hash) || !is_sane_path(input.path))
+      return; // an input that cannot be read cannot be checked later
+    entry += "input " + input.hash + " " + input.path + "\n";
+  }
+  for (const std::string& path : dependencies.absent)
+    entry += "absent " + path + "\n";
   entry += "---\n" + ir::to_json(fragment);
+  if (entry.size() > kMaxEntryBytes)
+    return; // it would not be read
+  const fs::path path = dir_ / (key + ".entry");
+  // Whatever is there that is not a regular file (a link, a FIFO) goes
+  // first: writing compares with the old content, which must not be read.
+  struct stat status {};
+  if (::lstat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode))
+    ::unlink(path.c_str());
   // Atomic: concurrent runs sharing the cache each write a whole entry.
-  support::write_if_changed(dir_ / (key + ".entry"), entry);
+  support::write_if_changed(path, entry);
 }
 
 } // namespace opscan::scan

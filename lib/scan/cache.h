@@ -1,10 +1,32 @@
 // A cache of per-file IR fragments, so that a re-scan of unchanged sources
-// costs hashing, not parsing. An entry is keyed by everything a scan's result
-// depends on besides file contents (opscan and libclang versions, working
-// directory, file, full argument list, known schemas) and records the content
-// hash of every file the translation unit read; it is used only while all of
-// them still hash the same. Entries are written atomically; a damaged entry
-// is a miss and is rewritten.
+// costs hashing and a few stats, not parsing.
+//
+// What the cache trusts. An entry is used only when all of this holds:
+// - its key matches: opscan's and libclang's versions, the working
+//   directory, the file, its full argument list (which holds -resource-dir,
+//   --sysroot / -isysroot and every include directory), the known-schemas
+//   file's hash, and the environment variables that add include directories
+//   (CPATH, C_INCLUDE_PATH, CPLUS_INCLUDE_PATH, OBJC_INCLUDE_PATH,
+//   OBJCPLUS_INCLUDE_PATH);
+// - it records that key and the file it was made for (an entry copied or
+//   linked from another key is a miss);
+// - every file the translation unit read still hashes the same;
+// - every place where one of its `#include`s or `__has_include`s could have
+//   found a file, and found none, still has none. The places are each name
+//   joined to every directory that may be on the search path: those the
+//   arguments and environment name, the includer's own (quoted names), those
+//   the translation unit found headers in, and the default system ones.
+//   This is conservative: a new file later on the path than the one found
+//   invalidates too. A translation unit with an include whose name is
+//   computed (`#include MACRO`) is not cached.
+// - the entry is a regular file of at most 64 MiB, well formed, and its IR
+//   reads and validates like any IR file, for the file it names.
+// Trusted without checking: the toolchain beyond libclang's version (the
+// GCC installation its driver takes libstdc++ from, header maps,
+// frameworks), include directories given other than by the usual options,
+// and that nobody writes an entry that is valid but false (entries are
+// checked, not signed). Only scans without diagnostics are cached.
+// Entries are written atomically; concurrent runs may share a directory.
 #pragma once
 
 #include "ir/ir.h"
@@ -16,7 +38,31 @@
 #include <string>
 #include <vector>
 
+// libclang's handle, as clang-c/Index.h declares it (libclang's headers are
+// lib/scan's private dependency).
+typedef struct CXTranslationUnitImpl* CXTranslationUnit;
+
 namespace opscan::scan {
+
+// A file a translation unit read, with the SHA-256 of the bytes parsed.
+struct CachedInput {
+  std::string path;
+  std::string hash;
+};
+
+// What a translation unit's result depends on besides its key.
+struct Dependencies {
+  std::vector<CachedInput> inputs; // sorted by path, each once
+  std::vector<std::string> absent; // where an include could have found a file, and found none
+  bool cacheable = true;           // false for a computed include
+};
+
+// The dependencies of `tu`, parsed with `args`.
+Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string>& args);
+
+// Every directory that may be on the include search path of a scan with
+// `args` (the default system ones included), in no particular order.
+std::vector<std::string> search_directories(const std::vector<std::string>& args);
 
 class FragmentCache {
 public:
@@ -31,20 +77,26 @@ public:
     std::vector<std::string> inputs; // the files it was made from
   };
 
-  // The cached entry, when every input it was made from is unchanged.
-  std::optional<Entry> lookup(const std::string& key);
+  // The entry of `key`, made for `file`, when it is valid and still true.
+  std::optional<Entry> lookup(const std::string& key, const std::string& file);
 
-  // Records `fragment`, made from `inputs` (the file and everything it included).
-  void store(const std::string& key, const std::vector<std::string>& inputs,
+  // Records `fragment`, made from `file` with `dependencies`, unless they
+  // are not cacheable.
+  void store(const std::string& key, const std::string& file, const Dependencies& dependencies,
              const ir::Module& fragment);
 
-  // The content hash of `path` (empty when unreadable), computed once per run.
+  // The content hash of the regular file `path` (empty when it is not one or
+  // cannot be read), computed once per run.
   std::string hash_of(const std::string& path);
 
 private:
+  // Whether `path` names no file (a directory counts as none), asked once per run.
+  bool is_absent(const std::string& path);
+
   std::filesystem::path dir_;
   std::mutex mutex_;
   std::map<std::string, std::string> hashes_;
+  std::map<std::string, bool> absent_;
 };
 
 } // namespace opscan::scan

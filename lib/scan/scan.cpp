@@ -127,12 +127,13 @@ std::vector<std::string> parse_arguments(const std::string& file, std::vector<st
 
 // A precompiled header loaded with -include-pch stands for every file it was
 // made from: libclang's inclusion list no longer names them.
-void add_precompiled_headers(const std::vector<std::string>& args,
-                             std::vector<std::string>& inputs) {
+std::vector<std::string> precompiled_headers(const std::vector<std::string>& args) {
+  std::vector<std::string> pchs;
   for (size_t i = 0; i + 1 < args.size(); ++i) {
     if (args[i] == "-include-pch")
-      inputs.push_back(args[i + 1]);
+      pchs.push_back(args[i + 1]);
   }
+  return pchs;
 }
 
 // Why libclang could not parse `file` with `args`: an input it could not
@@ -632,7 +633,7 @@ FileResult scan_file_raw(CXIndex index, const ScanContext& context, const std::s
   std::string cache_key;
   if (context.cache && result.diagnostics.empty()) {
     cache_key = FragmentCache::key(command->file, args, context.known_hash);
-    if (auto hit = context.cache->lookup(cache_key)) {
+    if (auto hit = context.cache->lookup(cache_key, command->file)) {
       result.fragment = std::move(hit->fragment);
       result.inputs = std::move(hit->inputs);
       return result;
@@ -652,11 +653,15 @@ FileResult scan_file_raw(CXIndex index, const ScanContext& context, const std::s
     return r;
   }();
   result.parsed = true;
-  result.inputs = inputs_of(tu.get());
-  add_precompiled_headers(args, result.inputs);
   if (!cache_key.empty() && result.diagnostics.empty()) {
-    context.cache->store(cache_key, result.inputs, result.fragment);
+    Dependencies dependencies = dependencies_of(tu.get(), args);
+    for (const std::string& pch : precompiled_headers(args))
+      dependencies.inputs.push_back({pch, context.cache->hash_of(pch)});
+    context.cache->store(cache_key, command->file, dependencies, result.fragment);
   }
+  result.inputs = inputs_of(tu.get());
+  std::vector<std::string> pchs = precompiled_headers(args);
+  result.inputs.insert(result.inputs.end(), pchs.begin(), pchs.end());
   return result;
 }
 
@@ -753,8 +758,13 @@ Result scan(const Options& options) {
   if (options.cache_dir) {
     cache.emplace(*options.cache_dir);
     context.cache = &*cache;
-    if (options.schemas_file)
+    if (options.schemas_file) {
       context.known_hash = cache->hash_of(*options.schemas_file);
+      // A schemas file that is not a regular file (a pipe) has no hash to
+      // key by: without it, the key would be that of a scan without schemas.
+      if (context.known_hash.empty())
+        context.cache = nullptr;
+    }
   }
   const size_t files = options.files.size();
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());

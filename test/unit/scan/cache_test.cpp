@@ -1,15 +1,24 @@
 // The fragment cache: what a re-scan parses again, and which entries it
 // refuses to trust.
 #include "ir/json.h"
+#include "scan/cache.h"
 #include "scan/scan.h"
 #include "scan_test_helpers.h"
+#include "support/sha256.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
+#include <functional>
 #include <gtest/gtest.h>
 #include <set>
+#include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace opscan::scan {
@@ -46,6 +55,23 @@ protected:
   }
   Result run(std::vector<std::string> args = kArgs, unsigned jobs = 1) const {
     return scan(options(std::move(args), jobs));
+  }
+
+  // A source (or header) declaring kernel t::NAME.out, after `preamble`.
+  static std::string kernel_file(const std::string& name, const std::string& preamble = "") {
+    return "#pragma once\n#include \"" + data_file("et_types.h") + "\"\n" + preamble +
+           "OPSCAN_KERNEL(\"t::" + name + ".out\")\nTensor& " + name +
+           "_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out);\n";
+  }
+  // Scans the one file src/k.cpp with `args` besides -std=c++17.
+  Result run_k(const std::vector<std::string>& args) const {
+    Options opts = options();
+    opts.files = {path("src/k.cpp").string()};
+    opts.extra_args.insert(opts.extra_args.end(), args.begin(), args.end());
+    return scan(opts);
+  }
+  static bool has_kernel(const Result& r, const std::string& name) {
+    return find_kernel(r.module, "t::" + name + ".out") != nullptr;
   }
 
   std::vector<fs::path> entries() const {
@@ -211,6 +237,381 @@ TEST_F(FragmentCacheTest, ConcurrentRunsShareTheCacheSafely) {
   // No temporary files are left behind.
   for (const fs::path& e : entries())
     EXPECT_EQ(e.extension(), ".entry") << e;
+}
+
+// src/k.cpp includes "k.h", found in old/ (on the path after new/).
+class IncludeResolutionTest : public FragmentCacheTest {
+protected:
+  void SetUp() override {
+    FragmentCacheTest::SetUp();
+    write("old/k.h", kernel_file("old_k"));
+    fs::create_directories(path("new"));
+    write("src/k.cpp", "#include \"k.h\"\n" + kernel_file("k"));
+  }
+  std::vector<std::string> new_then_old() const {
+    return {"-I" + path("new").string(), "-I" + path("old").string()};
+  }
+  // Scans three times: cold, again (all from the cache), and after `header`
+  // is written to declare kernel `name`, which must be seen. The last result.
+  Result expect_new_header_seen(const std::function<Result()>& scan_k, const std::string& header,
+                                const std::string& name) {
+    Result cold = scan_k();
+    EXPECT_TRUE(cold.diagnostics.empty()) << describe(cold.diagnostics);
+    EXPECT_EQ(scan_k().files_parsed, 0u);
+    write(header, kernel_file(name));
+    Result after = scan_k();
+    EXPECT_EQ(after.files_parsed, 1u);
+    EXPECT_TRUE(has_kernel(after, name));
+    return after;
+  }
+};
+
+TEST_F(IncludeResolutionTest, ANewHeaderEarlierOnThePathIsAMiss) {
+  ASSERT_TRUE(has_kernel(run_k(new_then_old()), "old_k"));
+  // Now "k.h" resolves to new/k.h: the cached result would be stale.
+  Result after = expect_new_header_seen([&] { return run_k(new_then_old()); }, "new/k.h", "new_k");
+  EXPECT_FALSE(has_kernel(after, "old_k"));
+  EXPECT_EQ(run_k(new_then_old()).files_parsed, 0u);
+}
+
+TEST_F(IncludeResolutionTest, ANewHeaderBesideAQuotedIncluderIsAMiss) {
+  run_k(new_then_old());
+  // A quoted name is looked up in the includer's directory first.
+  write("src/k.h", kernel_file("beside_k"));
+  Result after = run_k(new_then_old());
+  EXPECT_EQ(after.files_parsed, 1u);
+  EXPECT_TRUE(has_kernel(after, "beside_k"));
+  EXPECT_FALSE(has_kernel(after, "old_k"));
+}
+
+TEST_F(IncludeResolutionTest, ANewHeaderLaterOnThePathIsAMissToo) {
+  // Conservative (see cache.h): the result is the same, parsed again.
+  const std::vector<std::string> old_then_new = {"-I" + path("old").string(),
+                                                 "-I" + path("new").string()};
+  Result cold = run_k(old_then_new);
+  write("new/k.h", kernel_file("new_k"));
+  Result after = run_k(old_then_new);
+  EXPECT_EQ(after.files_parsed, 1u);
+  EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+  EXPECT_EQ(run_k(old_then_new).files_parsed, 0u);
+}
+
+TEST_F(IncludeResolutionTest, ANewHeaderTestedWithHasIncludeIsAMiss) {
+  write("src/k.cpp",
+        "#if __has_include(\"extra.h\")\n#include \"extra.h\"\n#endif\n" + kernel_file("k"));
+  expect_new_header_seen([&] { return run_k({}); }, "src/extra.h", "extra");
+}
+
+TEST_F(IncludeResolutionTest, AHasIncludeWrapperMacroIsFollowed) {
+  // As fmt defines FMT_HAS_INCLUDE.
+  write("src/has.h", "#pragma once\n#define HAS_HEADER(x) __has_include(x)\n");
+  write("src/k.cpp", "#include \"has.h\"\n#if HAS_HEADER(<extra.h>)\n#include <extra.h>\n#endif\n" +
+                         kernel_file("k"));
+  expect_new_header_seen([&] { return run_k({"-I" + path("new").string()}); }, "new/extra.h",
+                         "extra");
+}
+
+TEST_F(IncludeResolutionTest, AComputedIncludeIsNotCached) {
+  // Which names a macro could spell is not known: the file is parsed each time.
+  write("src/k.cpp", "#define HEADER \"k.h\"\n#include HEADER\n" + kernel_file("k"));
+  Result cold = run_k(new_then_old());
+  ASSERT_TRUE(cold.diagnostics.empty()) << describe(cold.diagnostics);
+  EXPECT_TRUE(has_kernel(cold, "old_k"));
+  EXPECT_FALSE(fs::exists(path("cache")) && !fs::is_empty(path("cache")));
+  write("new/k.h", kernel_file("new_k"));
+  Result after = run_k(new_then_old());
+  EXPECT_EQ(after.files_parsed, 1u);
+  EXPECT_TRUE(has_kernel(after, "new_k"));
+}
+
+TEST_F(IncludeResolutionTest, UnderAPrecompiledHeaderTheNamesOfItsHeadersAreCheckedToo) {
+  // libclang does not list an include of a header the PCH holds, but a
+  // fresh scan looks its name up, and would find new/k.h.
+  std::vector<std::string> args = new_then_old();
+  PrecompileOptions pch_options{path("old/k.h").string(), kArgs};
+  pch_options.args.insert(pch_options.args.end(), args.begin(), args.end());
+  PrecompileResult pch = precompile(pch_options);
+  ASSERT_TRUE(pch.diagnostics.empty()) << describe(pch.diagnostics);
+  write("k.pch", pch.pch);
+  args.insert(args.end(), {"-include-pch", path("k.pch").string()});
+  ASSERT_TRUE(has_kernel(run_k(args), "old_k"));
+  expect_new_header_seen([&] { return run_k(args); }, "new/k.h", "new_k");
+}
+
+TEST_F(IncludeResolutionTest, RelativeDirectoriesAreTheCompilationDatabaseEntrys) {
+  // -Inew means <the entry's directory>/new, wherever opscan runs.
+  write("compile_commands.json", "[{\"directory\": \"" + dir_.path().string() +
+                                     "\", \"command\": \"c++ -std=c++17 -Inew -Iold -c "
+                                     "src/k.cpp\", \"file\": \"src/k.cpp\"}]");
+  Options opts = options({});
+  opts.files = {path("src/k.cpp").string()};
+  opts.build_dir = dir_.path().string();
+  ASSERT_NE(fs::current_path(), dir_.path());
+  ASSERT_TRUE(has_kernel(scan(opts), "old_k"));
+  expect_new_header_seen([&] { return scan(opts); }, "new/k.h", "new_k");
+}
+
+// Sets an environment variable for the life of the object.
+class ScopedEnvironment {
+public:
+  ScopedEnvironment(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name))
+      old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnvironment() {
+    if (old_)
+      ::setenv(name_, old_->c_str(), 1);
+    else
+      ::unsetenv(name_);
+  }
+  ScopedEnvironment(const ScopedEnvironment&) = delete;
+  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
+
+private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+TEST_F(IncludeResolutionTest, TheIncludePathVariablesArePartOfTheKey) {
+  // The kernel's argument type comes from kk.h. (Directories from
+  // CPLUS_INCLUDE_PATH are system ones, whose kernels are not scanned.)
+  write("old/kk.h", "#pragma once\nusing KArg = const Tensor&;\n");
+  write("new/kk.h", "#pragma once\nusing KArg = double;\n");
+  write("src/k.cpp", "#include \"" + data_file("et_types.h") +
+                         "\"\n#include <kk.h>\nOPSCAN_KERNEL(\"t::k.out\")\n"
+                         "Tensor& k_out(KernelRuntimeContext& ctx, KArg self, Tensor& out);\n");
+  auto self_type = [](const Result& r) {
+    const ir::Kernel* k = find_kernel(r.module, "t::k.out");
+    return k ? argument_types(*k).at(0) : "(no kernel)";
+  };
+  for (const char* variable : {"CPATH", "CPLUS_INCLUDE_PATH"}) {
+    SCOPED_TRACE(variable);
+    fs::remove_all(path("cache"));
+    {
+      ScopedEnvironment env(variable, path("old").string());
+      Result cold = run_k({});
+      ASSERT_TRUE(cold.diagnostics.empty()) << describe(cold.diagnostics);
+      EXPECT_EQ(self_type(cold), "Tensor");
+      EXPECT_EQ(run_k({}).files_parsed, 0u);
+    }
+    ScopedEnvironment env(variable, path("new").string());
+    Result after = run_k({});
+    EXPECT_EQ(after.files_parsed, 1u);
+    EXPECT_EQ(self_type(after), "float");
+  }
+}
+
+TEST(SearchDirectories, AreThoseOfEveryIncludeOptionTheEnvironmentAndTheSystem) {
+  ScopedEnvironment env("CPATH", "k::l");
+  const std::vector<std::string> args = {"-Ia",
+                                         "-I",
+                                         "b",
+                                         "-iquote",
+                                         "c",
+                                         "-iquoted",
+                                         "-isystem",
+                                         "e",
+                                         "-isystemf",
+                                         "-idirafter",
+                                         "g",
+                                         "--include-directory=h",
+                                         "-iprefix",
+                                         "/p/",
+                                         "-iwithprefix",
+                                         "i",
+                                         "-isysroot",
+                                         "/root",
+                                         "-iwithsysroot",
+                                         "/j",
+                                         "-resource-dir",
+                                         "/res",
+                                         "-include",
+                                         "forced.h",
+                                         "-include-pch",
+                                         "x.pch",
+                                         "-Xclang",
+                                         "-working-directory=/wd"};
+  const std::vector<std::string> found = search_directories(args);
+  const std::set<std::string> dirs(found.begin(), found.end());
+  for (const char* expected :
+       {"/wd/a", "/wd/b", "/wd/c", "/wd/d", "/wd/e", "/wd/f", "/wd/g", "/wd/h", "/p/i", "/j",
+        "/root/j", "/res/include", "/usr/include", "/usr/local/include", "/root/usr/include",
+        "/root/usr/local/include", "/wd/k", "/wd/.", "/wd/l"})
+    EXPECT_TRUE(dirs.count(expected)) << expected;
+  for (const std::string& dir : dirs) {
+    EXPECT_EQ(dir.find("forced"), std::string::npos) << dir;
+    EXPECT_EQ(dir.find("pch"), std::string::npos) << dir;
+  }
+}
+
+TEST_F(FragmentCacheTest, AnEntryOfAnotherKeyIsAMiss) {
+  Result cold = run();
+  const fs::path a = entry_with("\"a_out\"");
+  const fs::path b = entry_with("\"b_out\"");
+  const std::string a_text = text_of(a.string());
+  const std::string b_text = text_of(b.string());
+  auto expect_b_rebuilt = [&](const char* how) {
+    SCOPED_TRACE(how);
+    Result after = run();
+    EXPECT_EQ(after.files_parsed, 1u);
+    EXPECT_TRUE(after.diagnostics.empty()) << describe(after.diagnostics);
+    EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+    EXPECT_EQ(text_of(a.string()), a_text); // a's own entry untouched
+    EXPECT_EQ(text_of(b.string()), b_text);
+    EXPECT_FALSE(fs::is_symlink(b));
+  };
+  fs::copy_file(a, b, fs::copy_options::overwrite_existing);
+  expect_b_rebuilt("copied");
+  fs::remove(b);
+  fs::create_hard_link(a, b);
+  expect_b_rebuilt("hard link");
+  fs::remove(b);
+  fs::create_symlink(a, b);
+  expect_b_rebuilt("symbolic link");
+}
+
+TEST_F(FragmentCacheTest, AnEntryThatIsALinkIsAMiss) {
+  // Even to the right content: entries are only ever files renamed into place.
+  run();
+  const fs::path b = entry_with("\"b_out\"");
+  const fs::path elsewhere = path("elsewhere.entry");
+  fs::rename(b, elsewhere);
+  fs::create_symlink(elsewhere, b);
+  EXPECT_EQ(run().files_parsed, 1u);
+  EXPECT_FALSE(fs::is_symlink(b));
+  EXPECT_EQ(run().files_parsed, 0u);
+}
+
+// A FIFO, and a thread that opens it for writing, so that any reader of
+// the FIFO would get an end of file rather than block. Counts the readers.
+class WatchedFifo {
+public:
+  explicit WatchedFifo(fs::path path, fs::path keep) : keep_(std::move(keep)) {
+    if (::mkfifo(path.c_str(), 0600) != 0 || ::link(path.c_str(), keep_.c_str()) != 0)
+      throw std::runtime_error("cannot make a FIFO at " + path.string());
+    writer_ = std::thread([this] {
+      while (!stop_) {
+        const int fd = ::open(keep_.c_str(), O_WRONLY); // returns once a reader opens it
+        if (!stop_)
+          ++readers_;
+        if (fd >= 0)
+          ::close(fd);
+      }
+    });
+  }
+  // How many times something opened the FIFO to read.
+  int readers() {
+    stop_ = true;
+    const int fd = ::open(keep_.c_str(), O_RDONLY | O_NONBLOCK); // releases the writer
+    if (writer_.joinable())
+      writer_.join();
+    if (fd >= 0)
+      ::close(fd);
+    return readers_;
+  }
+  ~WatchedFifo() { readers(); }
+
+private:
+  fs::path keep_;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> readers_{0};
+  std::thread writer_;
+};
+
+TEST_F(FragmentCacheTest, AnEntryThatIsAFifoIsAMissAndIsNotOpened) {
+  Result cold = run();
+  const fs::path b = entry_with("\"b_out\"");
+  fs::remove(b);
+  WatchedFifo fifo(b, path("fifo"));
+  Result after = run();
+  EXPECT_EQ(fifo.readers(), 0);
+  EXPECT_EQ(after.files_parsed, 1u);
+  EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(b)));
+  EXPECT_EQ(run().files_parsed, 0u);
+}
+
+// The line of an entry that lists `file` as an input.
+std::string input_line(const std::string& entry, const std::string& file) {
+  const size_t end = entry.find(" " + file + "\n");
+  const size_t start = entry.rfind('\n', end) + 1;
+  return end == std::string::npos ? "" : entry.substr(start, end + file.size() + 2 - start);
+}
+
+TEST_F(FragmentCacheTest, AnInputThatIsAFifoIsAMissAndIsNotOpened) {
+  Result cold = run();
+  const fs::path b = entry_with("\"b_out\"");
+  const std::string pipe = path("src/pipe.h").string();
+  WatchedFifo fifo(pipe, path("fifo"));
+  // A hand-made entry listing the FIFO as an input of b.cpp.
+  std::string text = text_of(b.string());
+  const std::string line = input_line(text, path("src/b.cpp").string());
+  ASSERT_FALSE(line.empty()) << text;
+  std::string fifo_line = line;
+  fifo_line.replace(fifo_line.rfind(path("src/b.cpp").string()), std::string::npos, pipe + "\n");
+  text.insert(text.find(line), fifo_line);
+  write_file(b, text);
+  Result after = run();
+  EXPECT_EQ(fifo.readers(), 0);
+  EXPECT_EQ(after.files_parsed, 1u);
+  EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+}
+
+TEST_F(FragmentCacheTest, AnOversizedEntryIsAMiss) {
+  run();
+  const fs::path b = entry_with("\"b_out\"");
+  // Valid but for its size: JSON ends in as much white space as it likes.
+  std::ofstream(b, std::ios::binary | std::ios::app) << std::string((64 << 20) + 1, ' ');
+  EXPECT_EQ(run().files_parsed, 1u);
+  EXPECT_LT(fs::file_size(b), 1u << 20); // rewritten
+  EXPECT_EQ(run().files_parsed, 0u);
+}
+
+TEST_F(FragmentCacheTest, HandEditedEntriesAreValidated) {
+  Result cold = run();
+  const fs::path b = entry_with("\"b_out\"");
+  const std::string original = text_of(b.string());
+  const size_t ir_at = original.find("\n---\n");
+  ASSERT_NE(ir_at, std::string::npos);
+  const std::string b_hash = support::sha256_hex(text_of(path("src/b.cpp").string()));
+  auto replaced = [&](const std::string& from, const std::string& to, size_t after = 0) {
+    std::string text = original;
+    const size_t at = text.find(from, after);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? text : text.replace(at, from.size(), to);
+  };
+  // Without the lines that name the files it was made from.
+  std::string no_inputs;
+  std::istringstream lines(original.substr(0, ir_at + 1));
+  for (std::string line; std::getline(lines, line);) {
+    if (!fs::is_regular_file(line.substr(line.rfind(' ') + 1)))
+      no_inputs += line + "\n";
+  }
+  no_inputs += original.substr(ir_at + 1);
+  const std::pair<const char*, std::string> cases[] = {
+      // Nothing would say what it was made from.
+      {"no inputs", no_inputs},
+      // The IR's sources are among the inputs, with their hashes.
+      {"the IR's source hash", replaced(b_hash, support::sha256_hex("other"), ir_at)},
+      {"another source",
+       replaced("source " + path("src/b.cpp").string(), "source " + path("src/a.cpp").string())},
+      {"another key", replaced("key ", "key 0")},
+      {"a hash that is not one", replaced("\ninput " + b_hash.substr(0, 8), "\ninput ABCDEFGH")},
+      {"a control character in a path", replaced("src/b.cpp\n", "src/b.cpp\r\n")},
+      {"an unknown line", replaced("\n---\n", "\nextra line\n---\n")},
+      {"an old format", replaced("opscan-fragment-cache 2", "opscan-fragment-cache 1")},
+      {"no IR", original.substr(0, ir_at + 5)},
+  };
+  for (const auto& [what, text] : cases) {
+    SCOPED_TRACE(what);
+    write_file(b, text);
+    Result after = run();
+    EXPECT_EQ(after.files_parsed, 1u);
+    EXPECT_TRUE(after.diagnostics.empty()) << describe(after.diagnostics);
+    EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+    EXPECT_EQ(text_of(b.string()), original);
+  }
 }
 
 } // namespace

@@ -1,0 +1,154 @@
+// `opscan scan --cache`, run twice as a build would run it: what a second
+// run takes from the cache, and what it must not. A hit is seen where an
+// entry was edited in a valid but false way; a miss, where the IR follows a
+// change the cache must notice.
+#include "files.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kRepo = OPSCAN_SOURCE_DIR;
+
+using opscan::testing::read_file;
+using opscan::testing::TempDir;
+using opscan::testing::write_file;
+
+// A project in a temporary directory: sources in src/, headers in old/ and
+// new/ (on the path in that order after the repository's own), scanned
+// with a cache in cache/.
+class CacheCli : public ::testing::Test {
+protected:
+  void SetUp() override {
+    fs::create_directories(dir_.path() / "new");
+    dir_.write("old/k.h", kernel("old_k"));
+    dir_.write("src/k.cpp", "#include \"k.h\"\n" + kernel("k"));
+  }
+
+  // A file declaring the kernel t::NAME.out.
+  static std::string kernel(const std::string& name) {
+    return "#pragma once\n#include <opscan/annotations.h>\n"
+           "#include <opscan_examples/executorch_types.h>\n"
+           "OPSCAN_KERNEL(\"t::" +
+           name + ".out\")\nexecutorch::aten::Tensor& " + name +
+           "_out(executorch::runtime::KernelRuntimeContext& ctx, const "
+           "executorch::aten::Tensor& self, executorch::aten::Tensor& out);\n";
+  }
+
+  // Runs `[environment] opscan scan --cache cache -o ir.json FILES -- ...`
+  // in the project; returns the IR written, "" with a test failure if the
+  // run failed.
+  std::string scan(const std::string& files, const std::string& environment = "") {
+    const std::string command = "cd '" + dir_.path().string() + "' && " + environment +
+                                " '" OPSCAN_BINARY "' scan --cache cache -o ir.json " + files +
+                                " -- -std=c++17 -I'" + (kRepo / "include").string() + "' -I'" +
+                                (kRepo / "examples/include").string() +
+                                "' -Inew -Iold >out.txt 2>&1";
+    const int status = std::system(command.c_str());
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        << command << "\n"
+        << read_file(dir_.path() / "out.txt");
+    return read_file(dir_.path() / "ir.json");
+  }
+
+  std::vector<fs::path> entries() const {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(dir_.path() / "cache"))
+      out.push_back(e.path());
+    return out;
+  }
+  // The cache entry that holds `text`.
+  fs::path entry_with(const std::string& text) const {
+    for (const fs::path& entry : entries()) {
+      if (read_file(entry).find(text) != std::string::npos)
+        return entry;
+    }
+    ADD_FAILURE() << "no cache entry holds " << text;
+    return {};
+  }
+  // Edits the entry that holds `from`, valid but false: a hit shows `to`.
+  void falsify(const std::string& from, const std::string& to) {
+    const fs::path entry = entry_with(from);
+    std::string text = read_file(entry);
+    text.replace(text.find(from), from.size(), to);
+    write_file(entry, text);
+  }
+
+  TempDir dir_;
+};
+
+TEST_F(CacheCli, ASecondRunIsServedFromTheCache) {
+  EXPECT_NE(scan("src/k.cpp").find("\"old_k_out\""), std::string::npos);
+  falsify("\"k_out\"", "\"cached_k_out\"");
+  EXPECT_NE(scan("src/k.cpp").find("\"cached_k_out\""), std::string::npos);
+}
+
+TEST_F(CacheCli, AHeaderThatNowShadowsTheOneIncludedIsAMiss) {
+  EXPECT_NE(scan("src/k.cpp").find("\"old_k_out\""), std::string::npos);
+  dir_.write("new/k.h", kernel("new_k"));
+  const std::string ir = scan("src/k.cpp");
+  EXPECT_NE(ir.find("\"new_k_out\""), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("\"old_k_out\""), std::string::npos) << ir;
+}
+
+TEST_F(CacheCli, AChangedIncludePathVariableIsAMiss) {
+  // The kernel's argument type comes from kk.h, found through the variable.
+  dir_.write("env_old/kk.h", "#pragma once\nusing KArg = const executorch::aten::Tensor&;\n");
+  dir_.write("env_new/kk.h", "#pragma once\nusing KArg = double;\n");
+  dir_.write("src/k.cpp", kernel("unused").substr(0, kernel("unused").find("OPSCAN_KERNEL")) +
+                              "#include <kk.h>\nOPSCAN_KERNEL(\"t::k.out\")\n"
+                              "executorch::aten::Tensor& k_out(executorch::runtime::"
+                              "KernelRuntimeContext& ctx, KArg self, executorch::aten::Tensor& "
+                              "out);\n");
+  for (const char* variable : {"CPATH", "CPLUS_INCLUDE_PATH"}) {
+    SCOPED_TRACE(variable);
+    fs::remove_all(dir_.path() / "cache");
+    const std::string before = scan("src/k.cpp", std::string(variable) + "=env_old");
+    EXPECT_NE(before.find("t::k.out(Tensor self"), std::string::npos) << before;
+    const std::string after = scan("src/k.cpp", std::string(variable) + "=env_new");
+    EXPECT_NE(after.find("t::k.out(float self"), std::string::npos) << after;
+  }
+}
+
+TEST_F(CacheCli, AnotherFilesEntryCopiedOrLinkedIsAMiss) {
+  dir_.write("src/a.cpp", kernel("a"));
+  dir_.write("src/b.cpp", kernel("b"));
+  const std::string cold = scan("src/a.cpp src/b.cpp");
+  const fs::path a = entry_with("\"a_out\"");
+  const fs::path b = entry_with("\"b_out\"");
+  fs::copy_file(a, b, fs::copy_options::overwrite_existing);
+  EXPECT_EQ(scan("src/a.cpp src/b.cpp"), cold);
+  fs::remove(b);
+  fs::create_hard_link(a, b);
+  EXPECT_EQ(scan("src/a.cpp src/b.cpp"), cold);
+  fs::remove(b);
+  fs::create_symlink(a, b);
+  EXPECT_EQ(scan("src/a.cpp src/b.cpp"), cold);
+}
+
+TEST_F(CacheCli, AnEntryEditedToListNoInputsIsAMiss) {
+  const std::string cold = scan("src/k.cpp");
+  falsify("\"k_out\"", "\"cached_k_out\"");
+  // Without the lines naming the files it was made from (each ends in the
+  // path of one), nothing could show it stale.
+  const fs::path entry = entry_with("\"cached_k_out\"");
+  std::istringstream lines(read_file(entry));
+  std::string edited;
+  bool in_ir = false;
+  for (std::string line; std::getline(lines, line);) {
+    in_ir |= line == "---";
+    const fs::path last = line.substr(line.rfind(' ') + 1);
+    if (in_ir || !fs::is_regular_file(dir_.path() / last))
+      edited += line + "\n";
+  }
+  write_file(entry, edited);
+  EXPECT_EQ(scan("src/k.cpp"), cold);
+}
+
+} // namespace
