@@ -348,6 +348,37 @@ TEST(CompileArgs, EachDroppedOptionIsNotedOnce) {
   EXPECT_FALSE(fs::exists(tree.path() / "deps.d"));
 }
 
+// pch and import-yaml parse with the same arguments.
+TEST(CompileArgs, PchAndImportYamlDropThemToo) {
+  TempDir tree;
+  make_project(tree);
+  TempDir out;
+  std::string args;
+  for (const std::string& a : kIncludes)
+    args += " " + quoted(a);
+  args += " -MD -MF deps.d";
+  const std::set<std::string> paths = entries(tree.path());
+  const std::string notes = note_lines({alone("-MD", kWrites), with_value("-MF", kWrites)});
+
+  RunResult pch = opscan_in(tree.path(), tree.path(),
+                            "pch " + quoted((kRepo / "examples/include/opscan_examples/"
+                                                     "executorch_types.h").string()) +
+                                " -o " + quoted((out.path() / "types.pch").string()) + " --" +
+                                args);
+  EXPECT_EQ(pch.exit_code, 0) << pch.err;
+  EXPECT_TRUE(fs::is_regular_file(out.path() / "types.pch"));
+  EXPECT_EQ(pch.err, notes);
+  EXPECT_EQ(entries(tree.path()), paths);
+
+  RunResult import = opscan_in(
+      tree.path(), tree.path(),
+      "import-yaml " + quoted((kRepo / "test/cli/inputs/import/functions.yaml").string()) +
+          " src/k.cpp --dry-run --" + args);
+  EXPECT_EQ(import.exit_code, 0) << import.err;
+  EXPECT_NE(import.err.find(notes), std::string::npos) << import.err;
+  EXPECT_EQ(entries(tree.path()), paths);
+}
+
 // ---------------------------------------------------------------------------
 // Compilation databases as build systems write them
 
