@@ -56,8 +56,9 @@ struct FilteredArguments {
 // `args` without what a scan must not pass to libclang: flags it rejects,
 // and arguments that make the compiler write, print or load anything beyond
 // the sources and headers it reads (an option taking a separate value drops
-// that value too, through -Xclang or -Xpreprocessor as well). None of these
-// changes how the sources parse.
+// that value too, through -Xclang or -Xpreprocessor as well; a -Wp, list
+// keeps its other options). None of these changes what the sources declare:
+// without implicit modules (-fmodules) the headers are included as text.
 FilteredArguments filter_arguments(const std::vector<std::string>& args);
 
 // The note's text: "dropped '-MF' and its value, which ...".
