@@ -7,7 +7,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${OPSCAN_BUILD_DIR:-$repo/build}"
 
 packages=(cmake ninja-build g++ clang libclang-dev nlohmann-json3-dev libfmt-dev libcli11-dev
-          libicu-dev libgtest-dev libtorch-dev libyaml-cpp-dev)
+          libicu-dev libgtest-dev libtorch-dev libyaml-cpp-dev meson)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

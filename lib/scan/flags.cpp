@@ -6,6 +6,7 @@
 #include <clang-c/CXCompilationDatabase.h>
 #include <filesystem>
 #include <iterator>
+#include <optional>
 #include <string_view>
 
 namespace opscan::scan {
@@ -36,7 +37,10 @@ void add_scanning_arguments(std::vector<std::string>& args) {
     args.insert(args.begin(), {"-resource-dir", OPSCAN_CLANG_RESOURCE_DIR});
 }
 
-bool is_gcc_only_flag(const std::string& arg) {
+namespace {
+
+// Flags GCC accepts and clang rejects.
+bool is_gcc_only_flag(std::string_view arg) {
   // Each one checked against libclang 14, which fails with "unknown argument"
   // (or, for -fdiagnostics-format=json, refuses to parse at all). Flags clang
   // merely ignores with a warning (-fno-fat-lto-objects, -fno-tree-vrp,
@@ -106,6 +110,259 @@ bool is_gcc_only_flag(const std::string& arg) {
     return true;
   return std::any_of(std::begin(kPrefix), std::end(kPrefix),
                      [&](std::string_view p) { return arg.starts_with(p); });
+}
+
+// Each entry checked against libclang 14 (a parse in an empty directory,
+// then a look at what appeared). libclang runs the frontend with
+// -fsyntax-only added, so of the clang driver's outputs these still happen:
+// dependency files (-MD, -MMD, -M... -MF, -MJ, -Wp,-MD,...; -M and -MM
+// without -MF print the rule to standard output), the module cache of
+// implicit modules, and -Xclang's -dependency-file, -dependency-dot,
+// -header-include-file and -module-dependency-dir; -v, -H and -print-*
+// print, and -###, -save-temps, -print-* and -Xclang -add-plugin make the
+// parse fail (-Xclang -print-stats crashes it). The others (-o,
+// --serialize-diagnostics, -ftime-trace, -save-stats, -fproc-stat-report,
+// -emit-*, -fcrash-diagnostics-dir=, plugins) do nothing under libclang 14
+// but write or load with clang: dropped all the same, since no scan needs
+// them.
+struct Rule {
+  std::string_view spelling;
+  enum Form {
+    exact,
+    prefix,
+    separate,            // the value is the next argument
+    joined_or_separate,  // "-MF deps.d" or "-MFdeps.d"
+    prefix_separate,     // -plugin-arg-NAME VALUE
+  } form;
+  DropReason reason;
+  bool frontend_only = false; // the frontend's spelling: counts only after -Xclang/-Xpreprocessor
+};
+
+constexpr Rule kRules[] = {
+    {"-o", Rule::joined_or_separate, DropReason::output},
+    {"--output", Rule::separate, DropReason::output},
+    {"--output=", Rule::prefix, DropReason::output},
+    {"-M", Rule::exact, DropReason::writes_files},
+    {"-MM", Rule::exact, DropReason::writes_files},
+    {"-MD", Rule::exact, DropReason::writes_files},
+    {"-MMD", Rule::exact, DropReason::writes_files},
+    {"-MP", Rule::exact, DropReason::writes_files},
+    {"-MG", Rule::exact, DropReason::writes_files},
+    {"-MV", Rule::exact, DropReason::writes_files},
+    {"-MF", Rule::joined_or_separate, DropReason::writes_files},
+    {"-MT", Rule::joined_or_separate, DropReason::writes_files},
+    {"-MQ", Rule::joined_or_separate, DropReason::writes_files},
+    {"-MJ", Rule::joined_or_separate, DropReason::writes_files},
+    {"--dependencies", Rule::exact, DropReason::writes_files},
+    {"--user-dependencies", Rule::exact, DropReason::writes_files},
+    {"--write-dependencies", Rule::exact, DropReason::writes_files},
+    {"--write-user-dependencies", Rule::exact, DropReason::writes_files},
+    {"-emit-", Rule::prefix, DropReason::writes_files},
+    {"-save-temps", Rule::exact, DropReason::writes_files},
+    {"-save-temps=", Rule::prefix, DropReason::writes_files},
+    {"-save-stats", Rule::exact, DropReason::writes_files},
+    {"-save-stats=", Rule::prefix, DropReason::writes_files},
+    {"--serialize-diagnostics", Rule::separate, DropReason::writes_files},
+    {"-serialize-diagnostics", Rule::separate, DropReason::writes_files},
+    {"--serialize-diagnostics=", Rule::prefix, DropReason::writes_files},
+    {"-ftime-trace", Rule::exact, DropReason::writes_files},
+    {"-ftime-trace=", Rule::prefix, DropReason::writes_files},
+    {"-fproc-stat-report", Rule::exact, DropReason::writes_files},
+    {"-fproc-stat-report=", Rule::prefix, DropReason::writes_files},
+    {"-fcrash-diagnostics-dir=", Rule::prefix, DropReason::writes_files},
+    {"-module-dependency-dir", Rule::separate, DropReason::writes_files},
+    {"-fmodules-cache-path=", Rule::prefix, DropReason::writes_files},
+    {"-v", Rule::exact, DropReason::prints},
+    {"--verbose", Rule::exact, DropReason::prints},
+    {"-###", Rule::exact, DropReason::prints},
+    {"-H", Rule::exact, DropReason::prints},
+    {"-print-", Rule::prefix, DropReason::prints}, // -Xclang -print-stats too
+    {"--print-", Rule::prefix, DropReason::prints},
+    {"-fplugin=", Rule::prefix, DropReason::loads_code},
+    {"-fpass-plugin=", Rule::prefix, DropReason::loads_code},
+    {"-fplugin-arg-", Rule::prefix, DropReason::loads_code},
+    {"-dependency-file", Rule::separate, DropReason::writes_files, true},
+    {"-dependency-dot", Rule::separate, DropReason::writes_files, true},
+    {"-header-include-file", Rule::separate, DropReason::writes_files, true},
+    {"-diagnostic-log-file", Rule::separate, DropReason::writes_files, true},
+    {"-serialize-diagnostic-file", Rule::separate, DropReason::writes_files, true},
+    {"-stats-file=", Rule::prefix, DropReason::writes_files, true},
+    {"-load", Rule::separate, DropReason::loads_code, true},
+    {"-plugin", Rule::separate, DropReason::loads_code, true},
+    {"-add-plugin", Rule::separate, DropReason::loads_code, true},
+    {"-plugin-arg-", Rule::prefix_separate, DropReason::loads_code, true},
+};
+
+// Options whose value is the next argument, kept: that value is passed over,
+// never read as an option ("-include -MD" includes a file named -MD).
+constexpr std::string_view kKeptWithValue[] = {
+    "-I",         "-D",          "-U",          "-include",    "-imacros",     "-include-pch",
+    "-isystem",   "-idirafter",  "-iquote",     "-iprefix",    "-iwithprefix", "-iwithprefixbefore",
+    "-isysroot",  "--sysroot",   "-x",          "-target",     "-arch",        "-F",
+    "-iframework", "-ivfsoverlay", "-L",        "-working-directory", "-resource-dir",
+    "-cxx-isystem", "-isystem-after", "-imultilib", "-B",      "-mllvm",       "--param",
+    "-Xlinker",   "-Xassembler", "-Xanalyzer",
+};
+constexpr std::string_view kFrontendKeptWithValue[] = {
+    "-triple",           "-aux-triple",       "-target-cpu", "-target-feature",
+    "-internal-isystem", "-internal-externc-isystem", "-main-file-name",
+};
+
+struct Match {
+  const Rule* rule = nullptr;
+  bool value_joined = false; // "-MFdeps.d"
+};
+
+Match match(std::string_view arg, bool wrapped) {
+  for (const Rule& rule : kRules) {
+    if (rule.frontend_only && !wrapped)
+      continue;
+    const bool prefixed = arg.starts_with(rule.spelling);
+    switch (rule.form) {
+    case Rule::exact:
+    case Rule::separate:
+      if (arg == rule.spelling)
+        return {&rule};
+      break;
+    case Rule::prefix:
+    case Rule::prefix_separate:
+      if (prefixed)
+        return {&rule};
+      break;
+    case Rule::joined_or_separate:
+      if (arg == rule.spelling)
+        return {&rule};
+      // -object, -objcmt-... are options of their own, not -o.
+      if (prefixed && !arg.starts_with("-obj"))
+        return {&rule, true};
+      break;
+    }
+  }
+  return {};
+}
+
+template <size_t N>
+bool listed(const std::string_view (&list)[N], std::string_view arg) {
+  return std::find(std::begin(list), std::end(list), arg) != std::end(list);
+}
+
+// Whether implicit modules are on: -fmodules (or -fcxx-modules) builds every
+// module a header's module map names into a cache (by default under
+// $XDG_CACHE_HOME; so does libclang), unless -fno-implicit-modules comes
+// last. Then the module switches are dropped, not refused: modules compile
+// the same headers faster, and included as text they declare the same
+// kernels (a source that needs modules, importing one, fails to parse with
+// an error rather than silently). Explicit modules (-fno-implicit-modules,
+// -fmodule-file=) are read only, and kept.
+bool builds_implicit_modules(const std::vector<std::string>& args) {
+  bool modules = false, implicit = true;
+  for (const std::string& arg : args) {
+    if (arg == "-fmodules" || arg == "-fcxx-modules")
+      modules = true;
+    else if (arg == "-fimplicit-modules")
+      implicit = true;
+    else if (arg == "-fno-implicit-modules")
+      implicit = false;
+  }
+  return modules && implicit;
+}
+
+// The parts of -Wp,A,B,...: GCC's preprocessor options, of which clang's
+// driver honours the dependency ones (-Wp,-MD,FILE is -MD -MF FILE).
+void filter_preprocessor_list(const std::string& arg, size_t index, FilteredArguments& out) {
+  std::vector<std::string> parts;
+  for (size_t begin = 4;;) { // after "-Wp,"
+    const size_t comma = arg.find(',', begin);
+    parts.push_back(arg.substr(begin, comma - begin));
+    if (comma == std::string::npos)
+      break;
+    begin = comma + 1;
+  }
+  std::string kept;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string& part = parts[i];
+    const bool with_file = part == "-MD" || part == "-MMD" || part == "-MF" || part == "-MT" ||
+                           part == "-MQ";
+    if (with_file || part == "-M" || part == "-MM" || part == "-MP" || part == "-MG") {
+      const bool has_value = with_file && i + 1 < parts.size();
+      out.dropped.push_back({"-Wp," + part, DropReason::writes_files, has_value, index});
+      i += has_value;
+    } else {
+      kept += (kept.empty() ? "-Wp," : ",") + part;
+    }
+  }
+  if (!kept.empty())
+    out.kept.push_back(std::move(kept));
+}
+
+} // namespace
+
+FilteredArguments filter_arguments(const std::vector<std::string>& args) {
+  FilteredArguments out;
+  const bool implicit_modules = builds_implicit_modules(args);
+  const size_t n = args.size();
+  for (size_t i = 0; i < n;) {
+    // -Xclang X and -Xpreprocessor X pass X on; X's value comes as the
+    // wrapper again and the value.
+    const bool wrapped = (args[i] == "-Xclang" || args[i] == "-Xpreprocessor") && i + 1 < n;
+    const std::string& arg = wrapped ? args[i + 1] : args[i];
+    const std::string wrapper = wrapped ? args[i] + " " : "";
+    size_t width = wrapped ? 2 : 1;
+    auto next_value = [&] {
+      if (!wrapped)
+        return i + width < n ? size_t{1} : size_t{0};
+      return i + width + 1 < n && args[i + width] == args[i] ? size_t{2} : size_t{0};
+    };
+    std::optional<DroppedArgument> dropped;
+    if (const Match m = match(arg, wrapped); m.rule) {
+      const bool takes_next = m.rule->form == Rule::separate ||
+                              m.rule->form == Rule::prefix_separate ||
+                              (m.rule->form == Rule::joined_or_separate && !m.value_joined);
+      const size_t value = takes_next ? next_value() : 0;
+      std::string option = m.value_joined ? std::string(m.rule->spelling) : arg;
+      dropped = DroppedArgument{wrapper + option, m.rule->reason, m.value_joined || value > 0, i};
+      width += value;
+    } else if (implicit_modules &&
+               (arg == "-fmodules" || arg == "-fcxx-modules" || arg == "-fimplicit-modules")) {
+      dropped = DroppedArgument{wrapper + arg, DropReason::module_cache, false, i};
+    } else if (is_gcc_only_flag(arg)) {
+      dropped = DroppedArgument{wrapper + arg, DropReason::gcc_only, false, i};
+    } else if (!wrapped && arg.starts_with("-Wp,")) {
+      filter_preprocessor_list(arg, i, out);
+      ++i;
+      continue;
+    } else if (listed(kKeptWithValue, arg) || (wrapped && listed(kFrontendKeptWithValue, arg))) {
+      width += next_value();
+    }
+    if (dropped)
+      out.dropped.push_back(std::move(*dropped));
+    else
+      out.kept.insert(out.kept.end(), args.begin() + i, args.begin() + i + width);
+    i += width;
+  }
+  return out;
+}
+
+std::string dropped_message(const DroppedArgument& dropped) {
+  std::string message = "dropped '" + dropped.option + "'";
+  if (dropped.has_value)
+    message += " and its value";
+  switch (dropped.reason) {
+  case DropReason::gcc_only:
+    return message + ", which libclang does not accept";
+  case DropReason::output:
+    return message + ", which names a compiler output";
+  case DropReason::writes_files:
+    return message + ", which makes the compiler write files";
+  case DropReason::prints:
+    return message + ", which makes the compiler print to opscan's output";
+  case DropReason::loads_code:
+    return message + ", which makes the compiler load a plugin";
+  case DropReason::module_cache:
+    return message + ", which makes the compiler write a module cache (headers are included as "
+                     "text instead)";
+  }
+  return message;
 }
 
 namespace {
@@ -178,15 +435,11 @@ std::optional<CompileCommand> CompilationDatabase::command_for(const std::string
     // against it without that.
     out.args.insert(out.args.end(), {"-Xclang", "-working-directory=" + directory});
     unsigned n = clang_CompileCommand_getNumArgs(command);
+    // Its output (-o) and everything else a scan must not pass on goes in
+    // filter_arguments, with the arguments given on the command line.
     for (unsigned i = 1; i < n; ++i) { // 0 is the compiler
       std::string arg = take(clang_CompileCommand_getArg(command, i));
       if (arg == "-c")
-        continue;
-      if (arg == "-o" && i + 1 < n) {
-        ++i;
-        continue;
-      }
-      if (arg.starts_with("-o") && arg.size() > 2)
         continue;
       if (absolute_in(directory, arg) == absolute)
         continue;

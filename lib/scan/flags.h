@@ -15,7 +15,7 @@ namespace opscan::scan {
 
 struct CompileCommand {
   std::string file;              // as libclang should open it
-  std::vector<std::string> args; // without the compiler, the input file, -c and -o
+  std::vector<std::string> args; // without the compiler, the input file and -c
 };
 
 // Without a compilation database, sources are C++ (headers too) in C++17,
@@ -29,8 +29,40 @@ void add_default_language(std::vector<std::string>& args);
 // that one shows an annotation clang dropped).
 void add_scanning_arguments(std::vector<std::string>& args);
 
-// Flags GCC accepts and clang rejects; dropped with a note.
-bool is_gcc_only_flag(const std::string& arg);
+// Why filter_arguments drops an argument.
+enum class DropReason {
+  gcc_only,      // GCC accepts it and libclang rejects it
+  output,        // names the compiler's output (-o)
+  writes_files,  // makes the compiler write files (dependency files, traces, ...)
+  prints,        // makes the compiler print to opscan's own output (-v, -###)
+  loads_code,    // plugins
+  module_cache,  // implicit modules, built into a cache on disk
+};
+
+struct DroppedArgument {
+  // The option as the note names it: "-MF" for "-MF x" and "-MFx", the whole
+  // argument when it has no value ("-MD", "-fplugin=x.so").
+  std::string option;
+  DropReason reason;
+  bool has_value = false; // a value was dropped with it
+  size_t index = 0;       // where it began in the arguments given
+};
+
+struct FilteredArguments {
+  std::vector<std::string> kept;
+  std::vector<DroppedArgument> dropped; // in order
+};
+
+// `args` without what a scan must not pass to libclang: flags it rejects,
+// and arguments that make the compiler write, print or load anything beyond
+// the sources and headers it reads (an option taking a separate value drops
+// that value too, through -Xclang or -Xpreprocessor as well; a -Wp, list
+// keeps its other options). None of these changes what the sources declare:
+// without implicit modules (-fmodules) the headers are included as text.
+FilteredArguments filter_arguments(const std::vector<std::string>& args);
+
+// The note's text: "dropped '-MF' and its value, which ...".
+std::string dropped_message(const DroppedArgument& dropped);
 
 // A build directory's compile_commands.json, read once per scan. Safe to
 // query from several threads.

@@ -27,6 +27,9 @@ namespace {
 struct FileResult {
   ir::Module fragment;
   diag::Diagnostics diagnostics;
+  // The notes on arguments dropped from its command: the run's, reported
+  // once however many files share them, and no obstacle to caching.
+  diag::Diagnostics dropped;
   bool parsed = false;             // false: from the cache, or not even parsed
   std::vector<std::string> inputs; // files read, when known
 };
@@ -108,21 +111,31 @@ std::optional<diag::Location> kernel_macro_in(CXTranslationUnit tu, CXSourceRang
   return std::nullopt;
 }
 
-// The arguments libclang gets for `file`: `args` without the GCC-only flags
-// it rejects (each dropped with a note), plus opscan's own.
+// The arguments libclang gets for `file`: `args` without those
+// filter_arguments drops, plus opscan's own. A note for each dropped goes to
+// `notes`, but for the output of a compilation database's entry (its first
+// `database_args`), which every entry names: that one is expected.
 std::vector<std::string> parse_arguments(const std::string& file, std::vector<std::string> args,
-                                         diag::Diagnostics& diags) {
-  std::vector<std::string> kept;
-  for (std::string& arg : args) {
-    if (is_gcc_only_flag(arg)) {
-      diags.push_back(diag::make_note("opscan-dropped-flag", {file, 0, 0, 0},
-                                      "dropped '" + arg + "', which libclang does not accept"));
-    } else {
-      kept.push_back(std::move(arg));
-    }
+                                         diag::Diagnostics& notes, size_t database_args = 0) {
+  FilteredArguments filtered = filter_arguments(args);
+  for (const DroppedArgument& dropped : filtered.dropped) {
+    if (dropped.reason == DropReason::output && dropped.index < database_args)
+      continue;
+    notes.push_back(
+        diag::make_note("opscan-dropped-flag", {file, 0, 0, 0}, dropped_message(dropped)));
   }
-  add_scanning_arguments(kept);
-  return kept;
+  add_scanning_arguments(filtered.kept);
+  return std::move(filtered.kept);
+}
+
+// `notes` without repeats, appended to `diags`: a run notes each dropped
+// argument once, where it first met it, however many files it was given to.
+void add_once(diag::Diagnostics& diags, const diag::Diagnostics& notes,
+              std::set<std::string>& seen) {
+  for (const diag::Diagnostic& note : notes) {
+    if (seen.insert(note.message).second)
+      diags.push_back(note);
+  }
 }
 
 // A precompiled header loaded with -include-pch stands for every file it was
@@ -603,10 +616,12 @@ std::string display(diag::Location loc) {
 
 // How `file` is compiled, for libclang: the compilation database's command
 // (or the file alone), the extra arguments, the default language without a
-// database, and opscan's own arguments. Nullopt, with an error, when the
-// database has no command for it.
+// database, and opscan's own arguments; a note in `dropped` for each
+// argument left out. Nullopt, with an error, when the database has no
+// command for it.
 std::optional<CompileCommand> command_for(const std::string& file, const Options& options,
-                                          const CompilationDatabase* db, diag::Diagnostics& diags) {
+                                          const CompilationDatabase* db, diag::Diagnostics& diags,
+                                          diag::Diagnostics& dropped) {
   CompileCommand command{file, {}};
   if (db) {
     auto from_db = db->command_for(file, diags);
@@ -614,10 +629,11 @@ std::optional<CompileCommand> command_for(const std::string& file, const Options
       return std::nullopt;
     command = std::move(*from_db);
   }
+  const size_t database_args = command.args.size();
   command.args.insert(command.args.end(), options.extra_args.begin(), options.extra_args.end());
   if (!db)
     add_default_language(command.args);
-  command.args = parse_arguments(file, std::move(command.args), diags);
+  command.args = parse_arguments(file, std::move(command.args), dropped, database_args);
   return command;
 }
 
@@ -625,7 +641,8 @@ FileResult scan_file_raw(CXIndex index, const ScanContext& context, const std::s
   const Options& options = context.options;
   const CompilationDatabase* db = context.db;
   FileResult result;
-  std::optional<CompileCommand> command = command_for(file, options, db, result.diagnostics);
+  std::optional<CompileCommand> command =
+      command_for(file, options, db, result.diagnostics, result.dropped);
   if (!command)
     return result;
   const std::vector<std::string>& args = command->args;
@@ -650,6 +667,7 @@ FileResult scan_file_raw(CXIndex index, const ScanContext& context, const std::s
     FileResult r = scanner.run();
     r.diagnostics.insert(r.diagnostics.begin(), result.diagnostics.begin(),
                          result.diagnostics.end());
+    r.dropped = std::move(result.dropped);
     return r;
   }();
   result.parsed = true;
@@ -676,6 +694,8 @@ FileResult scan_file(CXIndex index, const ScanContext& context, const std::strin
     for (auto& f : d.fixits)
       f.file = support::display_path(f.file);
   }
+  for (auto& d : result.dropped)
+    d.location.file = display(d.location);
   for (auto& k : result.fragment.kernels)
     k.location.file = display(k.location);
   return result;
@@ -800,7 +820,9 @@ Result scan(const Options& options) {
 
   std::vector<ir::Module> fragments;
   std::vector<std::string> inputs;
+  std::set<std::string> dropped;
   for (FileResult& r : results) {
+    add_once(out.diagnostics, r.dropped, dropped);
     out.files_parsed += r.parsed;
     inputs.insert(inputs.end(), r.inputs.begin(), r.inputs.end());
     fragments.push_back(std::move(r.fragment));
@@ -901,8 +923,12 @@ LocateResult locate_functions(const Options& options) {
       return out;
   }
   Index index(clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0));
+  std::set<std::string> dropped;
   for (const std::string& file : options.files) {
-    std::optional<CompileCommand> command = command_for(file, options, db.get(), out.diagnostics);
+    diag::Diagnostics notes;
+    std::optional<CompileCommand> command =
+        command_for(file, options, db.get(), out.diagnostics, notes);
+    add_once(out.diagnostics, notes, dropped);
     if (!command)
       continue;
     TranslationUnit tu =

@@ -28,8 +28,7 @@ using namespace test_support;
 // ---------------------------------------------------------------------------
 // Compiler flags
 
-// The scan's flag handling is seen through scan(): lib/scan/flags.h needs
-// libclang's headers, which this test does not build with.
+// Seen through scan() here; filter_arguments itself in flags_test.cpp.
 
 TEST(GccOnlyFlags, RejectedByClangAreDroppedWithANote) {
   // Each one makes libclang 14 fail with "unknown argument".

@@ -1,0 +1,465 @@
+// Compiler arguments that would make libclang write files (dependency files,
+// module caches, ...), print, or load plugins: given after --, in a
+// --flags-file or in a compilation database (written here, and made by real
+// CMake and Meson), the real opscan scans all the same, notes each dropped
+// option once, and leaves every file of the project's tree as it was: none
+// appears, none changes. The scan runs in that tree, with HOME,
+// XDG_CACHE_HOME and TMPDIR inside it, so whatever the compiler would write
+// would land there.
+#include "files.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kRepo = OPSCAN_SOURCE_DIR;
+
+using opscan::testing::read_file;
+using opscan::testing::snapshot;
+using opscan::testing::Snapshot;
+using opscan::testing::TempDir;
+
+std::string quoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs `command` (a shell command line) in `cwd`, its temporary and cache
+// directories in `tree`.
+RunResult run_in(const fs::path& tree, const fs::path& cwd, const std::string& command) {
+  TempDir io;
+  const std::string line = "cd " + quoted(cwd.string()) +
+                           " && env HOME=" + quoted((tree / "home").string()) +
+                           " XDG_CACHE_HOME=" + quoted((tree / "cache").string()) +
+                           " TMPDIR=" + quoted((tree / "tmp").string()) + " " + command + " >" +
+                           quoted((io.path() / "out").string()) + " 2>" +
+                           quoted((io.path() / "err").string());
+  const int status = std::system(line.c_str());
+  RunResult run;
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.out = read_file(io.path() / "out");
+  run.err = read_file(io.path() / "err");
+  return run;
+}
+
+RunResult opscan_in(const fs::path& tree, const fs::path& cwd, const std::string& args) {
+  return run_in(tree, cwd, quoted(OPSCAN_BINARY) + " " + args);
+}
+
+// Every path under `dir`, directories too (a compiler may make those).
+std::set<std::string> entries(const fs::path& dir) {
+  std::set<std::string> paths;
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    paths.insert(fs::relative(entry.path(), dir).string());
+  return paths;
+}
+
+// A project tree: src/k.cpp (one kernel), and the empty directories the
+// scan's environment points at.
+void make_project(const TempDir& tree, const std::string& source_dir = "src") {
+  tree.write(source_dir + "/k.cpp", read_file(kRepo / "test/cli/inputs/good.cpp"));
+  for (const char* dir : {"home", "cache", "tmp"})
+    fs::create_directories(tree.path() / dir);
+}
+
+const std::vector<std::string> kIncludes = {"-std=c++17", "-I" + (kRepo / "include").string(),
+                                           "-I" + (kRepo / "examples/include").string()};
+
+// Files made before a scan, each with this content and an old time.
+const std::string kOldContent = "made before the scan\n";
+void make_old(const fs::path& file) {
+  fs::create_directories(file.parent_path());
+  opscan::testing::write_file(file, kOldContent);
+  fs::last_write_time(file, fs::file_time_type::clock::now() - std::chrono::hours(1));
+}
+
+std::string note_lines(std::vector<std::string> messages) {
+  std::sort(messages.begin(), messages.end()); // as diagnostics at one place are
+  std::string lines;
+  for (const std::string& m : messages)
+    lines += "opscan: note: " + m + " [opscan-dropped-flag]\n";
+  return lines;
+}
+
+// The scan's IR holds the kernel of src/k.cpp.
+void expect_ir(const fs::path& ir) {
+  EXPECT_NE(read_file(ir).find("\"demo::neg.out(Tensor self"), std::string::npos) << ir;
+}
+
+// ---------------------------------------------------------------------------
+// Each argument given three ways
+
+const std::string kWrites = ", which makes the compiler write files";
+const std::string kOutput = ", which names a compiler output";
+const std::string kPrints = ", which makes the compiler print to opscan's output";
+const std::string kPlugin = ", which makes the compiler load a plugin";
+const std::string kModules =
+    ", which makes the compiler write a module cache (headers are included as text instead)";
+
+std::string with_value(const std::string& option, const std::string& why) {
+  return "dropped '" + option + "' and its value" + why;
+}
+std::string alone(const std::string& option, const std::string& why) {
+  return "dropped '" + option + "'" + why;
+}
+
+struct Case {
+  std::string name;
+  std::vector<std::string> args;
+  // What libclang 14 writes given `args` (relative to the tree, where the
+  // scan runs): made beforehand, they must stay as they were.
+  std::vector<std::string> writes;
+  std::vector<std::string> notes;
+};
+
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.name;
+}
+
+const std::vector<Case> kCases = {
+    {"MD", {"-MD"}, {"k.d"}, {alone("-MD", kWrites)}},
+    {"MMD", {"-MMD"}, {"k.d"}, {alone("-MMD", kWrites)}},
+    {"MD_MF", {"-MD", "-MF", "deps.d"}, {"deps.d"},
+     {alone("-MD", kWrites), with_value("-MF", kWrites)}},
+    {"MMD_MFjoined", {"-MMD", "-MFdeps.d"}, {"deps.d"},
+     {alone("-MMD", kWrites), with_value("-MF", kWrites)}},
+    // Without -MF, -M prints the rule to standard output.
+    {"M", {"-M"}, {}, {alone("-M", kWrites)}},
+    {"MM_MG_MF", {"-MM", "-MG", "-MF", "deps.d"}, {"deps.d"},
+     {alone("-MM", kWrites), alone("-MG", kWrites), with_value("-MF", kWrites)}},
+    {"MD_MT_MQ_MP", {"-MD", "-MT", "k.o", "-MQ", "k.o", "-MP", "-MF", "deps.d"}, {"deps.d"},
+     {alone("-MD", kWrites), with_value("-MT", kWrites), with_value("-MQ", kWrites),
+      alone("-MP", kWrites), with_value("-MF", kWrites)}},
+    {"MJ", {"-MJ", "fragment.json"}, {"fragment.json"}, {with_value("-MJ", kWrites)}},
+    {"MJjoined", {"-MJfragment.json"}, {"fragment.json"}, {with_value("-MJ", kWrites)}},
+    {"WriteDependencies", {"--write-dependencies"}, {"k.d"},
+     {alone("--write-dependencies", kWrites)}},
+    {"UserDependencies", {"--user-dependencies"}, {}, {alone("--user-dependencies", kWrites)}},
+    {"Wp_MD", {"-Wp,-MD,deps.d"}, {"deps.d"}, {with_value("-Wp,-MD", kWrites)}},
+    {"Wp_MMD_and_a_macro", {"-Wp,-MMD,deps.d,-DFROM_WP=1"}, {"deps.d"},
+     {with_value("-Wp,-MMD", kWrites)}},
+    {"Output", {"-o", "a.o", "-ob.o", "--output=c.o", "--output", "d.o"}, {},
+     {with_value("-o", kOutput), alone("--output=c.o", kOutput), with_value("--output", kOutput)}},
+    {"Emit", {"-emit-ast", "-emit-llvm", "-emit-pch"}, {},
+     {alone("-emit-ast", kWrites), alone("-emit-llvm", kWrites), alone("-emit-pch", kWrites)}},
+    {"SaveTemps", {"-save-temps"}, {}, {alone("-save-temps", kWrites)}},
+    {"SaveTempsObj", {"-save-temps=obj"}, {}, {alone("-save-temps=obj", kWrites)}},
+    {"SerializeDiagnostics", {"--serialize-diagnostics", "diags.dia"}, {},
+     {with_value("--serialize-diagnostics", kWrites)}},
+    {"TimeTrace", {"-ftime-trace", "-ftime-trace=trace.json"}, {},
+     {alone("-ftime-trace", kWrites), alone("-ftime-trace=trace.json", kWrites)}},
+    {"Statistics",
+     {"-save-stats", "-fproc-stat-report", "-fproc-stat-report=report.txt",
+      "-fcrash-diagnostics-dir=crash"},
+     {},
+     {alone("-save-stats", kWrites), alone("-fproc-stat-report", kWrites),
+      alone("-fproc-stat-report=report.txt", kWrites),
+      alone("-fcrash-diagnostics-dir=crash", kWrites)}},
+    {"CommandsOnly", {"-###"}, {}, {alone("-###", kPrints)}},
+    {"Verbose", {"-v"}, {}, {alone("-v", kPrints)}},
+    {"ShowIncludes", {"-H"}, {}, {alone("-H", kPrints)}},
+    {"PrintResourceDir", {"-print-resource-dir"}, {}, {alone("-print-resource-dir", kPrints)}},
+    {"PrintStats", {"-Xclang", "-print-stats"}, {}, {alone("-Xclang -print-stats", kPrints)}},
+    {"Plugins", {"-fplugin=/nonexistent/a.so", "-fpass-plugin=/nonexistent/b.so"}, {},
+     {alone("-fplugin=/nonexistent/a.so", kPlugin),
+      alone("-fpass-plugin=/nonexistent/b.so", kPlugin)}},
+    {"LoadPlugin", {"-Xclang", "-load", "-Xclang", "/nonexistent/a.so"}, {},
+     {with_value("-Xclang -load", kPlugin)}},
+    {"PluginAction", {"-Xclang", "-plugin", "-Xclang", "print-fns"}, {},
+     {with_value("-Xclang -plugin", kPlugin)}},
+    {"AddPlugin", {"-Xclang", "-add-plugin", "-Xclang", "print-fns"}, {},
+     {with_value("-Xclang -add-plugin", kPlugin)}},
+    // The module cache's files are named by hashes: none may appear.
+    {"ImplicitModules", {"-fmodules"}, {}, {alone("-fmodules", kModules)}},
+    {"ModulesCachePath", {"-fmodules", "-fmodules-cache-path=modules"}, {},
+     {alone("-fmodules", kModules), alone("-fmodules-cache-path=modules", kWrites)}},
+    {"FrontendDependencyFile",
+     {"-Xclang", "-dependency-file", "-Xclang", "deps.d", "-Xclang", "-MT", "-Xclang", "k.o"},
+     {"deps.d"},
+     {with_value("-Xclang -dependency-file", kWrites), with_value("-Xclang -MT", kWrites)}},
+    {"FrontendDependencyDot", {"-Xclang", "-dependency-dot", "-Xclang", "deps.dot"}, {"deps.dot"},
+     {with_value("-Xclang -dependency-dot", kWrites)}},
+    {"FrontendHeaderIncludeFile",
+     {"-Xclang", "-header-include-file", "-Xclang", "headers.txt", "-Xclang", "-H"},
+     {"headers.txt"},
+     {with_value("-Xclang -header-include-file", kWrites), alone("-Xclang -H", kPrints)}},
+    {"FrontendModuleDependencyDir", {"-Xclang", "-module-dependency-dir", "-Xclang", "copies"},
+     {"copies/vfs.yaml"},
+     {with_value("-Xclang -module-dependency-dir", kWrites)}},
+};
+
+enum class Route { dashes, flags_file, database };
+
+std::string route_name(Route route) {
+  switch (route) {
+  case Route::dashes:
+    return "Dashes";
+  case Route::flags_file:
+    return "FlagsFile";
+  case Route::database:
+    return "Database";
+  }
+  return "";
+}
+
+class WritingArguments : public ::testing::TestWithParam<std::tuple<Case, Route>> {
+protected:
+  // The scan's arguments, given the route's way: the files that way needs
+  // are written into the tree.
+  std::string scan_args(const Case& c, Route route, const fs::path& ir) const {
+    std::string args = "scan src/k.cpp -o " + quoted(ir.string());
+    switch (route) {
+    case Route::dashes:
+      args += " --";
+      for (const std::string& a : kIncludes)
+        args += " " + quoted(a);
+      for (const std::string& a : c.args)
+        args += " " + quoted(a);
+      break;
+    case Route::flags_file: {
+      std::string lines;
+      for (const std::string& a : kIncludes)
+        lines += a + "\n";
+      for (const std::string& a : c.args)
+        lines += a + "\n";
+      tree_.write("flags.txt", lines);
+      args += " --flags-file flags.txt";
+      break;
+    }
+    case Route::database: {
+      std::string json = R"([{"directory": ")" + tree_.path().string() +
+                         R"(", "file": "src/k.cpp", "arguments": ["c++")";
+      for (const std::string& a : kIncludes)
+        json += ", \"" + a + "\"";
+      for (const std::string& a : c.args)
+        json += ", \"" + a + "\"";
+      json += R"(, "-c", "src/k.cpp"]}])";
+      tree_.write("build/compile_commands.json", json);
+      args += " -p build";
+      break;
+    }
+    }
+    return args;
+  }
+
+  TempDir tree_;
+};
+
+TEST_P(WritingArguments, AreDroppedAndWriteNothing) {
+  const auto& [c, route] = GetParam();
+  make_project(tree_);
+  TempDir out;
+  const fs::path ir = out.path() / "ir.json";
+  const std::string args = scan_args(c, route, ir);
+  // A database's own output is its build's: dropped without a note.
+  std::vector<std::string> notes;
+  for (const std::string& note : c.notes) {
+    if (route != Route::database || !note.ends_with(kOutput))
+      notes.push_back(note);
+  }
+
+  // Nothing there before.
+  const std::set<std::string> paths = entries(tree_.path());
+  RunResult run = opscan_in(tree_.path(), tree_.path(), args);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  expect_ir(ir);
+  EXPECT_EQ(run.err, note_lines(notes));
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(entries(tree_.path()), paths);
+
+  // Made before: left as they were.
+  if (c.writes.empty())
+    return;
+  for (const std::string& file : c.writes)
+    make_old(tree_.path() / file);
+  const Snapshot before = snapshot(tree_.path());
+  fs::remove(ir);
+  run = opscan_in(tree_.path(), tree_.path(), args);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  expect_ir(ir);
+  EXPECT_EQ(snapshot(tree_.path()), before);
+  for (const std::string& file : c.writes)
+    EXPECT_EQ(read_file(tree_.path() / file), kOldContent) << file;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EachWay, WritingArguments,
+    ::testing::Combine(::testing::ValuesIn(kCases),
+                       ::testing::Values(Route::dashes, Route::flags_file, Route::database)),
+    [](const ::testing::TestParamInfo<std::tuple<Case, Route>>& info) {
+      return std::get<0>(info.param).name + "_" + route_name(std::get<1>(info.param));
+    });
+
+// Options a value only looks like: passed on, so the scan sees the macro
+// (an #error otherwise) and nothing is dropped.
+TEST(CompileArgs, ValuesThatLookLikeDroppedOptionsAreKept) {
+  TempDir tree;
+  make_project(tree);
+  tree.write("src/k.cpp", "#ifndef FROM_WP\n#error no macro\n#endif\n" +
+                              read_file(tree.path() / "src/k.cpp"));
+  TempDir out;
+  std::string args = "scan src/k.cpp -o " + quoted((out.path() / "ir.json").string()) +
+                     " --";
+  for (const std::string& a : kIncludes)
+    args += " " + quoted(a);
+  args += " -Wp,-MD,deps.d,-DFROM_WP=1 -include -v";
+  tree.write("-v", "");
+  const std::set<std::string> paths = entries(tree.path());
+  RunResult run = opscan_in(tree.path(), tree.path(), args);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  expect_ir(out.path() / "ir.json");
+  EXPECT_EQ(run.err, note_lines({with_value("-Wp,-MD", kWrites)}));
+  EXPECT_EQ(entries(tree.path()), paths);
+}
+
+// Notes come once per run, not once per file.
+TEST(CompileArgs, EachDroppedOptionIsNotedOnce) {
+  TempDir tree;
+  make_project(tree);
+  tree.write("src/other.cpp", read_file(kRepo / "test/cli/inputs/all_types.cpp"));
+  TempDir out;
+  std::string args = "scan src/k.cpp src/other.cpp -j 2 -o " +
+                     quoted((out.path() / "ir.json").string()) + " --";
+  for (const std::string& a : kIncludes)
+    args += " " + quoted(a);
+  args += " -MD -MF deps.d -fconcepts";
+  RunResult run = opscan_in(tree.path(), tree.path(), args);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err, note_lines({alone("-MD", kWrites), with_value("-MF", kWrites),
+                                 "dropped '-fconcepts', which libclang does not accept"}));
+  EXPECT_FALSE(fs::exists(tree.path() / "deps.d"));
+}
+
+// pch and import-yaml parse with the same arguments.
+TEST(CompileArgs, PchAndImportYamlDropThemToo) {
+  TempDir tree;
+  make_project(tree);
+  TempDir out;
+  std::string args;
+  for (const std::string& a : kIncludes)
+    args += " " + quoted(a);
+  args += " -MD -MF deps.d";
+  const std::set<std::string> paths = entries(tree.path());
+  const std::string notes = note_lines({alone("-MD", kWrites), with_value("-MF", kWrites)});
+
+  RunResult pch = opscan_in(tree.path(), tree.path(),
+                            "pch " + quoted((kRepo / "examples/include/opscan_examples/"
+                                                     "executorch_types.h").string()) +
+                                " -o " + quoted((out.path() / "types.pch").string()) + " --" +
+                                args);
+  EXPECT_EQ(pch.exit_code, 0) << pch.err;
+  EXPECT_TRUE(fs::is_regular_file(out.path() / "types.pch"));
+  EXPECT_EQ(pch.err, notes);
+  EXPECT_EQ(entries(tree.path()), paths);
+
+  RunResult import = opscan_in(
+      tree.path(), tree.path(),
+      "import-yaml " + quoted((kRepo / "test/cli/inputs/import/functions.yaml").string()) +
+          " src/k.cpp --dry-run --" + args);
+  EXPECT_EQ(import.exit_code, 0) << import.err;
+  EXPECT_NE(import.err.find(notes), std::string::npos) << import.err;
+  EXPECT_EQ(entries(tree.path()), paths);
+}
+
+// ---------------------------------------------------------------------------
+// Compilation databases as build systems write them
+
+class CMakeDatabase : public ::testing::TestWithParam<std::string> {};
+
+// CMake 3.25 puts no dependency flags in its entries (its Ninja rules carry
+// them): the project adds its own, as some do.
+TEST_P(CMakeDatabase, ScansWithoutWritingTheDependencyFile) {
+  TempDir tree;
+  make_project(tree, "proj/src");
+  std::string includes;
+  for (const std::string& a : kIncludes)
+    includes += " " + a;
+  tree.write("proj/CMakeLists.txt",
+             "cmake_minimum_required(VERSION 3.20)\nproject(k CXX)\n"
+             "add_library(k OBJECT src/k.cpp)\n"
+             "target_compile_options(k PRIVATE" + includes +
+                 " -MMD -MF ${CMAKE_CURRENT_BINARY_DIR}/k.deps)\n");
+  RunResult configure =
+      run_in(tree.path(), tree.path(),
+             quoted(OPSCAN_CMAKE) + " -S proj -B build -G " + quoted(GetParam()) +
+                 " -DCMAKE_EXPORT_COMPILE_COMMANDS=ON");
+  ASSERT_EQ(configure.exit_code, 0) << configure.out << configure.err;
+  const fs::path build = tree.path() / "build";
+  const std::string database = read_file(build / "compile_commands.json");
+  ASSERT_NE(database.find("-MF " + (build / "k.deps").string()), std::string::npos) << database;
+  ASSERT_NE(database.find("-o "), std::string::npos) << database;
+
+  make_old(build / "k.deps");
+  const Snapshot before = snapshot(tree.path());
+  const std::set<std::string> paths = entries(tree.path());
+  TempDir out;
+  RunResult run = opscan_in(tree.path(), tree.path(),
+                            "scan proj/src/k.cpp -p build -o " +
+                                quoted((out.path() / "ir.json").string()));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  expect_ir(out.path() / "ir.json");
+  EXPECT_EQ(run.err, note_lines({alone("-MMD", kWrites), with_value("-MF", kWrites)}));
+  EXPECT_EQ(snapshot(tree.path()), before);
+  EXPECT_EQ(entries(tree.path()), paths);
+}
+
+INSTANTIATE_TEST_SUITE_P(Generators, CMakeDatabase,
+                         ::testing::Values("Ninja", "Unix Makefiles"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param == "Ninja" ? "Ninja" : "UnixMakefiles";
+                         });
+
+// Meson's entries: -MD -MQ OBJ -MF OBJ.d -o OBJ -c SOURCE, relative to the
+// build directory, where the scan runs (as `cd build && opscan scan -p .`).
+TEST(MesonDatabase, ScansWithoutWritingTheDependencyFile) {
+  TempDir tree;
+  make_project(tree, "proj/src");
+  std::string args;
+  for (const std::string& a : kIncludes)
+    args += std::string(args.empty() ? "" : ", ") + "'" + a + "'";
+  tree.write("proj/meson.build", "project('k', 'cpp')\nstatic_library('k', 'src/k.cpp', "
+                                 "cpp_args: [" + args + "])\n");
+  RunResult setup =
+      run_in(tree.path(), tree.path(), quoted(OPSCAN_MESON) + " setup build proj");
+  ASSERT_EQ(setup.exit_code, 0) << "meson (scripts/setup.sh installs it): " << setup.out
+                                << setup.err;
+  const fs::path build = tree.path() / "build";
+  const std::string database = read_file(build / "compile_commands.json");
+  const std::string depfile = "libk.a.p/src_k.cpp.o.d";
+  ASSERT_NE(database.find("-MD -MQ libk.a.p/src_k.cpp.o -MF " + depfile), std::string::npos)
+      << database;
+
+  make_old(build / depfile);
+  const Snapshot before = snapshot(tree.path());
+  const std::set<std::string> paths = entries(tree.path());
+  TempDir out;
+  RunResult run = opscan_in(tree.path(), build,
+                            "scan ../proj/src/k.cpp -p . -o " +
+                                quoted((out.path() / "ir.json").string()));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  expect_ir(out.path() / "ir.json");
+  EXPECT_EQ(run.err, note_lines({alone("-MD", kWrites), with_value("-MQ", kWrites),
+                                 with_value("-MF", kWrites)}));
+  EXPECT_EQ(snapshot(tree.path()), before);
+  EXPECT_EQ(entries(tree.path()), paths);
+}
+
+} // namespace
