@@ -1,6 +1,7 @@
 #include "scan/flags.h"
 
 #include "scan/clang.h"
+#include "support/files.h"
 
 #include <algorithm>
 #include <clang-c/CXCompilationDatabase.h>
@@ -378,18 +379,19 @@ std::string absolute_in(const fs::path& directory, const std::string& path) {
 std::unique_ptr<CompilationDatabase> CompilationDatabase::open(const std::string& build_dir,
                                                                diag::Diagnostics& diags) {
   const std::string path = (fs::path(build_dir) / "compile_commands.json").string();
-  auto fail = [&] {
-    diags.push_back(diag::make_error("opscan-no-compile-commands", {}, "cannot read " + path));
+  auto fail = [&](const std::string& why) {
+    diags.push_back(
+        diag::make_error("opscan-no-compile-commands", {}, "cannot read " + path + ": " + why));
     return nullptr;
   };
-  // Checked first: libclang prints to stderr when there is none.
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec))
-    return fail();
+  // Checked first: libclang prints to stderr when there is none, and would
+  // block on a FIFO or read a device without end.
+  if (std::string why = support::unreadable_reason(path); !why.empty())
+    return fail(why);
   CXCompilationDatabase_Error error;
   CompilationDatabaseHandle db(clang_CompilationDatabase_fromDirectory(build_dir.c_str(), &error));
   if (error != CXCompilationDatabase_NoError)
-    return fail();
+    return fail("libclang cannot read it as a compilation database");
   std::set<std::string> files;
   CompileCommands all(clang_CompilationDatabase_getAllCompileCommands(db.get()));
   for (unsigned i = 0, n = clang_CompileCommands_getSize(all.get()); i < n; ++i) {

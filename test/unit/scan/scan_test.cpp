@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -1055,9 +1056,23 @@ TEST_F(CompilationDatabaseTest, MissingDatabase) {
   Result result = scan(options);
   ASSERT_EQ(result.diagnostics.size(), 1u) << describe(result.diagnostics);
   EXPECT_EQ(result.diagnostics[0].code, "opscan-no-compile-commands");
-  EXPECT_EQ(result.diagnostics[0].message,
-            "cannot read " + (dir_.path() / "compile_commands.json").string());
+  EXPECT_EQ(result.diagnostics[0].message, "cannot read " +
+                                               (dir_.path() / "compile_commands.json").string() +
+                                               ": No such file or directory");
   EXPECT_TRUE(result.module.kernels.empty());
+}
+
+// A FIFO would block libclang's reader for good.
+TEST_F(CompilationDatabaseTest, ADatabaseThatIsNotARegularFileIsNeverOpened) {
+  ASSERT_EQ(::mkfifo((dir_.path() / "compile_commands.json").c_str(), 0666), 0);
+  Options options;
+  options.files = {one_};
+  options.build_dir = dir_.path().string();
+  Result result = scan(options);
+  ASSERT_EQ(result.diagnostics.size(), 1u) << describe(result.diagnostics);
+  EXPECT_EQ(result.diagnostics[0].message, "cannot read " +
+                                               (dir_.path() / "compile_commands.json").string() +
+                                               ": Not a regular file (a FIFO)");
 }
 
 // ---------------------------------------------------------------------------
