@@ -767,9 +767,11 @@ diag::Location Positions::at(std::string_view path) const {
     const Node* next = nullptr;
     if (path[at] == '[') {
       const size_t close = path.find(']', at);
+      if (close == std::string_view::npos) // before path.data() + close overflows
+        break;
       size_t index = 0;
       auto [end, ec] = std::from_chars(path.data() + at + 1, path.data() + close, index);
-      if (close == std::string_view::npos || ec != std::errc() || end != path.data() + close)
+      if (ec != std::errc() || end != path.data() + close)
         break;
       if (node->kind == Node::Kind::array && index < node->children.size())
         next = &node->children[index];

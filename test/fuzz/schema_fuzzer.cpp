@@ -4,30 +4,21 @@
 // and the canonical one. Checks stay on in Release builds (no assert()).
 #include "schema/schema.h"
 
+#include "fuzz_check.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#define FUZZ_TARGET "schema_fuzzer"
+
 namespace {
 
 using namespace opscan::schema;
-
-[[noreturn]] void fail(const char* what, std::string_view input) {
-  std::fprintf(stderr, "schema_fuzzer: %s\ninput: %.*s\n", what, static_cast<int>(input.size()),
-               input.data());
-  std::abort();
-}
-
-#define FUZZ_CHECK(cond, input)                                                                    \
-  do {                                                                                             \
-    if (!(cond))                                                                                   \
-      fail("check failed: " #cond, input);                                                         \
-  } while (0)
+using opscan::fuzz::fail;
 
 void check_error(const Error& e, std::string_view input) {
   FUZZ_CHECK(e.offset <= input.size(), input);
@@ -77,7 +68,7 @@ void fuzz_schema(std::string_view input) {
   const std::string printed = schema.str();
   auto again = parse_schema_with_layout(printed);
   if (!again)
-    fail(("printed schema does not parse: " + printed + "\n" + again.error->message).c_str(),
+    fail(FUZZ_TARGET, ("printed schema does not parse: " + printed + "\n" + again.error->message).c_str(),
          input);
   FUZZ_CHECK(again.value->schema == schema, input);
   FUZZ_CHECK(again.value->schema.str() == printed, input);
