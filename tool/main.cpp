@@ -247,9 +247,10 @@ std::vector<driver::RoleFile> generation_inputs(const std::vector<std::string>& 
 void print_summary(const emit::Output& library, const emit::WriteReport& written,
                    const std::string& out_dir) {
   auto count = [&](const std::vector<std::string>& paths) {
-    return std::count_if(library.files.begin(), library.files.end(), [&](const emit::OutputFile& f) {
-      return std::find(paths.begin(), paths.end(), f.path) != paths.end();
-    });
+    return std::count_if(library.files.begin(), library.files.end(),
+                         [&](const emit::OutputFile& f) {
+                           return std::find(paths.begin(), paths.end(), f.path) != paths.end();
+                         });
   };
   const ir::Module& module = library.module;
   std::map<std::string, int> per_namespace;

@@ -29,8 +29,8 @@ bool write_all(const std::vector<support::FileWrite>& files, Outcome& outcome) {
   support::WriteFilesResult result = support::write_files(files);
   if (result.ok())
     return true;
-  outcome.diagnostics.push_back(io_error(result.failed_path->string(), "write",
-                                         result.error + " (no output was changed)"));
+  outcome.diagnostics.push_back(
+      io_error(result.failed_path->string(), "write", result.error + " (no output was changed)"));
   outcome.status = Status::failure;
   return false;
 }
@@ -147,7 +147,9 @@ Status status_of(const diag::Diagnostics& diags) {
   Status status = Status::ok;
   for (const diag::Diagnostic& d : diags) {
     if (d.severity == diag::Severity::error)
-      status = worst(status, d.code == "opscan-io" ? Status::failure : Status::errors);
+      status = worst(status, d.code == "opscan-io" || d.code == "opscan-no-compile-commands"
+                                 ? Status::failure
+                                 : Status::errors);
   }
   return status;
 }
@@ -374,8 +376,7 @@ Outcome check_outputs(const std::vector<RoleFile>& outputs, const std::vector<Ro
   std::map<support::FileId, const RoleFile*> existing;
   std::map<std::string, const RoleFile*> named;
   for (const RoleFile& output : outputs) {
-    const std::string absolute =
-        std::filesystem::absolute(output.path).lexically_normal().string();
+    const std::string absolute = std::filesystem::absolute(output.path).lexically_normal().string();
     auto [by_name, fresh] = named.try_emplace(absolute, &output);
     std::optional<support::FileId> id = support::file_id(output.path);
     const RoleFile* other = fresh ? nullptr : by_name->second;
@@ -386,8 +387,8 @@ Outcome check_outputs(const std::vector<RoleFile>& outputs, const std::vector<Ro
     }
     if (other) {
       refuse(output, "opscan-output-twice",
-             fmt::format("{} ({}) and {} ({}) are one file; each output needs its own",
-                         other->path, other->role, output.path, output.role));
+             fmt::format("{} ({}) and {} ({}) are one file; each output needs its own", other->path,
+                         other->role, output.path, output.role));
     }
   }
   if (existing.empty())
@@ -415,9 +416,9 @@ Outcome check_inputs(const std::vector<RoleFile>& inputs) {
   Outcome outcome;
   for (const RoleFile& input : inputs) {
     if (std::string why = support::unreadable_reason(input.path); !why.empty()) {
-      outcome.diagnostics.push_back(diag::make_error(
-          "opscan-io", {input.path, 0, 0, 0},
-          fmt::format("cannot read {} ({}): {}", input.path, input.role, why)));
+      outcome.diagnostics.push_back(
+          diag::make_error("opscan-io", {input.path, 0, 0, 0},
+                           fmt::format("cannot read {} ({}): {}", input.path, input.role, why)));
       outcome.status = Status::failure;
     }
   }

@@ -32,7 +32,8 @@ enum class Status {
 Status worst(Status a, Status b);
 
 // The status diagnostics make: a failure when one is an I/O error
-// (opscan-io), errors when one is an error, else ok.
+// (opscan-io, or an unreadable compilation database), errors when one is an
+// error, else ok.
 Status status_of(const diag::Diagnostics& diags);
 
 // "opscan <version>", the version CMake gives the project.
@@ -81,8 +82,7 @@ struct Plan {
 Plan plan(std::vector<IrFile> inputs, const Request& request, const emit::TargetRegistry& targets);
 
 // What `run` makes of a scan: one library (--operators selects from it).
-Plan plan_scanned(ir::Module scanned, const Request& request,
-                  const emit::TargetRegistry& targets);
+Plan plan_scanned(ir::Module scanned, const Request& request, const emit::TargetRegistry& targets);
 
 // Whether libraries (each as its record describes it) can live in one
 // program, registered with their runtimes. Errors:

@@ -12,9 +12,9 @@ WriteReport write_outputs(const std::filesystem::path& out_dir,
   WriteReport report;
   if (!result.ok()) {
     const std::string path = result.failed_path->string();
-    report.diagnostics.push_back(diag::make_error(
-        "opscan-io", {path, 0, 0, 0},
-        "cannot write " + path + ": " + result.error + " (no output was changed)"));
+    report.diagnostics.push_back(diag::make_error("opscan-io", {path, 0, 0, 0},
+                                                  "cannot write " + path + ": " + result.error +
+                                                      " (no output was changed)"));
     return report;
   }
   for (size_t i = 0; i < files.size(); ++i) {

@@ -131,9 +131,9 @@ struct Rule {
   enum Form {
     exact,
     prefix,
-    separate,            // the value is the next argument
-    joined_or_separate,  // "-MF deps.d" or "-MFdeps.d"
-    prefix_separate,     // -plugin-arg-NAME VALUE
+    separate,           // the value is the next argument
+    joined_or_separate, // "-MF deps.d" or "-MFdeps.d"
+    prefix_separate,    // -plugin-arg-NAME VALUE
   } form;
   DropReason reason;
   bool frontend_only = false; // the frontend's spelling: counts only after -Xclang/-Xpreprocessor
@@ -197,16 +197,43 @@ constexpr Rule kRules[] = {
 // Options whose value is the next argument, kept: that value is passed over,
 // never read as an option ("-include -MD" includes a file named -MD).
 constexpr std::string_view kKeptWithValue[] = {
-    "-I",         "-D",          "-U",          "-include",    "-imacros",     "-include-pch",
-    "-isystem",   "-idirafter",  "-iquote",     "-iprefix",    "-iwithprefix", "-iwithprefixbefore",
-    "-isysroot",  "--sysroot",   "-x",          "-target",     "-arch",        "-F",
-    "-iframework", "-ivfsoverlay", "-L",        "-working-directory", "-resource-dir",
-    "-cxx-isystem", "-isystem-after", "-imultilib", "-B",      "-mllvm",       "--param",
-    "-Xlinker",   "-Xassembler", "-Xanalyzer",
+    "-I",
+    "-D",
+    "-U",
+    "-include",
+    "-imacros",
+    "-include-pch",
+    "-isystem",
+    "-idirafter",
+    "-iquote",
+    "-iprefix",
+    "-iwithprefix",
+    "-iwithprefixbefore",
+    "-isysroot",
+    "--sysroot",
+    "-x",
+    "-target",
+    "-arch",
+    "-F",
+    "-iframework",
+    "-ivfsoverlay",
+    "-L",
+    "-working-directory",
+    "-resource-dir",
+    "-cxx-isystem",
+    "-isystem-after",
+    "-imultilib",
+    "-B",
+    "-mllvm",
+    "--param",
+    "-Xlinker",
+    "-Xassembler",
+    "-Xanalyzer",
 };
 constexpr std::string_view kFrontendKeptWithValue[] = {
-    "-triple",           "-aux-triple",       "-target-cpu", "-target-feature",
-    "-internal-isystem", "-internal-externc-isystem", "-main-file-name",
+    "-triple",         "-aux-triple",       "-target-cpu",
+    "-target-feature", "-internal-isystem", "-internal-externc-isystem",
+    "-main-file-name",
 };
 
 struct Match {
@@ -282,8 +309,8 @@ void filter_preprocessor_list(const std::string& arg, size_t index, FilteredArgu
   std::string kept;
   for (size_t i = 0; i < parts.size(); ++i) {
     const std::string& part = parts[i];
-    const bool with_file = part == "-MD" || part == "-MMD" || part == "-MF" || part == "-MT" ||
-                           part == "-MQ";
+    const bool with_file =
+        part == "-MD" || part == "-MMD" || part == "-MF" || part == "-MT" || part == "-MQ";
     if (with_file || part == "-M" || part == "-MM" || part == "-MP" || part == "-MG") {
       const bool has_value = with_file && i + 1 < parts.size();
       out.dropped.push_back({"-Wp," + part, DropReason::writes_files, has_value, index});

@@ -25,9 +25,9 @@ std::string system_error(int code) {
 std::string not_regular(mode_t mode) {
   if (S_ISDIR(mode))
     return system_error(EISDIR);
-  const char* kind = S_ISFIFO(mode)  ? "a FIFO"
-                     : S_ISCHR(mode) ? "a character device"
-                     : S_ISBLK(mode) ? "a block device"
+  const char* kind = S_ISFIFO(mode)   ? "a FIFO"
+                     : S_ISCHR(mode)  ? "a character device"
+                     : S_ISBLK(mode)  ? "a block device"
                      : S_ISSOCK(mode) ? "a socket"
                      : S_ISLNK(mode)  ? "a symbolic link"
                                       : "not a file";
@@ -139,8 +139,8 @@ public:
     fs::path backup = p.temp;
     backup.replace_extension(".old");
     if (::link(p.destination.c_str(), backup.c_str()) != 0)
-      return fail(p.destination, "cannot keep the original while replacing it: " +
-                                     system_error(errno));
+      return fail(p.destination,
+                  "cannot keep the original while replacing it: " + system_error(errno));
     p.backup = backup;
     return true;
   }

@@ -22,8 +22,8 @@ using opscan::testing::snapshot;
 using opscan::testing::TempDir;
 
 const fs::path kRepo = OPSCAN_SOURCE_DIR;
-const std::string kFlags =
-    " -- -I'" + (kRepo / "include").string() + "' -I'" + (kRepo / "examples/include").string() + "'";
+const std::string kFlags = " -- -I'" + (kRepo / "include").string() + "' -I'" +
+                           (kRepo / "examples/include").string() + "'";
 
 class BuildStep : public ::testing::Test {
 protected:
@@ -74,9 +74,9 @@ TEST_F(BuildStep, AnOutputThatIsAnInputIsRefused) {
   fs::create_hard_link(dir_.path() / "k.cpp", dir_.path() / "alias.cpp");
   const Snapshot before = snapshot(dir_.path());
   for (const auto& [args, message] : {
-           std::pair{"scan k.cpp -o k.cpp" + kFlags,
-                     "k.cpp (-o) is " + (dir_.path() / "k.cpp").string() +
-                         " (an input of this step)"},
+           std::pair{"scan k.cpp -o k.cpp" + kFlags, "k.cpp (-o) is " +
+                                                         (dir_.path() / "k.cpp").string() +
+                                                         " (an input of this step)"},
            std::pair{"scan k.cpp -o ir.json --depfile alias.cpp" + kFlags,
                      "alias.cpp (--depfile) is " + (dir_.path() / "k.cpp").string() +
                          " (an input of this step)"},
@@ -133,27 +133,33 @@ TEST_F(BuildStep, SpecialFilesAreNeverReplaced) {
 // input blocked forever.
 TEST_F(BuildStep, SpecialFilesAreNeverRead) {
   ASSERT_EQ(::mkfifo((dir_.path() / "fifo").c_str(), 0666), 0);
+  fs::create_directories(dir_.path() / "db");
+  ASSERT_EQ(::mkfifo((dir_.path() / "db/compile_commands.json").c_str(), 0666), 0);
   const Snapshot before = snapshot(dir_.path());
   for (const auto& [args, message] : {
            std::pair{std::string("scan /dev/zero -o ir.json"),
-                     "cannot read /dev/zero (a source): Not a regular file (a character device)"},
+                     "cannot read /dev/zero (a source): Not a regular file (a character device) "
+                     "[opscan-io]"},
            std::pair{std::string("scan fifo -o ir.json"),
-                     "cannot read fifo (a source): Not a regular file (a FIFO)"},
+                     "cannot read fifo (a source): Not a regular file (a FIFO) [opscan-io]"},
            std::pair{std::string("generate /dev/zero --registration named --lib t -o out"),
-                     "cannot read /dev/zero: Not a regular file (a character device)"},
+                     "cannot read /dev/zero: Not a regular file (a character device) [opscan-io]"},
            std::pair{std::string("generate fifo --registration named --lib t -o out"),
-                     "cannot read fifo: Not a regular file (a FIFO)"},
+                     "cannot read fifo: Not a regular file (a FIFO) [opscan-io]"},
            std::pair{"scan k.cpp -o ir.json --schemas fifo" + kFlags,
-                     "cannot read the schemas file fifo: Not a regular file (a FIFO)"},
+                     "cannot read the schemas file fifo: Not a regular file (a FIFO) [opscan-io]"},
            std::pair{"scan k.cpp -o ir.json --flags-file /dev/zero" + kFlags,
-                     "cannot read /dev/zero: Not a regular file (a character device)"},
+                     "cannot read /dev/zero: Not a regular file (a character device) [opscan-io]"},
            std::pair{std::string("pch fifo -o x.pch"),
-                     "cannot read fifo (a source): Not a regular file (a FIFO)"},
+                     "cannot read fifo (a source): Not a regular file (a FIFO) [opscan-io]"},
+           std::pair{"scan k.cpp -o ir.json -p db" + kFlags,
+                     "cannot read db/compile_commands.json: Not a regular file (a FIFO) "
+                     "[opscan-no-compile-commands]"},
        }) {
     SCOPED_TRACE(args);
     RunResult run = opscan(args);
     EXPECT_EQ(run.exit_code, 3);
-    EXPECT_EQ(run.err, "opscan: error: " + std::string(message) + " [opscan-io]\n");
+    EXPECT_EQ(run.err, "opscan: error: " + std::string(message) + "\n");
     EXPECT_EQ(snapshot(dir_.path()), before);
   }
 }

@@ -71,8 +71,9 @@ TEST(WriteStep, AnOutputThatIsAnInputIsRefusedAndNothingIsWritten) {
   };
   const std::string depfile = (dir.path() / "k.d").string();
   for (const Case& c : std::vector<Case>{
-           {{source, "x", "", ""}, source + " is both -o and an input of this step; opscan does "
-                                            "not overwrite its inputs"},
+           {{source, "x", "", ""},
+            source + " is both -o and an input of this step; opscan does "
+                     "not overwrite its inputs"},
            {{dir.file("hard.cpp"), "x", "", ""},
             dir.file("hard.cpp") + " (-o) is " + source +
                 " (an input of this step); opscan does not overwrite its inputs"},
@@ -97,7 +98,8 @@ TEST(WriteStep, AnOutputThatIsAnInputIsRefusedAndNothingIsWritten) {
 TEST(WriteStep, TwoOutputsNamingOneFileAreRefused) {
   TempDir dir;
   const std::string out = dir.file("out.json");
-  driver::Outcome written = driver::write_step({out, "x", dir.path() / "." / "out.json", ""}, {}, {});
+  driver::Outcome written =
+      driver::write_step({out, "x", dir.path() / "." / "out.json", ""}, {}, {});
   ASSERT_EQ(written.diagnostics.size(), 1u);
   EXPECT_EQ(written.diagnostics[0].code, "opscan-output-twice");
   EXPECT_EQ(written.status, driver::Status::usage);
@@ -118,6 +120,20 @@ TEST(WriteStep, APathADepfileCannotHoldIsAnErrorAndNothingIsWritten) {
                 "in a depfile (nothing was written)");
   EXPECT_EQ(written.status, driver::Status::failure);
   EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
+// Exit code 3 for every I/O error, 1 for errors in the input.
+TEST(StatusOf, IoErrorsAreFailuresOtherErrorsAreErrors) {
+  const diag::Diagnostic io = diag::make_error("opscan-io", {}, "cannot read x: why");
+  const diag::Diagnostic no_database =
+      diag::make_error("opscan-no-compile-commands", {}, "cannot read b/compile_commands.json");
+  const diag::Diagnostic input = diag::make_error("opscan-clang-error", {}, "expected ';'");
+  const diag::Diagnostic io_note = diag::make_note("opscan-io", {}, "only a note");
+  EXPECT_EQ(driver::status_of({}), driver::Status::ok);
+  EXPECT_EQ(driver::status_of({io_note}), driver::Status::ok);
+  EXPECT_EQ(driver::status_of({input}), driver::Status::errors);
+  EXPECT_EQ(driver::status_of({input, io}), driver::Status::failure);
+  EXPECT_EQ(driver::status_of({no_database}), driver::Status::failure);
 }
 
 } // namespace

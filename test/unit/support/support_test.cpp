@@ -351,8 +351,8 @@ TEST_F(WriteFiles, WritesEveryChangedFile) {
   opscan::testing::write_file(dir_ / "lib" / "b.cpp", "new b\n");
   WriteFilesResult result = write_files(outputs());
   ASSERT_TRUE(result.ok()) << result.error;
-  EXPECT_EQ(result.outcomes, (std::vector{WriteOutcome::written, WriteOutcome::unchanged,
-                                          WriteOutcome::written}));
+  EXPECT_EQ(result.outcomes,
+            (std::vector{WriteOutcome::written, WriteOutcome::unchanged, WriteOutcome::written}));
   EXPECT_EQ(opscan::testing::read_file(dir_ / "lib" / "gen" / "c.yaml"), "new c\n");
   EXPECT_EQ(tree(), (Strings{"lib", "lib/a.h", "lib/b.cpp", "lib/gen", "lib/gen/c.yaml"}));
 }
@@ -402,7 +402,8 @@ TEST_F(WriteFiles, ARenameThatFailsPutsEveryFileBack) {
 }
 
 TEST_F(WriteFiles, AFailedRenameOfANewFileRemovesTheOthersItWrote) {
-  const std::vector<FileWrite> files = {{dir_ / "new" / "x.h", "x\n"}, {dir_ / "new" / "y.h", "y\n"}};
+  const std::vector<FileWrite> files = {{dir_ / "new" / "x.h", "x\n"},
+                                        {dir_ / "new" / "y.h", "y\n"}};
   WriteHooks hooks;
   hooks.before_rename = [&](const fs::path& destination) {
     if (destination == files[1].path)
@@ -411,7 +412,8 @@ TEST_F(WriteFiles, AFailedRenameOfANewFileRemovesTheOthersItWrote) {
   WriteFilesResult result = write_files(files, hooks);
   EXPECT_EQ(result.failed_path, files[1].path);
   EXPECT_FALSE(fs::exists(files[0].path));
-  EXPECT_EQ(tree(), (Strings{"lib", "lib/a.h", "lib/b.cpp", "new", "new/y.h", "new/y.h/in-the-way"}));
+  EXPECT_EQ(tree(),
+            (Strings{"lib", "lib/a.h", "lib/b.cpp", "new", "new/y.h", "new/y.h/in-the-way"}));
 }
 
 TEST_F(WriteFiles, SpecialFilesAndLinksAreNeverReplaced) {
@@ -438,8 +440,8 @@ TEST_F(WriteFiles, OneDestinationNamedTwiceIsRefused) {
 }
 
 TEST_F(WriteFiles, AReplacedFileKeepsItsMode) {
-  fs::permissions(dir_ / "lib" / "a.h", fs::perms::owner_read | fs::perms::owner_write |
-                                            fs::perms::owner_exec);
+  fs::permissions(dir_ / "lib" / "a.h",
+                  fs::perms::owner_read | fs::perms::owner_write | fs::perms::owner_exec);
   ASSERT_TRUE(write_files(outputs()).ok());
   EXPECT_EQ(fs::status(dir_ / "lib" / "a.h").permissions(),
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::owner_exec);
