@@ -122,25 +122,32 @@ public:
     fs::path temp = destination.parent_path() /
                     ("." + destination.filename().string() + ".opscan-" +
                      std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".tmp");
-    Descriptor fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, mode));
-    if (fd.get() < 0)
-      return fail(destination, system_error(errno));
-    pending_.push_back({destination, temp, {}});
-    // The umask applies to a new file only; a replaced file keeps its mode.
-    if (::fchmod(fd.get(), mode) != 0 || !write_all(fd.get(), content) || !fd.close())
-      return fail(destination, system_error(errno));
+    pending_.push_back({destination, temp, {}, mode});
+    if (!create_file(temp, content, mode)) {
+      int saved = errno;
+      if (saved != EEXIST)
+        ::unlink(temp.c_str());
+      pending_.back().temp.clear();
+      return fail(destination, system_error(saved));
+    }
     return true;
   }
 
   // Keeps the current `destination` reachable under a second name, so a
-  // failed transaction can put it back.
+  // failed transaction can put it back: a hard link, or a copy where the
+  // file system has no hard links.
   bool keep_original(size_t i) {
     Pending& p = pending_[i];
     fs::path backup = p.temp;
     backup.replace_extension(".old");
-    if (::link(p.destination.c_str(), backup.c_str()) != 0)
-      return fail(p.destination,
-                  "cannot keep the original while replacing it: " + system_error(errno));
+    if (::link(p.destination.c_str(), backup.c_str()) != 0) {
+      std::string why = system_error(errno);
+      std::optional<std::string> original = read_file(p.destination, &why);
+      if (!original || !create_file(backup, *original, p.mode)) {
+        ::unlink(backup.c_str());
+        return fail(p.destination, "cannot keep the original while replacing it: " + why);
+      }
+    }
     p.backup = backup;
     return true;
   }
@@ -169,7 +176,6 @@ public:
     return false;
   }
 
-  size_t pending() const { return pending_.size(); }
 
   std::optional<fs::path> failed_path;
   std::string error;
@@ -177,10 +183,19 @@ public:
 private:
   struct Pending {
     fs::path destination;
-    fs::path temp;
+    fs::path temp;   // empty once removed
     fs::path backup; // empty: the destination did not exist
+    mode_t mode = 0666;
     bool renamed = false;
   };
+
+  // A new file at `path` holding `content` with exactly `mode` (the umask
+  // applies to new files only: a replaced file keeps its mode).
+  static bool create_file(const fs::path& path, const std::string& content, mode_t mode) {
+    Descriptor fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, mode));
+    return fd.get() >= 0 && ::fchmod(fd.get(), mode) == 0 && write_all(fd.get(), content) &&
+           fd.close();
+  }
 
   void rollback() {
     for (auto it = pending_.rbegin(); it != pending_.rend(); ++it) {
@@ -190,7 +205,8 @@ private:
         else
           ::rename(it->backup.c_str(), it->destination.c_str());
       } else {
-        ::unlink(it->temp.c_str());
+        if (!it->temp.empty())
+          ::unlink(it->temp.c_str());
         if (!it->backup.empty())
           ::unlink(it->backup.c_str());
       }
