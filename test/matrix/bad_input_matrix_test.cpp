@@ -38,8 +38,8 @@ const fs::path kRepo = OPSCAN_SOURCE_DIR;
 const fs::path kBase = OPSCAN_MATRIX_BASE;
 const std::string kFlags = " -- -I'" + (kRepo / "include").string() + "' -I'" +
                            (kRepo / "examples/include").string() + "'";
-constexpr int kBound = 30;            // seconds; a run killed after it exits 124
-constexpr size_t kMaxStderr = 8192;   // a bad input never floods the terminal
+constexpr int kBound = 30;          // seconds; a run killed after it exits 124
+constexpr size_t kMaxStderr = 8192; // a bad input never floods the terminal
 
 RunResult opscan(const fs::path& dir, const std::string& args, int bound = kBound) {
   return opscan::testing::run_command(dir, "'" OPSCAN_BINARY "' " + args, bound);
@@ -80,8 +80,8 @@ Step directory(const std::string& relative) {
 }
 Step read_only(const std::string& relative) {
   return [=](const fs::path& dir) {
-    fs::permissions(dir / relative, fs::perms::owner_read | fs::perms::group_read |
-                                        fs::perms::others_read);
+    fs::permissions(dir / relative,
+                    fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
   };
 }
 // An opscan run that must succeed (a previous generation, a warm cache).
@@ -154,12 +154,20 @@ struct Case {
 
 // gtest names a failing row by this.
 // (The name only: ctest shows it in every test's name.)
-void PrintTo(const Case& row, std::ostream* out) { *out << row.name; }
+void PrintTo(const Case& row, std::ostream* out) {
+  *out << row.name;
+}
 
 Case refused(std::string name, std::vector<Step> setup, std::string command, int exit_code,
              std::string code) {
-  return Case{std::move(name), std::move(setup), std::move(command), exit_code, std::move(code),
-              Expect::refused, {}, kBound};
+  return Case{std::move(name),
+              std::move(setup),
+              std::move(command),
+              exit_code,
+              std::move(code),
+              Expect::refused,
+              {},
+              kBound};
 }
 
 Case with_bound(int seconds, Case row) {
@@ -175,7 +183,8 @@ Case cache_miss(std::string name, std::vector<Step> damage) {
   std::vector<Step> setup{put("a.cpp", kAbs), ran("scan k.cpp a.cpp -o ref.json" + kFlags),
                           ran("scan --cache cache k.cpp a.cpp -o warm.json" + kFlags)};
   setup.insert(setup.end(), damage.begin(), damage.end());
-  return Case{std::move(name), std::move(setup), kCachedScan, 0, "", Expect::cache_miss, {}, kBound};
+  return Case{std::move(name), std::move(setup), kCachedScan, 0, "", Expect::cache_miss, {},
+              kBound};
 }
 
 // The cache's entries, in name order.
@@ -211,12 +220,13 @@ std::pair<RunResult, RunResult> at_once(const fs::path& dir, const std::string& 
                                         const std::string& b) {
   TempDir io;
   const std::string bin = "'" OPSCAN_BINARY "' ";
-  write_file(io.path() / "both.sh",
-             bin + a + " >'" + io.file("a.out") + "' 2>'" + io.file("a.err") + "' & pa=$!\n" +
-                 bin + b + " >'" + io.file("b.out") + "' 2>'" + io.file("b.err") +
-                 "' & pb=$!\n" + "wait $pa; echo $? >'" + io.file("a.rc") + "'\nwait $pb; echo $? >'" +
-                 io.file("b.rc") + "'\n");
-  const RunResult both = opscan::testing::run_command(dir, "sh '" + io.file("both.sh") + "'", kBound);
+  write_file(io.path() / "both.sh", bin + a + " >'" + io.file("a.out") + "' 2>'" +
+                                        io.file("a.err") + "' & pa=$!\n" + bin + b + " >'" +
+                                        io.file("b.out") + "' 2>'" + io.file("b.err") +
+                                        "' & pb=$!\n" + "wait $pa; echo $? >'" + io.file("a.rc") +
+                                        "'\nwait $pb; echo $? >'" + io.file("b.rc") + "'\n");
+  const RunResult both =
+      opscan::testing::run_command(dir, "sh '" + io.file("both.sh") + "'", kBound);
   EXPECT_NE(both.exit_code, 124) << "the two runs did not end within " << kBound << " s";
   auto result = [&](const std::string& which) {
     RunResult r;
@@ -277,9 +287,9 @@ void two_scans_one_cache(const fs::path& dir) {
   }
 }
 
-Case custom(std::string name, std::vector<Step> setup,
-            std::function<void(const fs::path&)> check) {
-  return Case{std::move(name), std::move(setup), "", 0, "", Expect::custom, std::move(check), kBound};
+Case custom(std::string name, std::vector<Step> setup, std::function<void(const fs::path&)> check) {
+  return Case{std::move(name), std::move(setup), "",    0, "",
+              Expect::custom,  std::move(check), kBound};
 }
 
 std::vector<Case> cases() {
@@ -565,6 +575,8 @@ std::vector<Case> cases() {
       refused("options_nonexistent_ir", {}, generate("nowhere.json"), 3, "opscan-io"),
       refused("options_build_dir_without_database", {directory("build")},
               "scan -p build k.cpp -o ir2.json", 1, "opscan-no-compile-commands"),
+      refused("options_build_dir_missing", {}, "scan -p nowhere k.cpp -o ir2.json", 1,
+              "opscan-no-compile-commands"),
       refused("options_source_not_in_database",
               {put("build/compile_commands.json",
                    "[{\"directory\": \"/\", \"file\": \"/elsewhere.cpp\", \"arguments\": "
@@ -708,6 +720,8 @@ TEST_P(Matrix, Row) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BadInput, Matrix, ::testing::ValuesIn(cases()),
-                         [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return info.param.name;
+                         });
 
 } // namespace
