@@ -270,6 +270,23 @@ void two_runs_one_output(const fs::path& dir) {
   }
 }
 
+// Two identical `opscan run`s into one output directory at once (a build
+// tool that starts a step twice): both succeed, the output is the single
+// run's.
+void two_identical_runs(const fs::path& dir) {
+  const std::string args = run("a.cpp");
+  const RunResult single = opscan(dir, args);
+  ASSERT_EQ(single.exit_code, 0) << single.err;
+  const auto expected = contents(dir / "out");
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    const auto [a, b] = at_once(dir, args, args);
+    EXPECT_EQ(a.exit_code, 0) << a.err;
+    EXPECT_EQ(b.exit_code, 0) << b.err;
+    EXPECT_EQ(contents(dir / "out"), expected);
+  }
+}
+
 // Two scans sharing one --cache directory at once, cold and then warm: both
 // IRs equal the uncached scan's.
 void two_scans_one_cache(const fs::path& dir) {
@@ -667,6 +684,7 @@ std::vector<Case> cases() {
 
       // ---- concurrency ----
       custom("concurrency_two_runs_one_output", {put("a.cpp", kAbs)}, two_runs_one_output),
+      custom("concurrency_two_identical_runs", {put("a.cpp", kAbs)}, two_identical_runs),
       custom("concurrency_two_scans_one_cache", {put("a.cpp", kAbs)}, two_scans_one_cache),
   };
   return rows;
