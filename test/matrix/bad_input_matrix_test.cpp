@@ -1,0 +1,745 @@
+// The bad-input matrix: one row per bad input (a source, an annotation, a
+// schema, a name, an IR file, a cache entry, an option, a file-system fault,
+// a special file, two runs at once), each run with the real opscan binary in
+// a fresh temporary tree that already holds a good generation. A refused row
+// asserts the exit code, the diagnostic code, a bounded time and stderr, and
+// that no regular file in the tree changed (content and modification time)
+// and none appeared. Cache rows and concurrency rows expect success and
+// assert the IR or the output equals that of a plain run. See README.md.
+#include "files.h"
+#include "run.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <gtest/gtest.h>
+#include <map>
+#include <ostream>
+#include <string>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <utility>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using opscan::testing::read_file;
+using opscan::testing::RunResult;
+using opscan::testing::Snapshot;
+using opscan::testing::snapshot;
+using opscan::testing::TempDir;
+using opscan::testing::write_file;
+
+const fs::path kRepo = OPSCAN_SOURCE_DIR;
+// The good generation every tree starts from (test/matrix/CMakeLists.txt):
+// k.cpp, its scan ir.json, and the named library t generated into out/.
+const fs::path kBase = OPSCAN_MATRIX_BASE;
+const std::string kFlags = " -- -I'" + (kRepo / "include").string() + "' -I'" +
+                           (kRepo / "examples/include").string() + "'";
+constexpr int kBound = 30;          // seconds; a run killed after it exits 124
+constexpr size_t kMaxStderr = 8192; // a bad input never floods the terminal
+
+RunResult opscan(const fs::path& dir, const std::string& args, int bound = kBound) {
+  return opscan::testing::run_command(dir, "'" OPSCAN_BINARY "' " + args, bound);
+}
+
+// ---- Setup steps: each changes the tree before the snapshot is taken. ----
+
+using Step = std::function<void(const fs::path&)>;
+
+Step put(const std::string& relative, const std::string& content) {
+  return [=](const fs::path& dir) {
+    fs::create_directories((dir / relative).parent_path());
+    write_file(dir / relative, content);
+  };
+}
+Step put_from(const std::string& relative, const fs::path& from) {
+  return put(relative, read_file(from));
+}
+Step fifo(const std::string& relative) {
+  return [=](const fs::path& dir) {
+    ASSERT_EQ(::mkfifo((dir / relative).c_str(), 0644), 0) << relative;
+  };
+}
+Step symlink(const std::string& target, const std::string& relative) {
+  return [=](const fs::path& dir) {
+    fs::remove(dir / relative);
+    fs::create_symlink(target, dir / relative);
+  };
+}
+Step hardlink(const std::string& target, const std::string& relative) {
+  return [=](const fs::path& dir) { fs::create_hard_link(dir / target, dir / relative); };
+}
+Step directory(const std::string& relative) {
+  return [=](const fs::path& dir) {
+    fs::remove(dir / relative);
+    fs::create_directories(dir / relative / "inner");
+  };
+}
+Step read_only(const std::string& relative) {
+  return [=](const fs::path& dir) {
+    fs::permissions(dir / relative,
+                    fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  };
+}
+// An opscan run that must succeed (a previous generation, a warm cache).
+Step ran(const std::string& args) {
+  return [=](const fs::path& dir) {
+    const RunResult run = opscan(dir, args);
+    ASSERT_EQ(run.exit_code, 0) << args << "\n" << run.err;
+  };
+}
+// Edits `relative`: the first `from` becomes `to`.
+Step edit(const std::string& relative, const std::string& from, const std::string& to) {
+  return [=](const fs::path& dir) {
+    std::string text = read_file(dir / relative);
+    const size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from << " in " << relative;
+    write_file(dir / relative, text.replace(at, from.size(), to));
+  };
+}
+Step truncate(const std::string& relative, size_t keep) {
+  return [=](const fs::path& dir) {
+    write_file(dir / relative, read_file(dir / relative).substr(0, keep));
+  };
+}
+
+// ---- Sources. ----
+
+const std::string kHead = "#include <opscan/annotations.h>\n"
+                          "#include <opscan_examples/executorch_types.h>\n"
+                          "using executorch::aten::Tensor;\n"
+                          "using executorch::aten::Scalar;\n"
+                          "using executorch::runtime::KernelRuntimeContext;\n";
+const std::string kNeg = "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& self, "
+                         "Tensor& out);\n";
+
+// A source of one kernel: its annotation and declaration.
+std::string kernel(const std::string& annotation, const std::string& declaration = kNeg) {
+  return kHead + annotation + "\n" + declaration;
+}
+// A second good source, of another operator.
+const std::string kAbs = kernel("OPSCAN_KERNEL(\"demo::abs.out\")",
+                                "Tensor& abs_out(KernelRuntimeContext& ctx, const Tensor& self, "
+                                "Tensor& out);\n");
+
+// `run FILE` into the previous generation out/t.
+std::string run(const std::string& files, const std::string& options = "") {
+  return "run " + files + " --registration named --lib t" + options + " -o out" + kFlags;
+}
+std::string generate(const std::string& irs, const std::string& options = "") {
+  return "generate " + irs + " --registration named --lib t" + options + " -o out";
+}
+
+// ---- The rows. ----
+
+enum class Expect {
+  refused,    // the exit code and diagnostic; nothing in the tree changed
+  cache_miss, // exit 0; ir.json equals ref.json (an uncached scan); inputs unchanged
+  custom,     // the row's own check does everything
+};
+
+struct Case {
+  std::string name; // <category>_<what>
+  std::vector<Step> setup;
+  std::string command; // opscan's arguments, run in the tree
+  int exit_code = 0;
+  std::string code; // the diagnostic code, without brackets
+  Expect expect = Expect::refused;
+  std::function<void(const fs::path&)> check = {};
+  int bound = kBound; // seconds
+};
+
+// gtest names a failing row by this.
+// (The name only: ctest shows it in every test's name.)
+void PrintTo(const Case& row, std::ostream* out) {
+  *out << row.name;
+}
+
+Case refused(std::string name, std::vector<Step> setup, std::string command, int exit_code,
+             std::string code) {
+  return Case{std::move(name),
+              std::move(setup),
+              std::move(command),
+              exit_code,
+              std::move(code),
+              Expect::refused,
+              {},
+              kBound};
+}
+
+Case with_bound(int seconds, Case row) {
+  row.bound = seconds;
+  return row;
+}
+
+// A cache row: k.cpp and a.cpp scanned once with --cache cache (and once
+// without, into ref.json); `damage` then breaks entries; the row's scan must
+// treat them as misses.
+const std::string kCachedScan = "scan --cache cache k.cpp a.cpp -o ir.json" + kFlags;
+Case cache_miss(std::string name, std::vector<Step> damage) {
+  std::vector<Step> setup{put("a.cpp", kAbs), ran("scan k.cpp a.cpp -o ref.json" + kFlags),
+                          ran("scan --cache cache k.cpp a.cpp -o warm.json" + kFlags)};
+  setup.insert(setup.end(), damage.begin(), damage.end());
+  return Case{std::move(name), std::move(setup), kCachedScan, 0, "", Expect::cache_miss, {},
+              kBound};
+}
+
+// The cache's entries, in name order.
+std::vector<fs::path> entries(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (const auto& entry : fs::directory_iterator(dir / "cache"))
+    out.push_back(entry.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+// Applies `damage` to every entry of the cache.
+Step each_entry(std::function<void(const fs::path&)> damage) {
+  return [=](const fs::path& dir) {
+    const std::vector<fs::path> all = entries(dir);
+    ASSERT_FALSE(all.empty());
+    for (const fs::path& entry : all)
+      damage(entry);
+  };
+}
+
+// The contents of every regular file under `dir`/`sub`, without times: what
+// two runs that wrote the same output agree on.
+std::map<std::string, std::string> contents(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& [name, file] : snapshot(dir))
+    out[name] = file.first;
+  return out;
+}
+
+// Runs `a` and `b` (opscan's arguments) at the same time in `dir`; returns
+// their results.
+std::pair<RunResult, RunResult> at_once(const fs::path& dir, const std::string& a,
+                                        const std::string& b) {
+  TempDir io;
+  const std::string bin = "'" OPSCAN_BINARY "' ";
+  write_file(io.path() / "both.sh", bin + a + " >'" + io.file("a.out") + "' 2>'" +
+                                        io.file("a.err") + "' & pa=$!\n" + bin + b + " >'" +
+                                        io.file("b.out") + "' 2>'" + io.file("b.err") +
+                                        "' & pb=$!\n" + "wait $pa; echo $? >'" + io.file("a.rc") +
+                                        "'\nwait $pb; echo $? >'" + io.file("b.rc") + "'\n");
+  const RunResult both =
+      opscan::testing::run_command(dir, "sh '" + io.file("both.sh") + "'", kBound);
+  EXPECT_NE(both.exit_code, 124) << "the two runs did not end within " << kBound << " s";
+  auto result = [&](const std::string& which) {
+    RunResult r;
+    r.exit_code = std::stoi("0" + read_file(io.path() / (which + ".rc")));
+    r.out = read_file(io.path() / (which + ".out"));
+    r.err = read_file(io.path() / (which + ".err"));
+    return r;
+  };
+  return {result("a"), result("b")};
+}
+
+// A run that failed must have failed cleanly: an I/O exit code and an
+// opscan diagnostic, not a crash.
+void ok_or_clean_failure(const RunResult& run) {
+  if (run.exit_code == 0)
+    return;
+  EXPECT_EQ(run.exit_code, 3) << run.err;
+  EXPECT_NE(run.err.find("[opscan-"), std::string::npos) << run.err;
+}
+
+// Two `opscan run`s of different sources into one output directory at once:
+// the final output is exactly one of the two single runs', never a mix.
+void two_runs_one_output(const fs::path& dir) {
+  const std::string first = run("k.cpp"), second = run("a.cpp");
+  std::vector<std::map<std::string, std::string>> singles;
+  for (const std::string& args : {first, second}) {
+    const RunResult single = opscan(dir, args);
+    ASSERT_EQ(single.exit_code, 0) << single.err;
+    singles.push_back(contents(dir / "out"));
+  }
+  ASSERT_NE(singles[0], singles[1]);
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    const auto [a, b] = at_once(dir, first, second);
+    ok_or_clean_failure(a);
+    ok_or_clean_failure(b);
+    EXPECT_TRUE(a.exit_code == 0 || b.exit_code == 0) << a.err << b.err;
+    const auto final_output = contents(dir / "out");
+    EXPECT_TRUE(final_output == singles[0] || final_output == singles[1])
+        << "the output directory mixes the two runs";
+  }
+}
+
+// Two identical `opscan run`s into one output directory at once (a build
+// tool that starts a step twice): both succeed, the output is the single
+// run's.
+void two_identical_runs(const fs::path& dir) {
+  const std::string args = run("a.cpp");
+  const RunResult single = opscan(dir, args);
+  ASSERT_EQ(single.exit_code, 0) << single.err;
+  const auto expected = contents(dir / "out");
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    const auto [a, b] = at_once(dir, args, args);
+    EXPECT_EQ(a.exit_code, 0) << a.err;
+    EXPECT_EQ(b.exit_code, 0) << b.err;
+    EXPECT_EQ(contents(dir / "out"), expected);
+  }
+}
+
+// Two scans sharing one --cache directory at once, cold and then warm: both
+// IRs equal the uncached scan's.
+void two_scans_one_cache(const fs::path& dir) {
+  const RunResult plain = opscan(dir, "scan k.cpp a.cpp -o ref.json" + kFlags);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const std::string ref = read_file(dir / "ref.json");
+  for (const char* state : {"cold", "warm"}) {
+    SCOPED_TRACE(state);
+    const auto [a, b] = at_once(dir, "scan --cache cache k.cpp a.cpp -o x.json" + kFlags,
+                                "scan --cache cache a.cpp k.cpp -o y.json" + kFlags);
+    EXPECT_EQ(a.exit_code, 0) << a.err;
+    EXPECT_EQ(b.exit_code, 0) << b.err;
+    EXPECT_EQ(read_file(dir / "x.json"), ref);
+    EXPECT_EQ(read_file(dir / "y.json"), ref);
+  }
+}
+
+Case custom(std::string name, std::vector<Step> setup, std::function<void(const fs::path&)> check) {
+  return Case{std::move(name), std::move(setup), "",    0, "",
+              Expect::custom,  std::move(check), kBound};
+}
+
+std::vector<Case> cases() {
+  const std::string hostile = (kRepo / "test/data/ir/hostile").string() + "/";
+  const std::string y = (kRepo / "test/data/schemas_yaml").string() + "/";
+  std::vector<Case> rows = {
+      // ---- sources ----
+      refused("sources_syntax_error", {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\")",
+                                                             "Tensor& neg_out(const Tensor& self "))},
+              run("bad.cpp"), 1, "opscan-clang-error"),
+      refused("sources_missing_include",
+              {put("bad.cpp", "#include <no/such/header.h>\n" + kernel("OPSCAN_KERNEL(\"demo::neg.out\")"))},
+              run("bad.cpp"), 1, "opscan-clang-error"),
+      refused("sources_unknown_type",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\")",
+                                     "Tensor& neg_out(const Frobnicator& self, Tensor& out);\n"))},
+              run("bad.cpp"), 1, "opscan-scan-invalid-type"),
+      refused("sources_unsupported_int",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\")",
+                                     "Tensor& neg_out(const Tensor& self, int dim, Tensor& out);\n"))},
+              run("bad.cpp"), 1, "opscan-scan-unsupported-type"),
+      refused("sources_unsupported_pointer",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\")",
+                                     "Tensor& neg_out(const Tensor* self, Tensor& out);\n"))},
+              run("bad.cpp"), 1, "opscan-scan-unsupported-type"),
+      refused("sources_unsupported_rvalue_reference",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\")",
+                                     "Tensor& neg_out(Tensor&& self, Tensor& out);\n"))},
+              run("bad.cpp"), 1, "opscan-scan-unsupported-type"),
+      refused("sources_unsupported_user_class",
+              {put("bad.cpp", kHead + "struct Opaque {};\nOPSCAN_KERNEL(\"demo::neg.out\")\n"
+                                     "Tensor& neg_out(const Opaque& self, Tensor& out);\n")},
+              run("bad.cpp"), 1, "opscan-scan-unsupported-type"),
+      refused("sources_function_template",
+              {put("bad.cpp", kernel("template <typename T> OPSCAN_KERNEL(\"demo::neg.out\")",
+                                     "Tensor& neg_out(const Tensor& self, Tensor& out);\n"))},
+              run("bad.cpp"), 1, "opscan-scan-template"),
+      refused("sources_inline_kernel",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\") inline"))}, run("bad.cpp"),
+              1, "opscan-scan-inline"),
+      refused("sources_internal_linkage",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\") static"))}, run("bad.cpp"),
+              1, "opscan-scan-internal-linkage"),
+      refused("sources_huge_line",
+              {put("bad.cpp", kHead + "OPSCAN_KERNEL(\"demo::neg.out\")\nTensor& neg_out(const " +
+                                  std::string(2'000'000, 'T') + "& self, Tensor& out);\n")},
+              run("bad.cpp"), 1, "opscan-scan-invalid-type"),
+      refused("sources_binary_garbage", {put("bad.cpp", std::string("\x7f" "ELF\0\0\x01\xff\xfe", 10))},
+              run("bad.cpp"), 1, "opscan-clang-error"),
+      refused("sources_no_kernels", {put("bad.cpp", kHead)}, run("bad.cpp"), 1, "opscan-no-kernels"),
+
+      // ---- annotations ----
+      refused("annotations_unquoted_name",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(demo::neg.out)"))}, run("bad.cpp"), 1,
+              "opscan-annotation-syntax"),
+      refused("annotations_empty", {put("bad.cpp", kernel("OPSCAN_KERNEL(\"\")"))}, run("bad.cpp"),
+              1, "opscan-schema-syntax"),
+      refused("annotations_unknown_field",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\", colour = \"red\")"))},
+              run("bad.cpp"), 1, "opscan-annotation-syntax"),
+      refused("annotations_field_twice",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\", key = \"v1/6;0,1|6;0,1\", "
+                                     "key = \"v1/6;0,1|6;0,1\")"))},
+              run("bad.cpp"), 1, "opscan-annotation-syntax"),
+      refused("annotations_field_not_a_string",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\", key = 3)"))}, run("bad.cpp"),
+              1, "opscan-annotation-syntax"),
+      refused("annotations_bad_kernel_key",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\", key = \"v9/garbage\")"))},
+              run("bad.cpp"), 1, "opscan-kernel-key"),
+      refused("annotations_kernel_key_wrong_arity",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\", key = \"v1/6;0,1\")"))},
+              run("bad.cpp"), 1, "opscan-kernel-key"),
+      refused("annotations_bad_dispatch_key",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\", dispatch = \"NoSuchKey\")"))},
+              "scan bad.cpp -o ir.json" + kFlags, 1, "opscan-dispatch-key"),
+      refused("annotations_dispatch_key_for_executorch",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\", dispatch = \"CPU\")"))},
+              run("bad.cpp"), 1, "opscan-unsupported-field"),
+      refused("annotations_kernel_key_for_torch",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\", key = \"v1/6;0,1|6;0,1\")"))},
+              run("bad.cpp", " --target torch"), 1, "opscan-unsupported-field"),
+      refused("annotations_duplicate_operator",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\")") +
+                                  "OPSCAN_KERNEL(\"demo::neg.out\")\nTensor& neg2_out("
+                                  "KernelRuntimeContext& ctx, const Tensor& self, Tensor& out);\n")},
+              run("bad.cpp"), 1, "opscan-duplicate-kernel"),
+      refused("annotations_duplicate_across_files",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\")",
+                                     "Tensor& other_neg_out(KernelRuntimeContext& ctx, const "
+                                     "Tensor& self, Tensor& out);\n"))},
+              run("k.cpp bad.cpp"), 1, "opscan-duplicate-kernel"),
+      refused("annotations_misplaced_on_variable",
+              {put("bad.cpp", kHead + "OPSCAN_KERNEL(\"demo::neg.out\") int not_a_kernel;\n")},
+              run("bad.cpp"), 1, "opscan-annotation-misplaced"),
+      refused("annotations_misplaced_on_method",
+              {put("bad.cpp", kHead + "struct S { OPSCAN_KERNEL(\"demo::neg.out\") " + kNeg + "};\n")},
+              run("bad.cpp"), 1, "opscan-scan-method"),
+
+      // ---- schemas ----
+      refused("schemas_bad_grammar",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out(Tensor self, *, Tensor(a!) out "
+                                     "-> Tensor(a!)\")"))},
+              run("bad.cpp"), 1, "opscan-schema-syntax"),
+      refused("schemas_unknown_type",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out(Gizmo self, *, Tensor(a!) "
+                                     "out) -> Tensor(a!)\")"))},
+              run("bad.cpp"), 1, "opscan-schema-unknown-type"),
+      refused("schemas_duplicate_argument",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out(Tensor self, *, Tensor(a!) "
+                                     "self) -> Tensor(a!)\")"))},
+              run("bad.cpp"), 1, "opscan-schema-duplicate-argument"),
+      refused("schemas_too_many_arguments",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out(Tensor self, int dim, *, "
+                                     "Tensor(a!) out) -> Tensor(a!)\")"))},
+              run("bad.cpp"), 1, "opscan-mismatch-count"),
+      refused("schemas_wrong_type",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out(int self, *, Tensor(a!) out) "
+                                     "-> Tensor(a!)\")"))},
+              run("bad.cpp"), 1, "opscan-mismatch-type"),
+      refused("schemas_wrong_mutability",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out(Tensor self, *, Tensor out) "
+                                     "-> Tensor(a!)\")"))},
+              run("bad.cpp"), 1, "opscan-mismatch-mutability"),
+      refused("schemas_wrong_returns",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out(Tensor self, *, Tensor(a!) "
+                                     "out) -> ()\")"))},
+              run("bad.cpp"), 1, "opscan-mismatch-returns"),
+      refused("schemas_file_known_mismatch",
+              {put_from("known.txt", kRepo / "test/cli/inputs/known_schemas.txt")},
+              run("k.cpp", " --schemas known.txt"), 1, "opscan-mismatch-count"),
+      refused("schemas_file_missing", {}, run("k.cpp", " --schemas nowhere.txt"), 3, "opscan-io"),
+      refused("schemas_file_is_a_directory", {directory("schemas.txt")},
+              run("k.cpp", " --schemas schemas.txt"), 3, "opscan-io"),
+      refused("schemas_yaml_malformed", {put_from("malformed.yaml", y + "malformed.yaml")},
+              run("k.cpp", " --schemas malformed.yaml"), 1, "opscan-yaml-syntax"),
+      refused("schemas_yaml_not_operators", {put("ops.yaml", "colours:\n  - red\n  - green\n")},
+              run("k.cpp", " --schemas ops.yaml"), 1, "opscan-yaml-format"),
+      refused("schemas_yaml_by_content", {put("ops.txt", "# a list\n- func: [1, 2]\n")},
+              run("k.cpp", " --schemas ops.txt"), 1, "opscan-yaml-format"),
+      refused("schemas_yaml_unterminated_flow", {put("ops.yaml", "- func: [\n")},
+              run("k.cpp", " --schemas ops.yaml"), 1, "opscan-yaml-syntax"),
+      refused("schemas_import_yaml_malformed", {put("ops.yaml", "- func: a\n   b: c\n")},
+              "import-yaml ops.yaml k.cpp" + kFlags, 1, "opscan-yaml-syntax"),
+      refused("schemas_yaml_func_not_a_string", {put("ops.yaml", "- func:\n    nested: map\n")},
+              run("k.cpp", " --schemas ops.yaml"), 1, "opscan-yaml-format"),
+
+      // ---- names ----
+      refused("names_operator_without_namespace",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"neg.out\")"))}, run("bad.cpp"), 1,
+              "opscan-schema-syntax"),
+      refused("names_operator_bad_character",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::ne-g.out\")"))}, run("bad.cpp"), 1,
+              "opscan-schema-syntax"),
+      refused("names_operator_out_suffix",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg_out\")"))}, run("bad.cpp"), 1,
+              "opscan-schema-out-suffix"),
+      refused("names_operator_reserved_overload",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.default\")"))}, run("bad.cpp"), 1,
+              "opscan-schema-reserved-overload"),
+      refused("names_cpp_reserved_identifier",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\")",
+                                     "Tensor& _Neg_out(KernelRuntimeContext& ctx, const Tensor& "
+                                     "self, Tensor& out);\n"))},
+              run("bad.cpp"), 1, "opscan-ir-cpp-name"),
+      refused("names_cpp_double_underscore",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\")",
+                                     "Tensor& neg__out(KernelRuntimeContext& ctx, const Tensor& "
+                                     "self, Tensor& out);\n"))},
+              run("bad.cpp"), 1, "opscan-ir-cpp-name"),
+      refused("names_lib_hyphen", {}, "run k.cpp --registration named --lib foo-bar -o out" + kFlags,
+              1, "opscan-libname-invalid"),
+      refused("names_lib_keyword", {}, "run k.cpp --registration named --lib class -o out" + kFlags,
+              1, "opscan-ident-keyword"),
+      refused("names_lib_all", {}, "run k.cpp --registration named --lib all -o out" + kFlags, 1,
+              "opscan-libname-all"),
+      refused("names_lib_empty", {}, "run k.cpp --registration named --lib '' -o out" + kFlags, 1,
+              "opscan-libname-empty"),
+      refused("names_lib_reserved_symbol", {},
+              "run k.cpp --registration named --lib _x -o out" + kFlags, 1, "opscan-libname-symbol"),
+      refused("names_lib_not_nfc", {},
+              "run k.cpp --registration named --lib 'e\xcc\x81' -o out" + kFlags, 1,
+              "opscan-ident-not-nfc"),
+      refused("names_lib_invalid_utf8", {},
+              "run k.cpp --registration named --lib 'a\xff' -o out" + kFlags, 1,
+              "opscan-ident-invalid-utf8"),
+      refused("names_lib_starts_with_digit", {},
+              "generate ir.json --registration named --lib 9t -o out", 1,
+              "opscan-ident-invalid-start"),
+
+      // ---- IR files ----
+      refused("ir_not_json", {put("bad.json", "this is not JSON\n")}, generate("bad.json"), 1,
+              "opscan-ir-invalid"),
+      refused("ir_empty", {put("bad.json", "")}, generate("bad.json"), 1, "opscan-ir-invalid"),
+      refused("ir_truncated", {put_from("bad.json", kBase / "ir.json"), truncate("bad.json", 200)},
+              generate("bad.json"), 1, "opscan-ir-invalid"),
+      refused("ir_truncated_check",
+              {put_from("bad.json", kBase / "ir.json"), truncate("bad.json", 400)},
+              "check bad.json --registration named --lib t", 1, "opscan-ir-invalid"),
+      refused("ir_top_level_array", {put("bad.json", "[]\n")}, generate("bad.json"), 1,
+              "opscan-ir-invalid"),
+      refused("ir_wrong_format",
+              {put_from("bad.json", kBase / "ir.json"),
+               edit("bad.json", "\"opscan-ir\"", "\"other-ir\"")},
+              generate("bad.json"), 1, "opscan-ir-invalid"),
+      refused("ir_version_1",
+              {put_from("bad.json", kBase / "ir.json"), edit("bad.json", "\"version\": 2", "\"version\": 1")},
+              generate("bad.json"), 1, "opscan-ir-invalid"),
+      refused("ir_version_huge",
+              {put_from("bad.json", kBase / "ir.json"),
+               edit("bad.json", "\"version\": 2", "\"version\": 1e999")},
+              generate("bad.json"), 1, "opscan-ir-invalid"),
+      refused("ir_nul_byte",
+              {put_from("bad.json", kBase / "ir.json"),
+               edit("bad.json", "demo", std::string("de\0mo", 5))},
+              generate("bad.json"), 1, "opscan-ir-invalid"),
+      refused("ir_hostile_same_kernel_twice", {put_from("bad.json", hostile + "same_kernel_twice.json")},
+              "generate bad.json -o out", 1, "opscan-duplicate-kernel"),
+      refused("ir_library_and_fragment", {}, "generate ir.json out/t/ir.json -o out", 2,
+              "opscan-usage"),
+      refused("ir_hostile_deep_nesting", {put_from("bad.json", hostile + "deep_nesting.json")},
+              "generate bad.json -o out", 1, "opscan-ir-invalid"),
+      refused("ir_hostile_not_utf8", {put_from("bad.json", hostile + "not_utf8.json")},
+              "check bad.json", 1, "opscan-ir-invalid"),
+      refused("ir_hostile_cpp_function_injection",
+              {put_from("bad.json", hostile + "cpp_function_injection.json")},
+              "generate bad.json -o out", 1, "opscan-ir-cpp-name"),
+      refused("ir_hostile_default_breaks_out",
+              {put_from("bad.json", hostile + "default_breaks_out.json")},
+              generate("bad.json"), 1, "opscan-ir-schema"),
+
+      // ---- cache entries: misses, never errors ----
+      cache_miss("cache_entry_garbage",
+                 {each_entry([](const fs::path& e) { write_file(e, "garbage\n"); })}),
+      cache_miss("cache_entry_truncated", {each_entry([](const fs::path& e) {
+                   write_file(e, read_file(e).substr(0, read_file(e).size() / 2));
+                 })}),
+      cache_miss("cache_entry_empty", {each_entry([](const fs::path& e) { write_file(e, ""); })}),
+      cache_miss("cache_entry_fifo", {each_entry([](const fs::path& e) {
+                   fs::remove(e);
+                   ASSERT_EQ(::mkfifo(e.c_str(), 0644), 0);
+                 })}),
+      cache_miss("cache_entry_directory", {each_entry([](const fs::path& e) {
+                   fs::remove(e);
+                   fs::create_directories(e / "inner");
+                 })}),
+      cache_miss("cache_entry_dev_zero", {each_entry([](const fs::path& e) {
+                   fs::remove(e);
+                   fs::create_symlink("/dev/zero", e);
+                 })}),
+      cache_miss("cache_entry_symlink_to_another", {[](const fs::path& dir) {
+                   const std::vector<fs::path> all = entries(dir);
+                   ASSERT_EQ(all.size(), 2u);
+                   fs::remove(all[0]);
+                   fs::create_symlink(all[1].filename(), all[0]);
+                 }}),
+      cache_miss("cache_entry_copied_from_another", {[](const fs::path& dir) {
+                   const std::vector<fs::path> all = entries(dir);
+                   ASSERT_EQ(all.size(), 2u);
+                   write_file(all[0], read_file(all[1]));
+                 }}),
+
+      // ---- command-line options ----
+      refused("options_unknown_target", {}, run("k.cpp", " --target tensorflow"), 2, "opscan-usage"),
+      refused("options_unknown_registration", {},
+              "run k.cpp --registration eager --lib t -o out" + kFlags, 2, "opscan-usage"),
+      refused("options_missing_o", {}, "run k.cpp --registration named --lib t" + kFlags, 2,
+              "opscan-usage"),
+      refused("options_missing_registration", {}, "run k.cpp --lib t -o out" + kFlags, 2,
+              "opscan-usage"),
+      refused("options_unknown_option", {}, run("k.cpp", " --frobnicate"), 2, "opscan-usage"),
+      refused("options_unknown_command", {}, "frobnicate k.cpp -o out", 2, "opscan-usage"),
+      refused("options_operators_unknown", {}, run("k.cpp", " --operators demo::nope.out"), 1,
+              "opscan-unknown-operator"),
+      refused("options_operators_malformed", {}, run("k.cpp", " --operators 'not an operator'"), 1,
+              "opscan-schema-syntax"),
+      refused("options_operators_without_lib", {}, "generate out/t/ir.json --operators demo::neg.out -o out",
+              2, "opscan-usage"),
+      refused("options_o_twice", {}, "scan k.cpp -o ir.json -o ir2.json" + kFlags, 2,
+              "opscan-usage"),
+      refused("options_jobs_not_a_number", {}, "scan -j abc k.cpp -o ir2.json" + kFlags, 2, "opscan-usage"),
+      refused("options_nonexistent_source", {}, run("nowhere.cpp"), 3, "opscan-io"),
+      refused("options_nonexistent_ir", {}, generate("nowhere.json"), 3, "opscan-io"),
+      refused("options_build_dir_without_database", {directory("build")},
+              "scan -p build k.cpp -o ir2.json", 1, "opscan-no-compile-commands"),
+      refused("options_build_dir_missing", {}, "scan -p nowhere k.cpp -o ir2.json", 1,
+              "opscan-no-compile-commands"),
+      refused("options_source_not_in_database",
+              {put("build/compile_commands.json",
+                   "[{\"directory\": \"/\", \"file\": \"/elsewhere.cpp\", \"arguments\": "
+                   "[\"c++\", \"-c\", \"/elsewhere.cpp\"]}]\n")},
+              "scan -p build k.cpp -o ir2.json", 1, "opscan-no-compile-command"),
+      refused("options_database_not_json", {put("build/compile_commands.json", "{[\n")},
+              "scan -p build k.cpp -o ir2.json", 1, "opscan-no-compile-commands"),
+      refused("options_bad_dispatch_key", {},
+              "generate ir.json --target torch --registration named --lib t --dispatch-key Nope -o out",
+              1, "opscan-dispatch-key"),
+
+      // ---- file-system faults ----
+      refused("fs_output_directory_is_a_file", {put("file", "x")}, "generate ir.json --registration named --lib t -o file",
+              3, "opscan-io"),
+      refused("fs_output_parent_is_a_file", {put("file", "x")}, "scan k.cpp -o file/ir.json" + kFlags,
+              3, "opscan-io"),
+      refused("fs_directory_where_an_output_goes", {directory("out/t/RegisterKernels.cpp")},
+              "generate ir.json --registration static --lib t -o out", 3, "opscan-io"),
+      refused("fs_read_only_output", {read_only("out/t/Functions.h")},
+              "generate ir.json --registration static --lib t -o out", 3, "opscan-io"),
+      refused("fs_output_is_input", {}, "scan k.cpp -o k.cpp" + kFlags, 2, "opscan-output-is-input"),
+      refused("fs_depfile_is_input", {}, "scan k.cpp -o ir2.json --depfile k.cpp" + kFlags, 2,
+              "opscan-output-is-input"),
+      refused("fs_stamp_is_flags_file", {put("flags.txt", "-DX=1\n")},
+              "scan k.cpp -o ir2.json --stamp flags.txt --flags-file flags.txt" + kFlags, 2,
+              "opscan-output-is-input"),
+      refused("fs_stamp_is_ir_input", {}, "generate ir.json --registration named --lib t --stamp ir.json -o out",
+              2, "opscan-output-is-input"),
+      refused("fs_output_hard_link_to_input", {hardlink("k.cpp", "alias.json")},
+              "scan k.cpp -o alias.json" + kFlags, 2, "opscan-output-is-input"),
+      refused("fs_output_symlink_to_input", {symlink("k.cpp", "link.json")},
+              "scan k.cpp -o link.json" + kFlags, 2, "opscan-output-is-input"),
+      refused("fs_generation_over_its_own_ir", {}, "generate out/t/ir.json -o out", 2,
+              "opscan-output-is-input"),
+      refused("fs_depfile_is_output", {}, "scan k.cpp -o ir2.json --depfile ir2.json" + kFlags, 2,
+              "opscan-output-twice"),
+      refused("fs_stamp_is_output", {}, "scan k.cpp -o ir2.json --stamp ir2.json" + kFlags, 2,
+              "opscan-output-twice"),
+      refused("fs_stamp_parent_is_a_file", {put("file", "x")},
+              "generate ir.json --registration named --lib t --stamp file/stamp -o out", 3,
+              "opscan-io"),
+
+      // ---- special files ----
+      refused("special_fifo_source", {fifo("fifo.cpp")}, run("fifo.cpp"), 3, "opscan-io"),
+      refused("special_dev_zero_source", {symlink("/dev/zero", "zero.cpp")}, run("zero.cpp"), 3,
+              "opscan-io"),
+      refused("special_directory_source", {directory("dir.cpp")}, run("dir.cpp"), 3, "opscan-io"),
+      // A header is opened by libclang, not by opscan; the bound is short
+      // because a scan takes well under a second.
+      with_bound(10, refused("special_fifo_header",
+                             {fifo("fifo.h"), put("inc.cpp", "#include \"fifo.h\"\n" + kernel("OPSCAN_KERNEL(\"demo::neg.out\")"))},
+                             run("inc.cpp"), 3, "opscan-io")),
+      with_bound(10, refused("special_dev_zero_header",
+                             {symlink("/dev/zero", "zero.h"), put("inc.cpp", "#include \"zero.h\"\n" + kernel("OPSCAN_KERNEL(\"demo::neg.out\")"))},
+                             run("inc.cpp"), 3, "opscan-io")),
+      refused("special_fifo_ir", {fifo("fifo.json")}, generate("fifo.json"), 3, "opscan-io"),
+      refused("special_dev_zero_ir", {symlink("/dev/zero", "zero.json")}, "check zero.json", 3,
+              "opscan-io"),
+      refused("special_fifo_schemas", {fifo("fifo.txt")}, run("k.cpp", " --schemas fifo.txt"), 3,
+              "opscan-io"),
+      refused("special_dev_zero_schemas", {symlink("/dev/zero", "zero.yaml")},
+              run("k.cpp", " --schemas zero.yaml"), 3, "opscan-io"),
+      refused("special_fifo_flags_file", {fifo("flags.txt")}, run("k.cpp", " --flags-file flags.txt"),
+              3, "opscan-io"),
+      refused("special_dev_zero_flags_file", {symlink("/dev/zero", "flags.txt")},
+              "scan k.cpp --flags-file flags.txt -o ir2.json" + kFlags, 3, "opscan-io"),
+      refused("special_fifo_database", {directory("build"), [](const fs::path& dir) {
+                 ASSERT_EQ(::mkfifo((dir / "build/compile_commands.json").c_str(), 0644), 0);
+               }},
+              "scan -p build k.cpp -o ir2.json", 1, "opscan-no-compile-commands"),
+      refused("special_fifo_as_o", {fifo("fifo.json")}, "scan k.cpp -o fifo.json" + kFlags, 3,
+              "opscan-io"),
+      refused("special_fifo_as_depfile", {fifo("fifo.d")},
+              "scan k.cpp -o ir2.json --depfile fifo.d" + kFlags, 3, "opscan-io"),
+      refused("special_fifo_as_stamp", {fifo("fifo.stamp")},
+              "generate ir.json --registration named --lib t --stamp fifo.stamp -o out", 3,
+              "opscan-io"),
+      refused("special_symlink_to_dev_null_as_o", {symlink("/dev/null", "null.json")},
+              "scan k.cpp -o null.json" + kFlags, 3, "opscan-io"),
+      refused("special_fifo_as_generated_file", {[](const fs::path& dir) { fs::remove(dir / "out/t/Functions.h"); }, fifo("out/t/Functions.h")},
+              "generate ir.json --registration static --lib t -o out", 3, "opscan-io"),
+      refused("special_fifo_import_yaml", {fifo("fifo.yaml")}, "import-yaml fifo.yaml k.cpp" + kFlags,
+              3, "opscan-io"),
+      refused("special_dev_zero_import_yaml", {}, "import-yaml /dev/zero k.cpp --dry-run" + kFlags, 3,
+              "opscan-io"),
+      refused("options_nonexistent_pch_header", {}, "pch nowhere.h -o x.pch", 3, "opscan-io"),
+      refused("special_fifo_pch_header", {fifo("fifo.h")}, "pch fifo.h -o x.pch", 3, "opscan-io"),
+
+      // ---- concurrency ----
+      custom("concurrency_two_runs_one_output", {put("a.cpp", kAbs)}, two_runs_one_output),
+      custom("concurrency_two_identical_runs", {put("a.cpp", kAbs)}, two_identical_runs),
+      custom("concurrency_two_scans_one_cache", {put("a.cpp", kAbs)}, two_scans_one_cache),
+  };
+  return rows;
+}
+
+class Matrix : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Matrix, Row) {
+  const Case& row = GetParam();
+  // A run that reads without end (a special file) must not take the
+  // machine's memory with it: opscan needs far less than 2 GiB of address
+  // space, and inherits the limit through run_command.
+  const rlimit memory{2ull << 30, 2ull << 30};
+  ASSERT_EQ(::setrlimit(RLIMIT_AS, &memory), 0);
+  TempDir tree;
+  fs::copy(kBase, tree.path(), fs::copy_options::recursive);
+  for (const Step& step : row.setup) {
+    step(tree.path());
+    if (::testing::Test::HasFatalFailure())
+      return;
+  }
+  if (row.expect == Expect::custom) {
+    row.check(tree.path());
+    return;
+  }
+
+  Snapshot before = snapshot(tree.path());
+  const RunResult result = opscan(tree.path(), row.command, row.bound);
+  SCOPED_TRACE("opscan " + row.command + "\nstderr: " + result.err.substr(0, kMaxStderr));
+  ASSERT_NE(result.exit_code, 124) << "opscan did not end within " << row.bound << " s";
+  EXPECT_EQ(result.exit_code, row.exit_code);
+  EXPECT_LT(result.err.size(), kMaxStderr);
+  Snapshot after = snapshot(tree.path());
+
+  if (row.expect == Expect::cache_miss) {
+    EXPECT_EQ(read_file(tree.path() / "ir.json"), read_file(tree.path() / "ref.json"));
+    // The cache may be rewritten and ir.json is the output; the rest are
+    // inputs.
+    auto inputs = [](Snapshot files) {
+      std::erase_if(files, [](const auto& file) {
+        return file.first == "ir.json" || file.first.starts_with("cache/");
+      });
+      return files;
+    };
+    EXPECT_EQ(inputs(after), inputs(before)) << "an input changed";
+    return;
+  }
+
+  EXPECT_NE(result.err.find("[" + row.code + "]"), std::string::npos);
+  EXPECT_EQ(after, before) << "a file in the tree changed or appeared";
+}
+
+INSTANTIATE_TEST_SUITE_P(BadInput, Matrix, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return info.param.name;
+                         });
+
+} // namespace
