@@ -5,6 +5,7 @@
 #include "emit/registry.h"
 #include "migrate/import_yaml.h"
 #include "support/files.h"
+#include "support/text.h"
 #include "yaml/operator_yaml.h"
 
 #include <CLI/CLI.hpp>
@@ -83,20 +84,17 @@ struct GenerateArgs {
 
 void add_flags_file_option(CLI::App& cmd, std::string& flags_file) {
   cmd.add_option("--flags-file", flags_file,
-                 "File of compiler arguments, one per line, used before those after --")
-      ->check(CLI::ExistingFile);
+                 "File of compiler arguments, one per line, used before those after --");
 }
 
 void add_scan_options(CLI::App& cmd, ScanArgs& args) {
-  cmd.add_option("files", args.files, "Kernel source files")->required()->check(CLI::ExistingFile);
-  cmd.add_option("-p", args.build_dir, "Build directory holding compile_commands.json")
-      ->check(CLI::ExistingDirectory);
+  cmd.add_option("files", args.files, "Kernel source files")->required();
+  cmd.add_option("-p", args.build_dir, "Build directory holding compile_commands.json");
   cmd.add_option("-j,--jobs", args.jobs, "Parallel parse jobs (default: one per core)");
   cmd.add_option("--schemas", args.schemas_file,
                  "File of known operator schemas: one per line, or operator YAML "
                  "(native_functions.yaml, functions.yaml); kernels annotated with only a known "
-                 "operator's name are checked against its schema")
-      ->check(CLI::ExistingFile);
+                 "operator's name are checked against its schema");
   cmd.add_option("--cache", args.cache_dir,
                  "Directory caching each file's IR fragment: unchanged files are not parsed again");
   add_flags_file_option(cmd, args.flags_file);
@@ -125,6 +123,8 @@ void add_generate_options(CLI::App& cmd, GenerateArgs& args, bool registration_r
       ->delimiter(',')
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  // Checked here: a missing directory would leave the built-in templates in
+  // use without a word.
   cmd.add_option("--templates", args.templates_dir, "Directory overriding the built-in templates")
       ->check(CLI::ExistingDirectory);
   cmd.add_flag("--no-profiling", args.no_profiling,
@@ -408,6 +408,24 @@ Status import_command(const ImportArgs& args) {
   return Status::ok;
 }
 
+// A command line CLI11 refused, as a diagnostic like opscan's others.
+Status usage_error(const CLI::App& app, const std::string& first, std::string message) {
+  // CLI11 calls an unknown command a missing one.
+  if (!first.empty() && first[0] != '-') {
+    std::vector<std::string> names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      names.push_back(sub->get_name());
+      known = known || sub->get_name() == first;
+    }
+    if (!known)
+      message = fmt::format("unknown command {} (commands: {})", support::quoted(first),
+                            fmt::join(names, ", "));
+  }
+  report({diag::make_error("opscan-usage", {}, message + "; see opscan --help")});
+  return Status::usage;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"opscan: operator registration code from annotated C++ kernels", "opscan"};
   app.require_subcommand(1);
@@ -434,7 +452,7 @@ int main(int argc, char** argv) {
   std::string pch_header, pch_out, pch_flags_file, pch_depfile, pch_stamp;
   CLI::App* pch_cmd = app.add_subcommand(
       "pch", "Precompile the header every kernel source includes first, for faster scans");
-  pch_cmd->add_option("header", pch_header, "The header")->required()->check(CLI::ExistingFile);
+  pch_cmd->add_option("header", pch_header, "The header")->required();
   pch_cmd->add_option("-o,--output", pch_out, "Precompiled header to write")->required();
   add_flags_file_option(*pch_cmd, pch_flags_file);
   pch_cmd->add_option("--depfile", pch_depfile,
@@ -450,11 +468,9 @@ int main(int argc, char** argv) {
   GenerateArgs gen_args;
   bool list_outputs = false;
   CLI::App* gen_cmd = app.add_subcommand("generate", "Generate registration code from IR files");
-  gen_cmd
-      ->add_option("ir", ir_files,
-                   "IR files: scan output (merged into one library), or library IRs "
-                   "(<lib>/ir.json; without --lib each is generated into its own directory)")
-      ->check(CLI::ExistingFile);
+  gen_cmd->add_option("ir", ir_files,
+                      "IR files: scan output (merged into one library), or library IRs "
+                      "(<lib>/ir.json; without --lib each is generated into its own directory)");
   add_generate_options(*gen_cmd, gen_args, /*registration_required=*/false);
   gen_cmd->add_option("-o,--output", gen_args.out_dir, "Output directory");
   gen_cmd->add_flag("--list-outputs", list_outputs,
@@ -476,9 +492,7 @@ int main(int argc, char** argv) {
   CLI::App* check_cmd = app.add_subcommand(
       "check", "Check IR files as generate would, writing nothing: library IRs can be linked "
                "into one program, fragments (with --lib) make a library");
-  check_cmd->add_option("ir", check_files, "IR files, as for generate")
-      ->required()
-      ->check(CLI::ExistingFile);
+  check_cmd->add_option("ir", check_files, "IR files, as for generate")->required();
   add_generate_options(*check_cmd, check_args, /*registration_required=*/false);
   check_cmd->add_option("--stamp", check_stamp, "File to create or touch when the check passes");
   check_cmd->footer("Example:\n  opscan check gen/portable_ops/ir.json gen/quantized_ops/ir.json");
@@ -496,14 +510,10 @@ int main(int argc, char** argv) {
   CLI::App* import_cmd = app.add_subcommand(
       "import-yaml", "Annotate, in place, the kernels an ExecuTorch functions.yaml names");
   import_cmd->add_option("yaml", import_args.yaml_file, "functions.yaml or custom_ops.yaml")
-      ->required()
-      ->check(CLI::ExistingFile);
-  import_cmd->add_option("files", import_args.files, "The kernel sources to annotate")
-      ->required()
-      ->check(CLI::ExistingFile);
-  import_cmd
-      ->add_option("-p", import_args.build_dir, "Build directory holding compile_commands.json")
-      ->check(CLI::ExistingDirectory);
+      ->required();
+  import_cmd->add_option("files", import_args.files, "The kernel sources to annotate")->required();
+  import_cmd->add_option("-p", import_args.build_dir,
+                         "Build directory holding compile_commands.json");
   add_flags_file_option(*import_cmd, import_args.flags_file);
   import_cmd->add_flag("--dry-run", import_args.dry_run,
                        "Report what would be annotated, writing nothing");
@@ -519,12 +529,18 @@ int main(int argc, char** argv) {
     args.erase(dash, args.end());
   }
   scan_args.clang_args = run_scan.clang_args = import_args.clang_args = clang_args;
+  const std::string command_word = args.empty() ? "" : args.front();
   std::reverse(args.begin(), args.end()); // CLI11 takes them last-first
   try {
     app.parse(args);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : exit_code(Status::usage);
+    return exit_code(usage_error(app, command_word, e.what()));
   }
 
   try {

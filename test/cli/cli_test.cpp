@@ -243,9 +243,21 @@ TEST(Cli, UsageErrorsExitWithTwo) {
   EXPECT_EQ(opscan("run test/cli/inputs/good.cpp --registration named --target tflite -o /tmp/x")
                 .exit_code,
             2);
+  RunResult unknown = opscan("frobnicate");
+  EXPECT_EQ(unknown.err, "opscan: error: unknown command 'frobnicate' (commands: scan, pch, "
+                         "generate, check, run, import-yaml); see opscan --help [opscan-usage]\n");
+  RunResult no_output = opscan("scan test/cli/inputs/good.cpp");
+  EXPECT_EQ(no_output.exit_code, 2);
+  EXPECT_EQ(no_output.err,
+            "opscan: error: --output is required; see opscan --help [opscan-usage]\n");
+}
+
+// A missing input is an I/O failure, like any file that cannot be read.
+TEST(Cli, AMissingInputExitsWithThree) {
   RunResult missing = opscan("scan -o /tmp/x.json test/cli/inputs/no_such_file.cpp");
-  EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_NE(missing.err.find("no_such_file.cpp"), std::string::npos) << missing.err;
+  EXPECT_EQ(missing.exit_code, 3);
+  EXPECT_EQ(missing.err, "opscan: error: cannot read test/cli/inputs/no_such_file.cpp (a source): "
+                         "No such file or directory [opscan-io]\n");
 }
 
 TEST(Cli, VersionNamesOpscanAndLibclang) {
@@ -536,8 +548,9 @@ TEST(Cli, FlagsFileGivesTheSameScanAsArgumentsAfterDashes) {
 TEST(Cli, FlagsFileMustExist) {
   RunResult run = opscan("scan --flags-file test/cli/inputs/no_such_flags.txt -o /tmp/x.json "
                          "test/cli/inputs/good.cpp");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.err.find("--flags-file: File does not exist"), std::string::npos) << run.err;
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_EQ(run.err, "opscan: error: cannot read test/cli/inputs/no_such_flags.txt: No such file "
+                     "or directory [opscan-io]\n");
 }
 
 // The prerequisites of a depfile, unescaped (the test paths have no spaces).
@@ -684,9 +697,9 @@ TEST(Cli, PrecompiledHeaderThatCannotBeWrittenIsAnIoFailure) {
 
 TEST(Cli, PrecompiledHeaderMustExist) {
   RunResult run = opscan("pch include/no_such_header.h -o /tmp/x.pch");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.err.find("File does not exist: include/no_such_header.h"), std::string::npos)
-      << run.err;
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_EQ(run.err, "opscan: error: cannot read include/no_such_header.h (a source): No such "
+                     "file or directory [opscan-io]\n");
 }
 
 TEST(Cli, PrecompiledHeaderWithErrorsWritesNothing) {
@@ -707,10 +720,10 @@ TEST(Cli, PrecompiledHeaderWithErrorsWritesNothing) {
 TEST(Cli, SchemasFileMustExist) {
   RunResult run = opscan("scan --schemas test/cli/inputs/no_such_schemas.txt -o /tmp/x.json "
                          "test/cli/inputs/good.cpp");
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.err.find("--schemas: File does not exist: test/cli/inputs/no_such_schemas.txt"),
-            std::string::npos)
-      << run.err;
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_EQ(run.err,
+            "opscan: error: cannot read the schemas file "
+            "test/cli/inputs/no_such_schemas.txt: No such file or directory [opscan-io]\n");
 }
 
 TEST(Cli, SchemasFileChecksKernelsNamedOnly) {
