@@ -25,8 +25,9 @@ if ((${#missing[@]})); then
 fi
 
 if [[ ! -f "$build/build.ninja" ]]; then
-  # opscan's own build: warnings are errors (OPSCAN_WERROR is off for others).
-  cmake -S "$repo" -B "$build" -G Ninja -DOPSCAN_WERROR=ON >/dev/null
+  # opscan's own build, the default preset (CMakePresets.json): Ninja, and
+  # warnings are errors (OPSCAN_WERROR is off for others).
+  cmake -S "$repo" --preset default -B "$build" >/dev/null
 fi
 echo "opscan setup: building in $build"
 if ! cmake --build "$build" -j"$(nproc)" >"$build/build.log" 2>&1; then

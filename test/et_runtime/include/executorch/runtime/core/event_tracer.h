@@ -8,7 +8,7 @@
 
 namespace executorch::runtime {
 
-class EValue;
+struct EValue; // as evalue.h declares it (clang: -Wmismatched-tags)
 
 using ChainID = int32_t;
 using DebugHandle = uint32_t;
