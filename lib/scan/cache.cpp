@@ -485,7 +485,10 @@ Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string
   std::sort(dirs.begin(), dirs.end());
   dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
   std::set<std::string> absent;
-  for (const auto& [name, includer_dir] : lookups) {
+  for (const auto& lookup : lookups) {
+    // Named, not a structured binding: clang 14 cannot capture one.
+    const std::string& name = lookup.first;
+    const std::string& includer_dir = lookup.second;
     if (name.starts_with('/'))
       continue; // looked up nowhere else
     auto consider = [&](const std::string& dir) {
