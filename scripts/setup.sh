@@ -7,7 +7,8 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${OPSCAN_BUILD_DIR:-$repo/build}"
 
 packages=(cmake ninja-build g++ clang libclang-dev nlohmann-json3-dev libfmt-dev libcli11-dev
-          libicu-dev libgtest-dev libtorch-dev libyaml-cpp-dev meson)
+          libicu-dev libgtest-dev libtorch-dev libyaml-cpp-dev meson
+          neovim clang-tools nodejs)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -22,6 +23,19 @@ if ((${#missing[@]})); then
     echo "  sudo apt-get install -y ${missing[*]}" >&2
     exit 1
   fi
+fi
+
+# The tests' npm packages (test/npm: an LSP client library, the SARIF
+# Multitool), pinned by its lock file, in the build directory.
+npm_dir="$build/npm"
+if ! cmp -s "$repo/test/npm/package-lock.json" "$npm_dir/package-lock.json" 2>/dev/null; then
+  command -v npm >/dev/null || { echo "opscan setup: npm (Node.js) is missing" >&2; exit 1; }
+  echo "opscan setup: installing the tests' npm packages in $npm_dir"
+  mkdir -p "$npm_dir"
+  cp "$repo/test/npm/package.json" "$repo/test/npm/package-lock.json" "$npm_dir/"
+  (cd "$npm_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  # npm does not run the Multitool's install script (it sets the mode bit).
+  chmod u+x "$npm_dir/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
 fi
 
 if [[ ! -f "$build/build.ninja" ]]; then

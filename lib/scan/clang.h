@@ -102,6 +102,12 @@ struct QualifiedName {
 };
 QualifiedName qualified_name(CXCursor decl);
 
+// Parses `file` with `args` (and `unsaved` buffers standing for files);
+// empty, with an error in `diags` saying why, when libclang cannot.
+TranslationUnit parse(CXIndex index, const std::string& file, const std::vector<std::string>& args,
+                      unsigned options, diag::Diagnostics& diags,
+                      std::vector<CXUnsavedFile> unsaved = {});
+
 // The name as types are compared: without inline namespaces (std::__1,
 // std::__cxx11), so names match across standard libraries.
 std::string type_name(CXCursor decl);

@@ -479,4 +479,18 @@ std::optional<CompileCommand> CompilationDatabase::command_for(const std::string
   return result;
 }
 
+// `database_args`), which every entry names: that one is expected.
+std::vector<std::string> parse_arguments(const std::string& file, std::vector<std::string> args,
+                                         diag::Diagnostics& notes, size_t database_args) {
+  FilteredArguments filtered = filter_arguments(args);
+  for (const DroppedArgument& dropped : filtered.dropped) {
+    if (dropped.reason == DropReason::output && dropped.index < database_args)
+      continue;
+    notes.push_back(
+        diag::make_note("opscan-dropped-flag", {file, 0, 0, 0}, dropped_message(dropped)));
+  }
+  add_scanning_arguments(filtered.kept);
+  return std::move(filtered.kept);
+}
+
 } // namespace opscan::scan

@@ -31,12 +31,12 @@ void add_scanning_arguments(std::vector<std::string>& args);
 
 // Why filter_arguments drops an argument.
 enum class DropReason {
-  gcc_only,      // GCC accepts it and libclang rejects it
-  output,        // names the compiler's output (-o)
-  writes_files,  // makes the compiler write files (dependency files, traces, ...)
-  prints,        // makes the compiler print to opscan's own output (-v, -###)
-  loads_code,    // plugins
-  module_cache,  // implicit modules, built into a cache on disk
+  gcc_only,     // GCC accepts it and libclang rejects it
+  output,       // names the compiler's output (-o)
+  writes_files, // makes the compiler write files (dependency files, traces, ...)
+  prints,       // makes the compiler print to opscan's own output (-v, -###)
+  loads_code,   // plugins
+  module_cache, // implicit modules, built into a cache on disk
 };
 
 struct DroppedArgument {
@@ -63,6 +63,13 @@ FilteredArguments filter_arguments(const std::vector<std::string>& args);
 
 // The note's text: "dropped '-MF' and its value, which ...".
 std::string dropped_message(const DroppedArgument& dropped);
+
+// The arguments libclang gets for `file`: `args` without those
+// filter_arguments drops, plus opscan's own. A note for each dropped goes to
+// `notes`, but for the output of a compilation database's entry (its first
+// `database_args`), which every entry names: that one is expected.
+std::vector<std::string> parse_arguments(const std::string& file, std::vector<std::string> args,
+                                         diag::Diagnostics& notes, size_t database_args = 0);
 
 // A build directory's compile_commands.json, read once per scan. Safe to
 // query from several threads.

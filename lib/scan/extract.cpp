@@ -1,0 +1,537 @@
+#include "scan/extract.h"
+
+#include "scan/annotation.h"
+#include "scan/clang.h"
+#include "scan/types.h"
+#include "support/files.h"
+#include "support/sha256.h"
+
+#include <map>
+#include <set>
+
+namespace opscan::scan {
+namespace {
+
+// Whether the source at `where` (a macro use) is an OPSCAN_KERNEL.
+bool is_kernel_macro_at(CXTranslationUnit tu, const diag::Location& where) {
+  CXFile file = clang_getFile(tu, where.file.c_str());
+  size_t size = 0;
+  const char* text = file ? clang_getFileContents(tu, file, &size) : nullptr;
+  return text != nullptr && where.offset < size &&
+         std::string_view(text + where.offset, size - where.offset).starts_with("OPSCAN_KERNEL");
+}
+
+// Where an OPSCAN_KERNEL is written in `range`, if one is. The range may
+// start or end in a macro use: its tokens are those of the file.
+std::optional<diag::Location> kernel_macro_in(CXTranslationUnit tu, CXSourceRange range) {
+  const diag::Location first = location_of(clang_getRangeStart(range));
+  const diag::Location last = location_of(clang_getRangeEnd(range));
+  CXFile file = clang_getFile(tu, first.file.c_str());
+  if (!file || last.file != first.file || last.offset <= first.offset)
+    return std::nullopt;
+  Tokens tokens(tu, clang_getRange(clang_getLocationForOffset(tu, file, first.offset),
+                                   clang_getLocationForOffset(tu, file, last.offset)));
+  for (unsigned i = 0; i < tokens.size(); ++i) {
+    if (clang_getTokenKind(tokens[i]) == CXToken_Identifier &&
+        take(clang_getTokenSpelling(tu, tokens[i])) == "OPSCAN_KERNEL")
+      return location_of(clang_getTokenLocation(tu, tokens[i]));
+  }
+  return std::nullopt;
+}
+
+// The OPSCAN_KERNEL annotations of a declaration (a function's own and
+// those it inherits from earlier declarations).
+std::vector<CXCursor> annotations_of(CXCursor decl) {
+  std::vector<CXCursor> found;
+  clang_visitChildren(
+      decl,
+      [](CXCursor c, CXCursor, void* data) {
+        if (clang_getCursorKind(c) == CXCursor_AnnotateAttr &&
+            spelling(c).starts_with(kKernelAnnotationPrefix)) {
+          static_cast<std::vector<CXCursor>*>(data)->push_back(c);
+        }
+        return CXChildVisit_Continue;
+      },
+      &found);
+  return found;
+}
+
+// Maps byte offsets in an annotation's text (the macro arguments as the
+// preprocessor stringized them: whitespace between tokens becomes one
+// space) back to the source, token by token, so that errors point at the
+// right line and column even in multi-line or oddly spaced annotations.
+AnnotationMap map_annotation(CXTranslationUnit tu, CXCursor attr, std::string_view text) {
+  // The extent is the macro use, in macro locations: clang_tokenize needs
+  // the file locations of its expansion.
+  CXSourceRange extent = clang_getCursorExtent(attr);
+  diag::Location first = location_of(clang_getRangeStart(extent));
+  diag::Location last = location_of(clang_getRangeEnd(extent));
+  CXFile file = clang_getFile(tu, first.file.c_str());
+  if (!file || last.file != first.file || last.offset <= first.offset)
+    return AnnotationMap(first, {});
+  Tokens tokens(tu, clang_getRange(clang_getLocationForOffset(tu, file, first.offset),
+                                   clang_getLocationForOffset(tu, file, last.offset)));
+  auto spelling_of = [&](unsigned i) { return take(clang_getTokenSpelling(tu, tokens[i])); };
+  // NAME ( arguments... )
+  const unsigned count = tokens.size();
+  if (count < 3 || spelling_of(1) != "(" || spelling_of(count - 1) != ")")
+    return AnnotationMap(first, {});
+  std::vector<AnnotationMap::Piece> pieces;
+  std::string rebuilt;
+  uint32_t previous_end = 0;
+  for (unsigned i = 2; i + 1 < count; ++i) {
+    CXSourceRange range = clang_getTokenExtent(tu, tokens[i]);
+    diag::Location begin = location_of(clang_getRangeStart(range));
+    uint32_t end = location_of(clang_getRangeEnd(range)).offset;
+    if (i > 2 && begin.offset > previous_end)
+      rebuilt += ' ';
+    pieces.push_back({rebuilt.size(), end - begin.offset, begin});
+    rebuilt += spelling_of(i);
+    previous_end = end;
+  }
+  if (rebuilt != text)
+    pieces.clear(); // made by another macro: every offset maps to its use
+  return AnnotationMap(first, std::move(pieces));
+}
+
+// Whether a function is noexcept. libclang gives one kind for noexcept(true)
+// and noexcept(false); the canonical type is spelled with the value.
+bool is_noexcept(CXCursor function) {
+  switch (clang_getCursorExceptionSpecificationType(function)) {
+  case CXCursor_ExceptionSpecificationKind_BasicNoexcept:
+  case CXCursor_ExceptionSpecificationKind_DynamicNone:
+  case CXCursor_ExceptionSpecificationKind_NoThrow:
+    return true;
+  case CXCursor_ExceptionSpecificationKind_ComputedNoexcept:
+    return spelling(clang_getCanonicalType(clang_getCursorType(function))).ends_with(" noexcept");
+  default:
+    return false;
+  }
+}
+
+// A function with C language linkage is not mangled.
+ir::Linkage linkage_of(CXCursor function) {
+  std::string mangled = take(clang_Cursor_getMangling(function));
+  return mangled.starts_with("_Z") || mangled.empty() ? ir::Linkage::cxx : ir::Linkage::c;
+}
+
+// Walks one translation unit: the annotated declarations, each made a
+// neutral Signature and handed to the pure stage (build_kernel).
+class TranslationUnitScanner {
+public:
+  TranslationUnitScanner(CXTranslationUnit tu, const KnownSchemas* known,
+                         const FieldCheck& check_field)
+      : tu_(tu), known_(known), check_field_(check_field) {}
+
+  Extracted run() {
+    diag::Diagnostics errors = clang_errors(tu_);
+    has_clang_errors_ = !errors.empty();
+    result_.diagnostics.insert(result_.diagnostics.end(), errors.begin(), errors.end());
+    clang_visitChildren(clang_getTranslationUnitCursor(tu_), &visit, this);
+    refuse_inline_redeclarations();
+    return std::move(result_);
+  }
+
+  void note_main_file(const std::string& file) { note_source(file); }
+
+private:
+  static CXChildVisitResult visit(CXCursor cursor, CXCursor parent, void* data) {
+    return static_cast<TranslationUnitScanner*>(data)->visit(cursor, parent);
+  }
+
+  CXChildVisitResult visit(CXCursor cursor, CXCursor parent) {
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(cursor)))
+      return CXChildVisit_Continue;
+    switch (clang_getCursorKind(cursor)) {
+    case CXCursor_Namespace:
+    case CXCursor_LinkageSpec:
+    case CXCursor_FriendDecl:
+      return CXChildVisit_Recurse;
+    case CXCursor_UnexposedDecl:
+      // A linkage specification (unnamed, in libclang 14), or a declaration
+      // libclang does not expose, such as a variable template, whose
+      // annotation it does not show either.
+      if (spelling(cursor).empty())
+        return CXChildVisit_Recurse;
+      if (auto at = kernel_macro_in(tu_, clang_getCursorExtent(cursor)))
+        misplaced_at(*at, "a template that is not a function", spelling(cursor));
+      return CXChildVisit_Continue;
+    case CXCursor_StructDecl:
+    case CXCursor_ClassDecl:
+    case CXCursor_UnionDecl:
+    case CXCursor_ClassTemplate:
+      misplaced(cursor, "a class");
+      return CXChildVisit_Recurse;
+    case CXCursor_FunctionDecl:
+      misplaced_in_parameters(cursor);
+      if (clang_getCursorKind(parent) == CXCursor_FriendDecl)
+        misplaced(cursor, "a friend declaration");
+      else
+        consider(cursor);
+      return CXChildVisit_Continue;
+    case CXCursor_CXXMethod:
+    case CXCursor_Constructor:
+    case CXCursor_Destructor:
+    case CXCursor_ConversionFunction:
+    case CXCursor_FunctionTemplate:
+      misplaced_in_parameters(cursor);
+      consider(cursor);
+      return CXChildVisit_Continue;
+    case CXCursor_VarDecl:
+      misplaced(cursor, "a variable");
+      return CXChildVisit_Continue;
+    case CXCursor_FieldDecl:
+      misplaced(cursor, "a data member");
+      return CXChildVisit_Continue;
+    case CXCursor_EnumDecl:
+      misplaced(cursor, "an enumeration");
+      misplaced_in_enumerators(cursor);
+      return CXChildVisit_Continue;
+    case CXCursor_TypedefDecl:
+    case CXCursor_TypeAliasDecl:
+      misplaced(cursor, "a type alias");
+      return CXChildVisit_Continue;
+    default:
+      return CXChildVisit_Continue;
+    }
+  }
+
+  void error(std::string code, diag::Location where, std::string message) {
+    result_.diagnostics.push_back(
+        diag::make_error(std::move(code), std::move(where), std::move(message)));
+  }
+
+  // An annotation on something that is not a namespace-scope function:
+  // nothing could register it, and dropping it silently would hide that.
+  void misplaced(CXCursor decl, const char* what) {
+    std::vector<CXCursor> attrs = annotations_of(decl);
+    if (!attrs.empty())
+      misplaced_at(location_of(clang_getCursorLocation(attrs.front())), what, spelling(decl));
+  }
+  void misplaced_at(const diag::Location& where, const char* what, const std::string& name) {
+    error("opscan-annotation-misplaced", where,
+          std::string("OPSCAN_KERNEL annotates ") + what + " ('" + name +
+              "'): annotate a function declared at namespace scope");
+  }
+
+  // libclang shows no attribute of parameters and enumerators; it says only
+  // that they have some. Those that do are looked at token by token.
+  void misplaced_in_parameters(CXCursor function) {
+    const int count = clang_Cursor_getNumArguments(function);
+    for (int i = 0; i < count; ++i) {
+      CXCursor param = clang_Cursor_getArgument(function, static_cast<unsigned>(i));
+      if (!clang_Cursor_hasAttrs(param))
+        continue;
+      if (auto at = kernel_macro_in(tu_, clang_getCursorExtent(param)))
+        misplaced_at(*at, "a parameter", spelling(param));
+    }
+  }
+  void misplaced_in_enumerators(CXCursor enumeration) {
+    std::vector<CXCursor> enumerators;
+    clang_visitChildren(
+        enumeration,
+        [](CXCursor c, CXCursor, void* data) {
+          if (clang_getCursorKind(c) == CXCursor_EnumConstantDecl)
+            static_cast<std::vector<CXCursor>*>(data)->push_back(c);
+          return CXChildVisit_Continue;
+        },
+        &enumerators);
+    // An enumerator's attribute follows its name: look up to the next one.
+    const CXSourceLocation end = clang_getRangeEnd(clang_getCursorExtent(enumeration));
+    for (size_t i = 0; i < enumerators.size(); ++i) {
+      if (!clang_Cursor_hasAttrs(enumerators[i]))
+        continue;
+      CXSourceLocation until =
+          i + 1 < enumerators.size() ? clang_getCursorLocation(enumerators[i + 1]) : end;
+      CXSourceRange range = clang_getRange(clang_getCursorLocation(enumerators[i]), until);
+      if (auto at = kernel_macro_in(tu_, range))
+        misplaced_at(*at, "an enumerator", spelling(enumerators[i]));
+    }
+  }
+
+  // Whether two annotations say the same, however they are spaced.
+  static bool same_annotation(const std::string& a, const std::string& b) {
+    if (a == b)
+      return true;
+    ParsedAnnotation x =
+        parse_annotation(std::string_view(a).substr(kKernelAnnotationPrefix.size()));
+    ParsedAnnotation y =
+        parse_annotation(std::string_view(b).substr(kKernelAnnotationPrefix.size()));
+    return x.annotation && y.annotation && x.annotation->spec == y.annotation->spec &&
+           x.annotation->kernel_key == y.annotation->kernel_key &&
+           x.annotation->dispatch_key == y.annotation->dispatch_key;
+  }
+
+  // Why generated code cannot call `function`, or nullopt.
+  static std::optional<std::pair<std::string, std::string>> refusal(CXCursor function,
+                                                                    const std::string& name) {
+    switch (clang_getCursorKind(function)) {
+    case CXCursor_FunctionTemplate:
+      return std::pair{"opscan-scan-template",
+                       "kernel '" + name +
+                           "' is a function template: annotate a non-template function "
+                           "(wrap each instantiation you want to register)"};
+    case CXCursor_CXXMethod:
+    case CXCursor_Constructor:
+    case CXCursor_Destructor:
+    case CXCursor_ConversionFunction:
+      return std::pair{"opscan-scan-method",
+                       "kernel '" + name +
+                           "' is a member function: kernels must be free functions"};
+    default:
+      break;
+    }
+    CXLinkageKind linkage = clang_getCursorLinkage(function);
+    if (linkage == CXLinkage_Internal || linkage == CXLinkage_UniqueExternal) {
+      return std::pair{"opscan-scan-internal-linkage",
+                       "kernel '" + name +
+                           "' has internal linkage (static or in an anonymous namespace): "
+                           "generated registration code cannot call it"};
+    }
+    if (clang_Cursor_isFunctionInlined(function))
+      return refusal_of_inline(name);
+    return std::nullopt;
+  }
+
+  static std::optional<std::pair<std::string, std::string>>
+  refusal_of_inline(const std::string& name) {
+    return std::pair{"opscan-scan-inline",
+                     "kernel '" + name +
+                         "' is inline (or constexpr): its definition is emitted only where it is "
+                         "used, so generated registration code cannot link to it; remove "
+                         "'inline'"};
+  }
+
+  void consider(CXCursor function) {
+    std::vector<CXCursor> attrs = annotations_of(function);
+    if (attrs.empty())
+      return;
+    const CXCursor attr = attrs.front();
+    const diag::Location where = location_of(clang_getCursorLocation(function));
+    const std::string usr = take(clang_getCursorUSR(function));
+    const ir::Linkage linkage = linkage_of(function);
+    QualifiedName name = qualified_name(function);
+    // A function with C linkage is one function whatever namespace declares
+    // it (even an unnamed one): it is called by its plain name.
+    if (linkage == ir::Linkage::c)
+      name = {spelling(function), {}};
+    // Declarations and the definition are one kernel, annotated once or
+    // alike each time.
+    auto [first, fresh] = first_annotations_.try_emplace(
+        usr, FirstAnnotation{spelling(attr), location_of(clang_getCursorLocation(attr))});
+    for (CXCursor other : attrs) {
+      std::string text = spelling(other);
+      // After a parse error clang may attach the next declaration's
+      // annotation to this one: the parse error is the problem to report.
+      if (has_clang_errors_ || same_annotation(text, first->second.text))
+        continue;
+      auto d = diag::make_error(
+          "opscan-kernel-conflict", location_of(clang_getCursorLocation(other)),
+          "kernel '" + name.name + "' is annotated as " +
+              text.substr(kKernelAnnotationPrefix.size()) + " here and as " +
+              first->second.text.substr(kKernelAnnotationPrefix.size()) + " elsewhere");
+      d.notes.push_back({"other annotation is here", first->second.where});
+      result_.diagnostics.push_back(std::move(d));
+    }
+    if (!fresh) {
+      // Inline in any declaration is inline (an inline definition after a
+      // plain annotated declaration, say).
+      if (clang_Cursor_isFunctionInlined(function))
+        inline_redeclarations_.try_emplace(usr, where);
+      return;
+    }
+    note_source(where.file);
+    if (auto why = refusal(function, name.name))
+      return error(why->first, where, why->second);
+
+    Signature sig;
+    sig.qualified_name = name.name;
+    sig.inline_namespaces = name.inline_namespaces;
+    sig.linkage = linkage;
+    sig.is_noexcept = is_noexcept(function);
+    sig.usr = usr;
+    sig.location = where;
+    sig.invalid = clang_isInvalidDeclaration(function);
+    sig.annotation = spelling(attr).substr(kKernelAnnotationPrefix.size());
+    sig.annotation_map = map_annotation(tu_, attr, sig.annotation);
+
+    const int count = clang_Cursor_getNumArguments(function);
+    for (int i = 0; i < count; ++i) {
+      CXCursor param = clang_Cursor_getArgument(function, static_cast<unsigned>(i));
+      CXType type = clang_getCursorType(param);
+      Parameter p;
+      p.name = spelling(param);
+      p.location = location_of(clang_getCursorLocation(param));
+      p.end = location_of(clang_getRangeEnd(clang_getCursorExtent(param)));
+      p.invalid = clang_isInvalidDeclaration(param);
+      if (!p.invalid && i == 0) {
+        sig.context = context_kind(type);
+        if (sig.context != ir::ContextKind::none)
+          continue;
+      }
+      if (!p.invalid) {
+        p.type = spelling(type);
+        p.canonical_type = spelling(clang_getCanonicalType(type));
+        p.mapped = map_parameter_type(type);
+      }
+      sig.parameters.push_back(std::move(p));
+    }
+    CXType result_type = clang_getCursorResultType(function);
+    sig.return_type = spelling(result_type);
+    sig.canonical_return_type = spelling(clang_getCanonicalType(result_type));
+    if (clang_getCanonicalType(result_type).kind != CXType_Void) {
+      for (CXType value : tuple_elements(result_type).value_or(std::vector<CXType>{result_type}))
+        sig.returns.push_back(map_return_type(value));
+    }
+
+    Built built = build_kernel(sig, known_, check_field_);
+    result_.diagnostics.insert(result_.diagnostics.end(), built.diagnostics.begin(),
+                               built.diagnostics.end());
+    if (built.kernel)
+      result_.fragment.kernels.push_back(std::move(*built.kernel));
+  }
+
+  // Kernels accepted at their first declaration that a later one makes
+  // inline: generated code could not link to them either.
+  void refuse_inline_redeclarations() {
+    std::erase_if(result_.fragment.kernels, [&](const ir::Kernel& k) {
+      auto it = inline_redeclarations_.find(k.usr);
+      if (it == inline_redeclarations_.end())
+        return false;
+      auto [code, message] = *refusal_of_inline(k.cpp_function);
+      error(code, it->second, message);
+      return true;
+    });
+  }
+
+  void note_source(const std::string& file) {
+    if (!hashed_files_.insert(file).second)
+      return;
+    CXFile handle = clang_getFile(tu_, file.c_str());
+    size_t size = 0;
+    const char* data = handle ? clang_getFileContents(tu_, handle, &size) : nullptr;
+    // libclang has the bytes it parsed; only a file it never loaded is read again.
+    std::optional<std::string> text = data ? std::string(data, size) : support::read_file(file);
+    std::string hash = support::sha256_hex(text.value_or(""));
+    result_.fragment.sources.push_back({support::display_path(file), hash});
+  }
+
+  CXTranslationUnit tu_;
+  const KnownSchemas* known_;
+  const FieldCheck& check_field_;
+  bool has_clang_errors_ = false;
+  Extracted result_;
+  struct FirstAnnotation {
+    std::string text;
+    diag::Location where;
+  };
+  std::map<std::string, FirstAnnotation> first_annotations_;    // by USR
+  std::map<std::string, diag::Location> inline_redeclarations_; // by USR
+  std::set<std::string> hashed_files_;
+};
+
+} // namespace
+
+// libclang's errors about a translation unit. Its only warning (see
+// add_scanning_arguments) is an attribute it dropped: when that is an
+// OPSCAN_KERNEL, an error here, as nothing else would tell.
+diag::Diagnostics clang_errors(CXTranslationUnit tu) {
+  diag::Diagnostics errors;
+  unsigned n = clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < n; ++i) {
+    Diagnostic d(clang_getDiagnostic(tu, i));
+    const diag::Location where = location_of(clang_getDiagnosticLocation(d.get()));
+    if (take(clang_getDiagnosticOption(d.get(), nullptr)) == "-Wignored-attributes") {
+      if (is_kernel_macro_at(tu, where)) {
+        errors.push_back(
+            diag::make_error("opscan-annotation-misplaced", where,
+                             "OPSCAN_KERNEL annotates nothing here: the compiler ignores it (" +
+                                 take(clang_getDiagnosticSpelling(d.get())) +
+                                 "); annotate a function declared at namespace scope"));
+      }
+      continue;
+    }
+    if (clang_getDiagnosticSeverity(d.get()) >= CXDiagnostic_Error) {
+      errors.push_back(diag::make_error("opscan-clang-error", where,
+                                        take(clang_getDiagnosticSpelling(d.get()))));
+    }
+  }
+  return errors;
+}
+
+Extracted extract_kernels(CXTranslationUnit tu, const std::string& main_file,
+                          const KnownSchemas* known, const FieldCheck& check_field) {
+  TranslationUnitScanner scanner(tu, known, check_field);
+  scanner.note_main_file(main_file);
+  return scanner.run();
+}
+
+SourceSites sites_of(CXTranslationUnit tu, const std::string& main_file) {
+  SourceSites sites;
+  sites.file = main_file;
+  CXFile file = clang_getFile(tu, main_file.c_str());
+  size_t size = 0;
+  const char* data = file ? clang_getFileContents(tu, file, &size) : nullptr;
+  const std::string_view text = data ? std::string_view(data, size) : std::string_view();
+  struct Walk {
+    CXFile file;
+    std::string_view text;
+    SourceSites* sites;
+  } walk{file, text, &sites};
+  clang_visitChildren(
+      clang_getTranslationUnitCursor(tu),
+      [](CXCursor c, CXCursor, void* data) {
+        auto& w = *static_cast<Walk*>(data);
+        const CXCursorKind kind = clang_getCursorKind(c);
+        if (kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec)
+          return CXChildVisit_Recurse;
+        if (kind != CXCursor_FunctionDecl)
+          return CXChildVisit_Continue;
+        CXFile where_file;
+        unsigned line = 0, column = 0, offset = 0;
+        clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &where_file,
+                                   &line, &column, &offset);
+        if (!where_file || !clang_File_isEqual(where_file, w.file))
+          return CXChildVisit_Continue;
+        FunctionSite site;
+        site.qualified_name = qualified_name(c).name;
+        site.begin = {w.sites->file, line, column, offset};
+        // The name, where the cursor says it is: a macro wrote the
+        // declaration when the file does not have it there.
+        const diag::Location name_at = location_of(clang_getCursorLocation(c));
+        const std::string name = spelling(c);
+        site.written_by_macro =
+            name_at.offset >= w.text.size() || !w.text.substr(name_at.offset).starts_with(name);
+        site.annotated = !annotations_of(c).empty();
+        w.sites->functions.push_back(std::move(site));
+        return CXChildVisit_Continue;
+      },
+      &walk);
+  struct Includes {
+    CXFile file;
+    std::string_view text;
+    SourceSites* sites;
+  } includes{file, text, &sites};
+  clang_getInclusions(
+      tu,
+      [](CXFile included, CXSourceLocation* stack, unsigned depth, CXClientData data) {
+        auto& in = *static_cast<Includes*>(data);
+        if (take(clang_getFileName(included)).ends_with("opscan/annotations.h"))
+          in.sites->includes_annotations = true;
+        if (depth == 0)
+          return;
+        CXFile from;
+        unsigned offset = 0;
+        clang_getExpansionLocation(stack[0], &from, nullptr, nullptr, &offset);
+        if (!from || !clang_File_isEqual(from, in.file))
+          return;
+        const size_t end = in.text.find('\n', offset);
+        const uint32_t after =
+            static_cast<uint32_t>(end == std::string_view::npos ? in.text.size() : end + 1);
+        in.sites->after_includes = std::max(in.sites->after_includes, after);
+      },
+      &includes);
+  return sites;
+}
+
+} // namespace opscan::scan
