@@ -3,6 +3,7 @@
 #include "diag/text.h"
 #include "driver/driver.h"
 #include "emit/registry.h"
+#include "lsp_command.h"
 #include "migrate/import_yaml.h"
 #include "support/files.h"
 #include "support/text.h"
@@ -521,6 +522,16 @@ int main(int argc, char** argv) {
                      "-Iinclude\n  opscan run kernels/op_*.cpp --schemas native_functions.yaml "
                      "--registration named --lib portable -o gen -- -Iinclude");
 
+  tool::LspArgs lsp_args;
+  CLI::App* lsp_cmd = app.add_subcommand(
+      "lsp", "Language server on stdin/stdout: opscan's diagnostics, quick fixes and hovers in an "
+             "editor, beside clangd");
+  lsp_cmd->add_option("--compile-commands-dir", lsp_args.compilation_database_dir,
+                      "Directory of the compile_commands.json every file uses (default: found "
+                      "as clangd finds it, from each file's directory upwards)");
+  lsp_cmd->add_option("--debounce-ms", lsp_args.debounce_ms,
+                      "Milliseconds after an edit before the file is analysed (default 25)");
+
   // Everything after the first "--" goes to the compiler untouched.
   std::vector<std::string> args(argv + 1, argv + argc);
   std::vector<std::string> clang_args;
@@ -572,6 +583,8 @@ int main(int argc, char** argv) {
     }
     if (*import_cmd)
       return exit_code(import_command(import_args));
+    if (*lsp_cmd)
+      return tool::run_lsp(lsp_args);
     for (const auto& [cmd, args] :
          {std::pair{gen_cmd, &gen_args}, std::pair{check_cmd, &check_args},
           std::pair{run_cmd, &run_gen}}) {
