@@ -593,8 +593,9 @@ struct Server::State {
             message += "\n" + note.message;
         }
         add(d, range_here(d.location), message);
-      } else if (d.severity == diag::Severity::error) {
-        // A problem in a file this one includes stops this one too.
+      } else if (command.main_file == doc.path && d.code == "opscan-clang-error") {
+        // A compile error in a header this file includes stops this file's
+        // analysis too. (Opscan's findings there are that header's own.)
         diag::Diagnostic moved = d;
         moved.notes.insert(moved.notes.begin(), {d.message, d.location});
         moved.fixits.clear();
