@@ -264,6 +264,9 @@ struct Server::State {
         return did_close(params);
       if (method == "$/cancelRequest") {
         std::lock_guard lock(mutex);
+        // Clients cancel requests already answered too: keep the set small.
+        if (cancelled.size() > 1000)
+          cancelled.clear();
         cancelled.insert(member(params, "id").dump());
         return;
       }
