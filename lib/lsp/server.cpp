@@ -617,6 +617,19 @@ struct Server::State {
       check_libraries(s, mine, command.database, here, range_here, location_json);
     if (s.library.empty())
       s.target = default_target;
+    // What generation would refuse (a target's context, types, keys) is
+    // found by generating, in memory, for the target the file is built for.
+    if (!analysis.fragment.kernels.empty() && !diag::has_errors(analysis.diagnostics)) {
+      driver::Request request;
+      request.options.target = s.target;
+      if (!s.library.empty())
+        request.options.library = s.library;
+      driver::Plan plan = driver::plan_scanned(analysis.fragment, request, emit::builtin_targets());
+      for (const diag::Diagnostic& d : plan.diagnostics) {
+        if (here(d.location.file))
+          add(d, range_here(d.location), d.message);
+      }
+    }
     for (const ir::Kernel* k : mine) {
       Range r = range_here(k->location);
       // The annotation is on the lines just above the name, usually.
