@@ -130,22 +130,39 @@ int severity_of(diag::Severity s) {
   return 1;
 }
 
-// What a fix does, for its action's title.
+// What a fix does, for its action's title: the words it changes, without
+// what the old and new text share ("Change 'float' to 'int'" for a schema
+// rewritten whole).
 std::string title_of(const std::vector<diag::FixIt>& fixits, std::string_view text) {
-  auto shown = [](std::string_view s) { return support::clipped(std::string(s), 60); };
   if (fixits.size() != 1)
     return "Apply opscan's fix";
   const diag::FixIt& f = fixits.front();
-  const std::string old = f.offset + f.length <= text.size()
-                              ? std::string(text.substr(f.offset, f.length))
-                              : std::string();
-  std::string inserted = f.replacement;
-  std::replace(inserted.begin(), inserted.end(), '\n', ' ');
-  if (f.length == 0)
-    return fmt::format("Insert '{}'", shown(inserted));
-  if (f.replacement.empty())
+  std::string_view old = text.substr(std::min<size_t>(f.offset, text.size()), f.length);
+  std::string_view now = f.replacement;
+  size_t prefix = 0;
+  while (prefix < old.size() && prefix < now.size() && old[prefix] == now[prefix])
+    ++prefix;
+  size_t suffix = 0;
+  while (suffix < old.size() - prefix && suffix < now.size() - prefix &&
+         old[old.size() - 1 - suffix] == now[now.size() - 1 - suffix])
+    ++suffix;
+  // Whole words: back to where the word began and on to where it ends.
+  while (prefix > 0 && is_word(old[prefix - 1]))
+    --prefix;
+  while (suffix > 0 && is_word(old[old.size() - suffix]))
+    --suffix;
+  auto shown = [](std::string_view s) {
+    std::string one_line(s);
+    std::replace(one_line.begin(), one_line.end(), '\n', ' ');
+    return support::clipped(one_line, 60);
+  };
+  old = old.substr(prefix, old.size() - prefix - suffix);
+  now = now.substr(prefix, now.size() - prefix - suffix);
+  if (old.empty())
+    return fmt::format("Insert '{}'", shown(now));
+  if (now.empty())
     return fmt::format("Remove '{}'", shown(old));
-  return fmt::format("Change '{}' to '{}'", shown(old), shown(inserted));
+  return fmt::format("Change '{}' to '{}'", shown(old), shown(now));
 }
 
 // A document as an analysis sees it, copied out of the shared state.
