@@ -30,8 +30,10 @@ std::string_view trimmed(std::string_view s) {
 bool FrameReader::fill() {
   if (eof_)
     return false;
-  if (begin_ > 0 && begin_ == buffer_.size()) {
-    buffer_.clear();
+  // Drop what was handed out: a peer that keeps the pipe full, so that
+  // reads end inside messages, would otherwise grow the buffer for ever.
+  if (begin_ > 0) {
+    buffer_.erase(0, begin_);
     begin_ = 0;
   }
   char chunk[65536];
