@@ -69,7 +69,8 @@ int64_t mtime_of(const std::string& path) {
 struct Workspace::Database {
   std::string file; // compile_commands.json
   std::unique_ptr<scan::CompilationDatabase> db;
-  std::map<std::string, std::string> includers; // header -> a source whose unit read it
+  std::map<std::string, std::string> includers;          // header -> a source whose unit read it
+  std::map<std::string, std::vector<std::string>> noted; // unit -> the files it read, as noted
   std::vector<BuiltLibrary> libraries;
   std::map<std::string, int64_t> library_mtimes; // by IR file
   bool libraries_found = false;
@@ -165,6 +166,12 @@ void Workspace::note_includes(const std::string& main_file, const std::string& d
   auto it = databases_.find(database);
   if (it == databases_.end() || !it->second->db)
     return;
+  // Most edits leave a unit's includes as they were: resolving hundreds of
+  // paths after each would cost more than the re-parse.
+  std::vector<std::string>& noted = it->second->noted[main_file];
+  if (noted == files)
+    return;
+  noted = files;
   for (const std::string& file : files) {
     if (file != main_file)
       it->second->includers[canonical(file)] = main_file;
