@@ -109,6 +109,157 @@ bool is_noexcept(CXCursor function) {
   }
 }
 
+// Whether the file spells what is at `where`: a macro did not write it.
+bool spelled_in_file(CXSourceLocation where) {
+  CXFile expansion_file, spelling_file;
+  unsigned expansion = 0, spelled = 0;
+  clang_getExpansionLocation(where, &expansion_file, nullptr, nullptr, &expansion);
+  clang_getSpellingLocation(where, &spelling_file, nullptr, nullptr, &spelled);
+  return expansion_file && spelling_file && clang_File_isEqual(expansion_file, spelling_file) &&
+         expansion == spelled;
+}
+
+// The tokens of a type as the file writes it, for edits of it.
+struct WrittenToken {
+  std::string spelling;
+  CXTokenKind kind;
+  uint32_t begin = 0; // byte offsets in the file
+  uint32_t end = 0;
+};
+struct WrittenType {
+  std::string file;
+  std::vector<WrittenToken> tokens;
+};
+
+// The tokens of a declaration's `extent` before its `name` (all of them
+// when null; a default argument's '=' ends them too), or nullopt when a
+// macro wrote the declaration. The extent may start with a macro use (an
+// OPSCAN_KERNEL): its tokens are those of the file.
+std::optional<WrittenType> written_type(CXTranslationUnit tu, CXSourceRange extent,
+                                        CXSourceLocation name) {
+  const bool named = !clang_equalLocations(name, clang_getNullLocation());
+  if (!spelled_in_file(clang_getRangeEnd(extent)) || (named && !spelled_in_file(name)))
+    return std::nullopt;
+  const diag::Location first = location_of(clang_getRangeStart(extent));
+  const diag::Location last = location_of(clang_getRangeEnd(extent));
+  const uint32_t until = named ? location_of(name).offset : UINT32_MAX;
+  CXFile file = clang_getFile(tu, first.file.c_str());
+  if (!file || last.file != first.file || last.offset <= first.offset)
+    return std::nullopt;
+  WrittenType written{first.file, {}};
+  Tokens tokens(tu,
+                clang_getRange(clang_getLocationForOffset(tu, file, first.offset),
+                               clang_getLocationForOffset(tu, file, std::min(until, last.offset))));
+  for (unsigned i = 0; i < tokens.size(); ++i) {
+    const CXSourceRange range = clang_getTokenExtent(tu, tokens[i]);
+    const diag::Location begin = location_of(clang_getRangeStart(range));
+    std::string text = take(clang_getTokenSpelling(tu, tokens[i]));
+    if (begin.offset >= until || text == "=")
+      break;
+    written.tokens.push_back({std::move(text), clang_getTokenKind(tokens[i]), begin.offset,
+                              location_of(clang_getRangeEnd(range)).offset});
+  }
+  if (written.tokens.empty())
+    return std::nullopt;
+  return written;
+}
+
+bool is_builtin_type_keyword(const WrittenToken& token) {
+  static const std::set<std::string, std::less<>> keywords = {
+      "signed", "unsigned", "short", "long", "int", "char", "float", "double"};
+  return token.kind == CXToken_Keyword && keywords.contains(token.spelling);
+}
+
+diag::FixIt replacing(const WrittenType& written, size_t first, size_t last,
+                      std::string replacement) {
+  const uint32_t begin = written.tokens[first].begin;
+  return {written.file, begin, written.tokens[last].end - begin, std::move(replacement)};
+}
+
+// The edit of a type as written that makes a refused type map (see
+// MappedType::repair): empty when the written tokens are not the refused
+// type's own (an alias or macro names it) or the repair would not compile.
+std::vector<diag::FixIt> type_fix(const WrittenType& written, const MappedType& mapped,
+                                  bool has_string_view) {
+  const std::vector<WrittenToken>& tokens = written.tokens;
+  auto is = [&](size_t i, std::string_view text) {
+    return i < tokens.size() && tokens[i].spelling == text;
+  };
+  switch (mapped.repair) {
+  case MappedType::Repair::none:
+    return {};
+  case MappedType::Repair::builtin: {
+    // Exactly one run of builtin type keywords: `unsigned long`, or the int
+    // of ArrayRef<int>.
+    std::optional<std::pair<size_t, size_t>> run;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      if (!is_builtin_type_keyword(tokens[i]))
+        continue;
+      if (run && run->second + 1 != i)
+        return {};
+      run = run ? std::pair{run->first, i} : std::pair{i, i};
+    }
+    if (!run)
+      return {};
+    return {replacing(written, run->first, run->second, mapped.replacement)};
+  }
+  case MappedType::Repair::char_pointer: {
+    // [const] char [const] * [const]: the whole type.
+    size_t i = is(0, "const") ? 1 : 0;
+    if (!has_string_view || !is(i, "char"))
+      return {};
+    i += is(i + 1, "const") ? 2 : 1;
+    if (!is(i, "*"))
+      return {};
+    i += is(i + 1, "const") ? 2 : 1;
+    if (i != tokens.size())
+      return {};
+    return {replacing(written, 0, i - 1, mapped.replacement)};
+  }
+  case MappedType::Repair::rvalue_reference: {
+    const size_t last = tokens.size() - 1;
+    if (!is(last, "&&"))
+      return {};
+    std::vector<diag::FixIt> fix;
+    if (!is(0, "const") && !(last > 0 && is(last - 1, "const")))
+      fix.push_back({written.file, tokens[0].begin, 0, "const "});
+    fix.push_back(replacing(written, last, last, "&"));
+    return fix;
+  }
+  }
+  return {};
+}
+
+// Deletes the `const` of `const T&` or `T const&` as written.
+std::optional<diag::FixIt> const_removal(const WrittenType& written) {
+  const std::vector<WrittenToken>& tokens = written.tokens;
+  if (tokens.size() < 3 || tokens.back().spelling != "&")
+    return std::nullopt;
+  if (tokens.front().spelling == "const")
+    return diag::FixIt{written.file, tokens[0].begin, tokens[1].begin - tokens[0].begin, ""};
+  const WrittenToken& before_reference = tokens[tokens.size() - 2];
+  if (before_reference.spelling == "const") {
+    const uint32_t from = tokens[tokens.size() - 3].end;
+    return diag::FixIt{written.file, from, before_reference.end - from, ""};
+  }
+  return std::nullopt;
+}
+
+// Whether the translation unit includes <string_view>, so that a fix-it may
+// write std::string_view.
+bool includes_string_view(CXTranslationUnit tu) {
+  bool found = false;
+  clang_getInclusions(
+      tu,
+      [](CXFile included, CXSourceLocation*, unsigned, CXClientData data) {
+        const std::string name = take(clang_getFileName(included));
+        if (name.ends_with("/string_view"))
+          *static_cast<bool*>(data) = true;
+      },
+      &found);
+  return found;
+}
+
 // A function with C language linkage is not mangled.
 ir::Linkage linkage_of(CXCursor function) {
   std::string mangled = take(clang_Cursor_getMangling(function));
@@ -364,6 +515,10 @@ private:
       p.location = location_of(clang_getCursorLocation(param));
       p.end = location_of(clang_getRangeEnd(clang_getCursorExtent(param)));
       p.invalid = clang_isInvalidDeclaration(param);
+      // The type is what precedes the name (all of an unnamed parameter).
+      const std::optional<WrittenType> written =
+          written_type(tu_, clang_getCursorExtent(param),
+                       p.name.empty() ? clang_getNullLocation() : clang_getCursorLocation(param));
       if (!p.invalid && i == 0) {
         sig.context = context_kind(type);
         if (sig.context != ir::ContextKind::none)
@@ -373,6 +528,10 @@ private:
         p.type = spelling(type);
         p.canonical_type = spelling(clang_getCanonicalType(type));
         p.mapped = map_parameter_type(type);
+        if (written) {
+          p.mapped.fix = type_fix(*written, p.mapped, has_string_view());
+          p.const_removal = const_removal(*written);
+        }
       }
       sig.parameters.push_back(std::move(p));
     }
@@ -380,8 +539,17 @@ private:
     sig.return_type = spelling(result_type);
     sig.canonical_return_type = spelling(clang_getCanonicalType(result_type));
     if (clang_getCanonicalType(result_type).kind != CXType_Void) {
-      for (CXType value : tuple_elements(result_type).value_or(std::vector<CXType>{result_type}))
+      std::optional<std::vector<CXType>> elements = tuple_elements(result_type);
+      for (CXType value : elements.value_or(std::vector<CXType>{result_type}))
         sig.returns.push_back(map_return_type(value));
+      // The return type is what precedes the name; a tuple's elements are
+      // not told apart there.
+      const std::optional<WrittenType> written =
+          elements ? std::nullopt
+                   : written_type(tu_, clang_getCursorExtent(function),
+                                  clang_getCursorLocation(function));
+      if (written && clang_getCursorKind(function) == CXCursor_FunctionDecl)
+        sig.returns[0].fix = type_fix(*written, sig.returns[0], has_string_view());
     }
 
     Built built = build_kernel(sig, known_, check_field_);
@@ -416,10 +584,17 @@ private:
     result_.fragment.sources.push_back({support::display_path(file), hash});
   }
 
+  bool has_string_view() {
+    if (!has_string_view_)
+      has_string_view_ = includes_string_view(tu_);
+    return *has_string_view_;
+  }
+
   CXTranslationUnit tu_;
   const KnownSchemas* known_;
   const FieldCheck& check_field_;
   bool has_clang_errors_ = false;
+  std::optional<bool> has_string_view_;
   Extracted result_;
   struct FirstAnnotation {
     std::string text;

@@ -70,7 +70,15 @@ AnnotationMap one_line(std::string_view text, diag::Location start) {
 }
 
 MappedType mapped(std::string_view schema_type, bool is_mutable = false) {
-  return {type(schema_type), is_mutable, ""};
+  MappedType m;
+  m.type = type(schema_type);
+  m.is_mutable = is_mutable;
+  return m;
+}
+MappedType refused(std::string error) {
+  MappedType m;
+  m.error = std::move(error);
+  return m;
 }
 
 // A parameter written on `line`, its name at column 20.
@@ -102,7 +110,7 @@ Parameter integer(uint32_t line, std::string name) {
 // A parameter whose type is not a kernel type.
 Parameter unsupported(uint32_t line, std::string name, std::string cpp_type, std::string why) {
   Parameter p = parameter(line, std::move(name), "int", cpp_type, cpp_type);
-  p.mapped = {std::nullopt, false, "'" + cpp_type + "' " + why};
+  p.mapped = refused("'" + cpp_type + "' " + why);
   return p;
 }
 
@@ -432,7 +440,7 @@ TEST(BuildKernelErrors, EveryUnsupportedParameterIsReported) {
 
 TEST(BuildKernelErrors, UnsupportedReturnAtTheFunction) {
   Signature s = signature(R"x("t::f")x", {tensor(10, "self")},
-                          {{std::nullopt, false, "'const Tensor &' is a const reference"}});
+                          {refused("'const Tensor &' is a const reference")});
   expect_one_error(build(s), "opscan-scan-unsupported-type", kFunction,
                    "return type of 'ns::f': 'const Tensor &' is a const reference");
 }
