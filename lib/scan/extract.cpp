@@ -266,6 +266,100 @@ ir::Linkage linkage_of(CXCursor function) {
   return mangled.starts_with("_Z") || mangled.empty() ? ir::Linkage::cxx : ir::Linkage::c;
 }
 
+std::optional<std::pair<std::string, std::string>> refusal_of_inline(const std::string& name) {
+  return std::pair{"opscan-scan-inline",
+                   "kernel '" + name +
+                       "' is inline (or constexpr): its definition is emitted only where it is "
+                       "used, so generated registration code cannot link to it; remove "
+                       "'inline'"};
+}
+
+// Why generated code cannot call `function`, or nullopt.
+std::optional<std::pair<std::string, std::string>> refusal(CXCursor function,
+                                                           const std::string& name) {
+  switch (clang_getCursorKind(function)) {
+  case CXCursor_FunctionTemplate:
+    return std::pair{"opscan-scan-template",
+                     "kernel '" + name +
+                         "' is a function template: annotate a non-template function "
+                         "(wrap each instantiation you want to register)"};
+  case CXCursor_CXXMethod:
+  case CXCursor_Constructor:
+  case CXCursor_Destructor:
+  case CXCursor_ConversionFunction:
+    return std::pair{"opscan-scan-method",
+                     "kernel '" + name + "' is a member function: kernels must be free functions"};
+  default:
+    break;
+  }
+  CXLinkageKind linkage = clang_getCursorLinkage(function);
+  if (linkage == CXLinkage_Internal || linkage == CXLinkage_UniqueExternal) {
+    return std::pair{"opscan-scan-internal-linkage",
+                     "kernel '" + name +
+                         "' has internal linkage (static or in an anonymous namespace): "
+                         "generated registration code cannot call it"};
+  }
+  if (clang_Cursor_isFunctionInlined(function))
+    return refusal_of_inline(name);
+  return std::nullopt;
+}
+
+// What `function` declares, as the pure stage reads it: everything but its
+// name, linkage, USR and annotation, which the caller decides.
+Signature signature_of(CXTranslationUnit tu, CXCursor function, bool has_string_view) {
+  Signature sig;
+  sig.is_noexcept = is_noexcept(function);
+  sig.location = location_of(clang_getCursorLocation(function));
+  sig.invalid = clang_isInvalidDeclaration(function);
+
+  const int count = clang_Cursor_getNumArguments(function);
+  for (int i = 0; i < count; ++i) {
+    CXCursor param = clang_Cursor_getArgument(function, static_cast<unsigned>(i));
+    CXType type = clang_getCursorType(param);
+    Parameter p;
+    p.name = spelling(param);
+    p.location = location_of(clang_getCursorLocation(param));
+    p.end = location_of(clang_getRangeEnd(clang_getCursorExtent(param)));
+    p.invalid = clang_isInvalidDeclaration(param);
+    // The type is what precedes the name (all of an unnamed parameter).
+    const std::optional<WrittenType> written =
+        written_type(tu, clang_getCursorExtent(param),
+                     p.name.empty() ? clang_getNullLocation() : clang_getCursorLocation(param));
+    if (!p.invalid && i == 0) {
+      sig.context = context_kind(type);
+      if (sig.context != ir::ContextKind::none)
+        continue;
+    }
+    if (!p.invalid) {
+      p.type = spelling(type);
+      p.canonical_type = spelling(clang_getCanonicalType(type));
+      p.mapped = map_parameter_type(type);
+      if (written) {
+        p.mapped.fix = type_fix(*written, p.mapped, has_string_view);
+        p.const_removal = const_removal(*written);
+      }
+    }
+    sig.parameters.push_back(std::move(p));
+  }
+  CXType result_type = clang_getCursorResultType(function);
+  sig.return_type = spelling(result_type);
+  sig.canonical_return_type = spelling(clang_getCanonicalType(result_type));
+  if (clang_getCanonicalType(result_type).kind != CXType_Void) {
+    std::optional<std::vector<CXType>> elements = tuple_elements(result_type);
+    for (CXType value : elements.value_or(std::vector<CXType>{result_type}))
+      sig.returns.push_back(map_return_type(value));
+    // The return type is what precedes the name; a tuple's elements are
+    // not told apart there.
+    const std::optional<WrittenType> written =
+        elements
+            ? std::nullopt
+            : written_type(tu, clang_getCursorExtent(function), clang_getCursorLocation(function));
+    if (written && clang_getCursorKind(function) == CXCursor_FunctionDecl)
+      sig.returns[0].fix = type_fix(*written, sig.returns[0], has_string_view);
+  }
+  return sig;
+}
+
 // Walks one translation unit: the annotated declarations, each made a
 // neutral Signature and handed to the pure stage (build_kernel).
 class TranslationUnitScanner {
@@ -413,46 +507,6 @@ private:
            x.annotation->dispatch_key == y.annotation->dispatch_key;
   }
 
-  // Why generated code cannot call `function`, or nullopt.
-  static std::optional<std::pair<std::string, std::string>> refusal(CXCursor function,
-                                                                    const std::string& name) {
-    switch (clang_getCursorKind(function)) {
-    case CXCursor_FunctionTemplate:
-      return std::pair{"opscan-scan-template",
-                       "kernel '" + name +
-                           "' is a function template: annotate a non-template function "
-                           "(wrap each instantiation you want to register)"};
-    case CXCursor_CXXMethod:
-    case CXCursor_Constructor:
-    case CXCursor_Destructor:
-    case CXCursor_ConversionFunction:
-      return std::pair{"opscan-scan-method",
-                       "kernel '" + name +
-                           "' is a member function: kernels must be free functions"};
-    default:
-      break;
-    }
-    CXLinkageKind linkage = clang_getCursorLinkage(function);
-    if (linkage == CXLinkage_Internal || linkage == CXLinkage_UniqueExternal) {
-      return std::pair{"opscan-scan-internal-linkage",
-                       "kernel '" + name +
-                           "' has internal linkage (static or in an anonymous namespace): "
-                           "generated registration code cannot call it"};
-    }
-    if (clang_Cursor_isFunctionInlined(function))
-      return refusal_of_inline(name);
-    return std::nullopt;
-  }
-
-  static std::optional<std::pair<std::string, std::string>>
-  refusal_of_inline(const std::string& name) {
-    return std::pair{"opscan-scan-inline",
-                     "kernel '" + name +
-                         "' is inline (or constexpr): its definition is emitted only where it is "
-                         "used, so generated registration code cannot link to it; remove "
-                         "'inline'"};
-  }
-
   void consider(CXCursor function) {
     std::vector<CXCursor> attrs = annotations_of(function);
     if (attrs.empty())
@@ -495,62 +549,13 @@ private:
     if (auto why = refusal(function, name.name))
       return error(why->first, where, why->second);
 
-    Signature sig;
+    Signature sig = signature_of(tu_, function, has_string_view());
     sig.qualified_name = name.name;
     sig.inline_namespaces = name.inline_namespaces;
     sig.linkage = linkage;
-    sig.is_noexcept = is_noexcept(function);
     sig.usr = usr;
-    sig.location = where;
-    sig.invalid = clang_isInvalidDeclaration(function);
     sig.annotation = spelling(attr).substr(kKernelAnnotationPrefix.size());
     sig.annotation_map = map_annotation(tu_, attr, sig.annotation);
-
-    const int count = clang_Cursor_getNumArguments(function);
-    for (int i = 0; i < count; ++i) {
-      CXCursor param = clang_Cursor_getArgument(function, static_cast<unsigned>(i));
-      CXType type = clang_getCursorType(param);
-      Parameter p;
-      p.name = spelling(param);
-      p.location = location_of(clang_getCursorLocation(param));
-      p.end = location_of(clang_getRangeEnd(clang_getCursorExtent(param)));
-      p.invalid = clang_isInvalidDeclaration(param);
-      // The type is what precedes the name (all of an unnamed parameter).
-      const std::optional<WrittenType> written =
-          written_type(tu_, clang_getCursorExtent(param),
-                       p.name.empty() ? clang_getNullLocation() : clang_getCursorLocation(param));
-      if (!p.invalid && i == 0) {
-        sig.context = context_kind(type);
-        if (sig.context != ir::ContextKind::none)
-          continue;
-      }
-      if (!p.invalid) {
-        p.type = spelling(type);
-        p.canonical_type = spelling(clang_getCanonicalType(type));
-        p.mapped = map_parameter_type(type);
-        if (written) {
-          p.mapped.fix = type_fix(*written, p.mapped, has_string_view());
-          p.const_removal = const_removal(*written);
-        }
-      }
-      sig.parameters.push_back(std::move(p));
-    }
-    CXType result_type = clang_getCursorResultType(function);
-    sig.return_type = spelling(result_type);
-    sig.canonical_return_type = spelling(clang_getCanonicalType(result_type));
-    if (clang_getCanonicalType(result_type).kind != CXType_Void) {
-      std::optional<std::vector<CXType>> elements = tuple_elements(result_type);
-      for (CXType value : elements.value_or(std::vector<CXType>{result_type}))
-        sig.returns.push_back(map_return_type(value));
-      // The return type is what precedes the name; a tuple's elements are
-      // not told apart there.
-      const std::optional<WrittenType> written =
-          elements ? std::nullopt
-                   : written_type(tu_, clang_getCursorExtent(function),
-                                  clang_getCursorLocation(function));
-      if (written && clang_getCursorKind(function) == CXCursor_FunctionDecl)
-        sig.returns[0].fix = type_fix(*written, sig.returns[0], has_string_view());
-    }
 
     Built built = build_kernel(sig, known_, check_field_);
     result_.diagnostics.insert(result_.diagnostics.end(), built.diagnostics.begin(),
