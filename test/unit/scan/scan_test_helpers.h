@@ -29,6 +29,10 @@ namespace opscan::diag {
 inline void PrintTo(const Location& loc, std::ostream* os) {
   *os << loc.file << ":" << loc.line << ":" << loc.column << " (offset " << loc.offset << ")";
 }
+inline void PrintTo(const FixIt& fix, std::ostream* os) {
+  *os << fix.file << " at " << fix.offset << ", " << fix.length << " bytes -> '" << fix.replacement
+      << "'";
+}
 } // namespace opscan::diag
 
 namespace opscan::scan::test_support {
