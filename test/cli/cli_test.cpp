@@ -115,12 +115,14 @@ INSTANTIATE_TEST_SUITE_P(
                  "[opscan-scan-unsupported-type]\n"
                  "Tensor& shift_out(KernelRuntimeContext& ctx, const Tensor& self, int amount, "
                  "Tensor& out);\n"
-                 "                                                                     ^\n"},
+                 "                                                                     ^\n"
+                 "                                                                 int64_t\n"},
         BadInput{"MalformedOperatorName", "test/cli/inputs/bad_operator_name.cpp --lib t",
                  "test/cli/inputs/bad_operator_name.cpp:7:25: error: name 'neg_out' ends in "
                  "'_out': name it 'neg' with overload 'out' (neg.out) [opscan-schema-out-suffix]\n"
                  "OPSCAN_KERNEL(\"demo::neg_out\")\n"
                  "                        ^\n"
+                 "               demo::neg.out\n"
                  "test/cli/inputs/bad_operator_name.cpp:10:19: error: expected '::' after "
                  "namespace 'abs', found '.' [opscan-schema-syntax]\n"
                  "OPSCAN_KERNEL(\"abs.out\")\n"
@@ -244,8 +246,9 @@ TEST(Cli, UsageErrorsExitWithTwo) {
                 .exit_code,
             2);
   RunResult unknown = opscan("frobnicate");
-  EXPECT_EQ(unknown.err, "opscan: error: unknown command 'frobnicate' (commands: scan, pch, "
-                         "generate, check, run, import-yaml); see opscan --help [opscan-usage]\n");
+  EXPECT_EQ(unknown.err,
+            "opscan: error: unknown command 'frobnicate' (commands: scan, pch, "
+            "generate, check, run, import-yaml, lsp); see opscan --help [opscan-usage]\n");
   RunResult no_output = opscan("scan test/cli/inputs/good.cpp");
   EXPECT_EQ(no_output.exit_code, 2);
   EXPECT_EQ(no_output.err,
