@@ -189,6 +189,12 @@ struct Snapshot {
     ir::Kernel kernel;
   };
   std::vector<KernelInfo> kernels;
+  struct Suggestion {
+    Range range; // the declaration's line, to its name's end
+    std::string op;
+    std::vector<diag::FixIt> fixits;
+  };
+  std::vector<Suggestion> suggestions;
   std::string target = "executorch"; // for the stack layout
   std::string library;               // "" when no generated library holds the file
   std::string registration;          // its registration function, "" when static
@@ -502,7 +508,7 @@ struct Server::State {
                               const std::string& path) {
     scan::LiveUnit& unit = unit_for(command);
     try {
-      return unit.analyze(buffers, known ? &*known : nullptr, check_field);
+      return unit.analyze(buffers, known ? &*known : nullptr, check_field, path);
     } catch (const std::exception& e) {
       // One file's failure is that file's diagnostic; the server goes on.
       drop_unit(unit);
@@ -646,6 +652,19 @@ struct Server::State {
         if (here(d.location.file))
           add(d, range_here(d.location), d.message);
       }
+    }
+    for (const scan::KernelSuggestion& suggestion : analysis.suggestions) {
+      if (!here(suggestion.location.file) || !suggestion.location.valid())
+        continue;
+      Range r = range_here(suggestion.location);
+      r.start.character = 0;
+      std::vector<diag::FixIt> fixits;
+      for (const diag::FixIt& f : suggestion.fixits) {
+        if (here(f.file) && f.offset + f.length <= s.text.size())
+          fixits.push_back(f);
+      }
+      if (fixits.size() == suggestion.fixits.size())
+        s.suggestions.push_back({r, suggestion.op, std::move(fixits)});
     }
     for (const ir::Kernel* k : mine) {
       Range r = range_here(k->location);
@@ -798,6 +817,14 @@ struct Server::State {
                          {"isPreferred", true},
                          {"diagnostics", {fix.diagnostic}},
                          {"edit", edit_of(uri, s, fix.fixits)}});
+    }
+    for (const Snapshot::Suggestion& suggestion : s.suggestions) {
+      if (!overlaps(suggestion.range, range))
+        continue;
+      actions.push_back(
+          {{"title", fmt::format("Make this an operator: OPSCAN_KERNEL(\"{}\")", suggestion.op)},
+           {"kind", "refactor.rewrite"},
+           {"edit", edit_of(uri, s, suggestion.fixits)}});
     }
     return actions;
   }

@@ -828,15 +828,26 @@ diag::FixIt annotation_insertion(const std::string& file, std::string_view text,
 } // namespace
 
 std::vector<KernelSuggestion> suggest_kernels(CXTranslationUnit tu, const std::string& main_file) {
+  CXFile file = clang_getFile(tu, main_file.c_str());
+  if (!file)
+    return {};
+  // Only the file's own declarations are walked: each namespace block is a
+  // cursor of the file that opens it, so the headers' (thousands, in real
+  // kernel libraries) are skipped whole, on every re-parse of an editor.
   struct Walk {
+    CXFile file;
     std::vector<CXCursor> functions;   // in order
     std::set<std::string> annotated;   // USRs with an OPSCAN_KERNEL in any declaration
     std::set<std::string> inline_usrs; // USRs inline in any declaration
-  } walk;
+  } walk{file, {}, {}, {}};
   clang_visitChildren(
       clang_getTranslationUnitCursor(tu),
       [](CXCursor c, CXCursor, void* data) {
         auto& w = *static_cast<Walk*>(data);
+        CXFile in = nullptr;
+        clang_getExpansionLocation(clang_getCursorLocation(c), &in, nullptr, nullptr, nullptr);
+        if (!in || !clang_File_isEqual(in, w.file))
+          return CXChildVisit_Continue;
         switch (clang_getCursorKind(c)) {
         case CXCursor_Namespace:
         case CXCursor_LinkageSpec:
@@ -858,9 +869,8 @@ std::vector<KernelSuggestion> suggest_kernels(CXTranslationUnit tu, const std::s
       },
       &walk);
 
-  CXFile file = clang_getFile(tu, main_file.c_str());
   size_t size = 0;
-  const char* data = file ? clang_getFileContents(tu, file, &size) : nullptr;
+  const char* data = clang_getFileContents(tu, file, &size);
   if (!data)
     return {};
   const std::string_view text(data, size);

@@ -30,16 +30,6 @@ Extracted extract_kernels(CXTranslationUnit tu, const std::string& main_file,
 // The functions declared at namespace scope in `main_file`, and its includes.
 SourceSites sites_of(CXTranslationUnit tu, const std::string& main_file);
 
-// A function in `main_file` with a kernel's shape and no OPSCAN_KERNEL, and the edit that annotates
-// it.
-struct KernelSuggestion {
-  std::string function;            // qualified name, "custom::my_op_out"
-  diag::Location location;         // the function's name
-  std::string op;                  // the operator name it would register: "custom::my_op.out"
-  std::vector<diag::FixIt> fixits; // the OPSCAN_KERNEL line, and the #include
-                                   // <opscan/annotations.h> when the file lacks it
-};
-
 // The functions of `main_file` that would scan as kernels, without
 // diagnostics, once annotated with the operator name derived from them:
 // non-template free functions at namespace scope with external linkage,

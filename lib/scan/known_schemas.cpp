@@ -153,8 +153,8 @@ std::optional<KnownSchemas> load_known_schemas(const std::string& path, diag::Di
   std::string error;
   auto text = support::read_file(path, &error);
   if (!text) {
-    diags.push_back(
-        diag::make_error("opscan-io", {path, 0, 0, 0}, "cannot read the schemas file " + path + ": " + error));
+    diags.push_back(diag::make_error("opscan-io", {path, 0, 0, 0},
+                                     "cannot read the schemas file " + path + ": " + error));
     return std::nullopt;
   }
   Skipped skipped;

@@ -23,7 +23,7 @@ LiveUnit::LiveUnit(std::string main_file, std::vector<std::string> args)
 LiveUnit::~LiveUnit() = default;
 
 LiveAnalysis LiveUnit::analyze(const std::vector<Buffer>& buffers, const KnownSchemas* known,
-                               const FieldCheck& check_field) {
+                               const FieldCheck& check_field, const std::string& suggest_in) {
   LiveAnalysis out;
   std::vector<CXUnsavedFile> unsaved;
   for (const Buffer& b : buffers)
@@ -59,6 +59,7 @@ LiveAnalysis LiveUnit::analyze(const std::vector<Buffer>& buffers, const KnownSc
   out.diagnostics.insert(out.diagnostics.end(), invalid.begin(), invalid.end());
   diag::sort(out.diagnostics);
 
+  out.suggestions = suggest_kernels(tu, suggest_in);
   out.files.push_back(main_file_);
   clang_getInclusions(
       tu,

@@ -6,6 +6,7 @@
 #include "diag/diag.h"
 #include "ir/ir.h"
 #include "scan/known_schemas.h"
+#include "scan/scan.h"
 #include "scan/signature.h"
 
 #include <memory>
@@ -26,6 +27,8 @@ struct LiveAnalysis {
   // errors, the annotations' and signatures' problems, the IR's rules);
   // paths absolute, as libclang opened them.
   diag::Diagnostics diagnostics;
+  // Functions of the file asked about that would be kernels if annotated.
+  std::vector<KernelSuggestion> suggestions;
   std::vector<std::string> files; // every file the unit read, the main file first
   bool reparsed = false;          // the preamble of an earlier parse was reused
 };
@@ -43,9 +46,10 @@ public:
   const std::vector<std::string>& args() const { return args_; }
 
   // Parses (the first time, or after a failure) or re-parses with `buffers`
-  // in place of their files, and extracts the kernels.
+  // in place of their files, and extracts the kernels; suggestions are for
+  // `suggest_in` (the main file, or a header it includes).
   LiveAnalysis analyze(const std::vector<Buffer>& buffers, const KnownSchemas* known,
-                       const FieldCheck& check_field);
+                       const FieldCheck& check_field, const std::string& suggest_in);
 
 private:
   struct State;

@@ -92,6 +92,16 @@ struct LocateResult {
 // namespace scope in the file itself.
 LocateResult locate_functions(const Options& options);
 
+// A function with a kernel's shape and no OPSCAN_KERNEL, and the edit that
+// annotates it (found by the editor's live units).
+struct KernelSuggestion {
+  std::string function;            // qualified name, "custom::my_op_out"
+  diag::Location location;         // the function's name
+  std::string op;                  // the operator name it would register: "custom::my_op.out"
+  std::vector<diag::FixIt> fixits; // the OPSCAN_KERNEL line, and the #include
+                                   // <opscan/annotations.h> when the file lacks it
+};
+
 // "clang version 14.0.6", as libclang reports itself.
 std::string libclang_version();
 

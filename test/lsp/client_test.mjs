@@ -75,6 +75,39 @@ test('the quick fixes clear every problem and leave the expected text', async ()
   await closeCleanly(session);
 });
 
+test('"Make this an operator" annotates a kernel-shaped function, which then scans clean', async () => {
+  const { session, uri } = await start();
+  // The fixed scenario plus a function with a kernel's shape and no annotation.
+  const declaration = 'Tensor& relu_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out);';
+  const text = fixedText.replace('} // namespace lsp_scenario', `${declaration}\n} // namespace lsp_scenario`);
+  await session.open(uri, text);
+  assert.deepEqual(await session.diagnostics(uri, 1), [], 'no problems before');
+  const line = text.split('\n').indexOf(declaration);
+  const actions = await session.request('textDocument/codeAction', {
+    textDocument: { uri },
+    range: { start: at(line, 10), end: at(line, 10) },
+    context: { diagnostics: [] },
+  });
+  const make = actions.filter((a) => a.title.startsWith('Make this an operator'));
+  assert.equal(make.length, 1, `one "Make this an operator" action: ${JSON.stringify(actions)}`);
+  assert.equal(make[0].title, 'Make this an operator: OPSCAN_KERNEL("lsp_scenario::relu.out")');
+  const edits = make[0].edit.documentChanges[0].edits;
+  await session.change(uri, [...edits].reverse());
+  assert.deepEqual(await session.diagnostics(uri, session.version(uri)), [], 'the new kernel scans clean');
+  assert.equal(
+    session.text(uri),
+    fixedText.replace('} // namespace lsp_scenario', `OPSCAN_KERNEL("lsp_scenario::relu.out")\n${declaration}\n} // namespace lsp_scenario`),
+  );
+  // Offered only where a function is: not on a comment line, not twice.
+  const elsewhere = await session.request('textDocument/codeAction', {
+    textDocument: { uri },
+    range: { start: at(0, 0), end: at(0, 0) },
+    context: { diagnostics: [] },
+  });
+  assert.deepEqual(elsewhere, []);
+  await closeCleanly(session);
+});
+
 test('without documentChanges, quick fixes are plain changes', async () => {
   const { session, uri, workspace } = await start({ documentChanges: false });
   await session.open(uri, workspace.text);

@@ -20,4 +20,15 @@ Tensor& mul_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor&, Te
 // The declared schema lacks the flag the C++ signature has.
 OPSCAN_KERNEL("lsp::clamp(Tensor self, float low) -> Tensor")
 Tensor clamp(KernelRuntimeContext& ctx, const Tensor& self, double low, bool inclusive);
+// The parameter is an int, which is no schema type.
+OPSCAN_KERNEL("lsp::shift")
+Tensor shift(KernelRuntimeContext& ctx, const Tensor& self, int amount);
+
+// An out variant named with a suffix instead of an overload.
+OPSCAN_KERNEL("lsp::neg_out")
+Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out);
+
+// The out tensor is taken by const reference.
+OPSCAN_KERNEL("lsp::abs.out(Tensor self, *, Tensor(a!) out) -> ()")
+void abs_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& out);
 } // namespace lsp_scenario
