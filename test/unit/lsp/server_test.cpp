@@ -271,8 +271,10 @@ TEST(Server, PublishesDiagnosticsOfAnOpenedFileAndOffersItsFixes) {
       unnamed = d;
   }
   std::sort(codes.begin(), codes.end());
-  EXPECT_EQ(codes, (std::vector<std::string>{"opscan-mismatch-count", "opscan-mismatch-type",
-                                             "opscan-scan-unnamed-parameter"}));
+  EXPECT_EQ(codes,
+            (std::vector<std::string>{"opscan-mismatch-count", "opscan-mismatch-mutability",
+                                      "opscan-mismatch-type", "opscan-scan-unnamed-parameter",
+                                      "opscan-scan-unsupported-type", "opscan-schema-out-suffix"}));
   ASSERT_TRUE(unnamed.is_object()) << published;
 
   // Without documentChanges, the fix is a plain edit that names the parameter.
