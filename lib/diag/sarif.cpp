@@ -63,6 +63,24 @@ std::string_view trimmed(std::string_view text) {
   return text;
 }
 
+// A rule's "friendly name", a Pascal-case identifier as SARIF recommends:
+// opscan-scan-unnamed-parameter -> ScanUnnamedParameter.
+std::string friendly_name(std::string_view code) {
+  if (code.starts_with("opscan-"))
+    code.remove_prefix(7);
+  std::string name;
+  bool word_start = true;
+  for (char c : code) {
+    if (c == '-') {
+      word_start = true;
+      continue;
+    }
+    name += word_start && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+    word_start = false;
+  }
+  return name;
+}
+
 bool is_within(const fs::path& path, const fs::path& dir) {
   auto [d, p] = std::mismatch(dir.begin(), dir.end(), path.begin(), path.end());
   // A trailing separator of `dir` is an empty last component.
@@ -172,6 +190,7 @@ private:
       const CodeInfo* info = find_code(code);
       json rule = {
           {"id", code},
+          {"name", friendly_name(code)},
           {"shortDescription", {{"text", info != nullptr ? std::string(info->summary) : code}}},
           {"helpUri", help_url(code)}};
       rules_.push_back(std::move(rule));

@@ -40,6 +40,7 @@ TEST_F(RenderSarif, OneRunOfOpscanWithARulePerCodeUsed) {
   EXPECT_EQ(driver["rules"][0]["id"], "opscan-usage");
   EXPECT_EQ(driver["rules"][0]["shortDescription"]["text"], find_code("opscan-usage")->summary);
   EXPECT_EQ(driver["rules"][0]["helpUri"], help_url("opscan-usage"));
+  EXPECT_EQ(driver["rules"][0]["name"], "Usage");
   EXPECT_EQ(driver["rules"][1]["id"], "opscan-io");
   const json& results = run(log)["results"];
   ASSERT_EQ(results.size(), 3u);
