@@ -638,13 +638,18 @@ int main(int argc, char** argv) {
     g_inputs.push_back({"a source", file});
   if (!sources.empty())
     g_main_source = sources.front();
-  if (*scan_cmd) {
-    add_inputs(option_inputs(scan_args));
-    g_outputs.push_back({"-o", ir_out});
+  // A build step's outputs: -o, --depfile, --stamp.
+  auto add_step_outputs = [](const std::string& output, const std::string& depfile,
+                             const std::string& stamp) {
+    g_outputs.push_back({"-o", output});
     if (!depfile.empty())
       g_outputs.push_back({"--depfile", depfile});
-    if (!scan_stamp.empty())
-      g_outputs.push_back({"--stamp", scan_stamp});
+    if (!stamp.empty())
+      g_outputs.push_back({"--stamp", stamp});
+  };
+  if (*scan_cmd) {
+    add_inputs(option_inputs(scan_args));
+    add_step_outputs(ir_out, depfile, scan_stamp);
   } else if (*run_cmd) {
     add_inputs(option_inputs(run_scan));
     add_inputs(generation_inputs({}, run_gen));
@@ -652,11 +657,7 @@ int main(int argc, char** argv) {
     g_inputs.push_back({"the header", pch_header});
     if (!pch_flags_file.empty())
       g_inputs.push_back({"--flags-file", pch_flags_file});
-    g_outputs.push_back({"-o", pch_out});
-    if (!pch_depfile.empty())
-      g_outputs.push_back({"--depfile", pch_depfile});
-    if (!pch_stamp.empty())
-      g_outputs.push_back({"--stamp", pch_stamp});
+    add_step_outputs(pch_out, pch_depfile, pch_stamp);
   } else if (*import_cmd) {
     g_inputs.push_back({"the YAML file", import_args.yaml_file});
     if (!import_args.flags_file.empty())

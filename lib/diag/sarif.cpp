@@ -1,6 +1,7 @@
 #include "diag/sarif.h"
 
 #include "diag/codes.h"
+#include "diag/source_file.h"
 #include "support/files.h"
 #include "support/sha256.h"
 #include "support/text.h"
@@ -19,40 +20,6 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view kRootId = "%SRCROOT%";
 constexpr std::string_view kFingerprint = "opscanFingerprint/v1";
-
-const char* level_of(Severity severity) {
-  switch (severity) {
-  case Severity::error:
-    return "error";
-  case Severity::warning:
-    return "warning";
-  case Severity::note:
-    return "note";
-  }
-  return "none";
-}
-
-// A source file's lines, read once.
-struct SourceLines {
-  std::string text;
-  std::vector<size_t> starts; // line N starts at starts[N - 1]
-
-  std::string_view line(size_t n) const {
-    const size_t start = starts[n - 1];
-    const size_t end = n < starts.size() ? starts[n] - 1 : text.size();
-    std::string_view line = std::string_view(text).substr(start, end - start);
-    if (!line.empty() && line.back() == '\r')
-      line.remove_suffix(1);
-    return line;
-  }
-};
-
-size_t code_points(std::string_view text) {
-  size_t count = 0;
-  for (char c : text)
-    count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return count;
-}
 
 std::string_view trimmed(std::string_view text) {
   const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f'; };
@@ -133,27 +100,19 @@ private:
     return {{"uri", "file://" + uri_path(path.generic_string())}};
   }
 
-  const SourceLines* load(const std::string& file) {
+  const SourceFile* load(const std::string& file) {
     if (options_.source_files && !options_.source_files->contains(file))
       return nullptr;
     auto [it, fresh] = files_.try_emplace(file);
-    if (fresh) {
-      std::optional<std::string> text = support::read_file(absolute(file));
-      if (text) {
-        SourceLines lines{std::move(*text), {0}};
-        for (size_t i = 0; i < lines.text.size(); ++i)
-          if (lines.text[i] == '\n')
-            lines.starts.push_back(i + 1);
-        it->second = std::move(lines);
-      }
-    }
+    if (fresh)
+      it->second = read_source(absolute(file).string());
     return it->second ? &*it->second : nullptr;
   }
 
   // The text of `location`'s line, when the file can be read.
   std::optional<std::string_view> line_text(const Location& location) {
-    const SourceLines* lines = location.valid() ? load(location.file) : nullptr;
-    if (lines == nullptr || location.line > lines->starts.size())
+    const SourceFile* lines = location.valid() ? load(location.file) : nullptr;
+    if (lines == nullptr || location.line > lines->line_starts.size())
       return std::nullopt;
     return lines->line(location.line);
   }
@@ -170,8 +129,8 @@ private:
                                                  : code_points(*line) + (byte - line->size());
       region["startColumn"] = column + 1;
       // Only an offset the file confirms: not every stage records one.
-      const SourceLines& lines = *load(location.file);
-      if (lines.starts[location.line - 1] + byte == location.offset)
+      const SourceFile& lines = *load(location.file);
+      if (lines.line_starts[location.line - 1] + byte == location.offset)
         region["byteOffset"] = location.offset;
     }
     physical["region"] = std::move(region);
@@ -234,7 +193,7 @@ private:
     const size_t index = rule_index(d.code);
     json result = {{"ruleId", d.code},
                    {"ruleIndex", index},
-                   {"level", level_of(d.severity)},
+                   {"level", to_string(d.severity)},
                    {"message", {{"text", support::clipped(d.message, kMaxMessageBytes)}}}};
     if (!d.location.file.empty())
       result["locations"] = json::array({location_json(d.location)});
@@ -259,7 +218,7 @@ private:
   fs::path root_;
   json rules_ = json::array();
   std::map<std::string, size_t> rule_indices_;
-  std::map<std::string, std::optional<SourceLines>> files_;
+  std::map<std::string, std::optional<SourceFile>> files_;
 };
 
 } // namespace

@@ -4,6 +4,7 @@
 // --format json read back; and the fixes file refused where it would
 // overwrite an input or could not be written.
 #include "files.h"
+#include "run.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -24,25 +25,8 @@ const fs::path kRepo = OPSCAN_SOURCE_DIR;
 const fs::path kNpm = OPSCAN_NPM_DIR;
 const char* const kApplyReplacements = "/usr/bin/clang-apply-replacements";
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-// Runs `command` in `dir` through the shell.
-RunResult shell(const fs::path& dir, const std::string& command) {
-  TempDir io;
-  const std::string line = "cd '" + dir.string() + "' && " + command + " >'" +
-                           (io.path() / "out").string() + "' 2>'" + (io.path() / "err").string() +
-                           "'";
-  const int status = std::system(line.c_str());
-  RunResult run;
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.out = read_file(io.path() / "out");
-  run.err = read_file(io.path() / "err");
-  return run;
-}
+using opscan::testing::run_command;
+using opscan::testing::RunResult;
 
 // A kernel library with fixable problems: a declared schema that does not
 // fit its signature (src/a.cpp), and an unnamed parameter in a kernel
@@ -75,9 +59,9 @@ protected:
 
   // opscan <command> <args> on both sources, in the library's directory.
   RunResult opscan(const std::string& command, const std::string& args) const {
-    return shell(dir(), "'" OPSCAN_BINARY "' " + command + " src/a.cpp src/b.cpp " + args +
-                            " -- -Iinclude -I'" + (kRepo / "include").string() + "' -I'" +
-                            (kRepo / "examples/include").string() + "'");
+    return run_command(dir(), "'" OPSCAN_BINARY "' " + command + " src/a.cpp src/b.cpp " + args +
+                                  " -- -Iinclude -I'" + (kRepo / "include").string() + "' -I'" +
+                                  (kRepo / "examples/include").string() + "'");
   }
 
   TempDir dir_;
@@ -107,7 +91,7 @@ TEST_F(Exports, ExportedFixesAppliedByClangApplyReplacementsMakeTheScanClean) {
   EXPECT_EQ(count(yaml, "- " + header), 1u) << yaml;
   EXPECT_EQ(count(yaml, "- FilePath:        '" + (dir() / "src/a.cpp").string() + "'"), 1u) << yaml;
 
-  RunResult apply = shell(dir(), std::string(kApplyReplacements) + " fixes");
+  RunResult apply = run_command(dir(), std::string(kApplyReplacements) + " fixes");
   ASSERT_EQ(apply.exit_code, 0) << apply.out << apply.err;
   EXPECT_NE(read_file(dir() / "include/k.h").find("const Tensor& arg1, Tensor& out"),
             std::string::npos)
@@ -139,7 +123,7 @@ void expect_valid_sarif(const fs::path& dir, const std::string& file) {
       << multitool << " is missing: run scripts/setup.sh (with OPSCAN_BUILD_DIR set to this "
       << "build directory) to install the tests' npm packages";
   RunResult validate =
-      shell(dir, "'" + multitool.string() + "' validate " + file + " -o validation.sarif");
+      run_command(dir, "'" + multitool.string() + "' validate " + file + " -o validation.sarif");
   ASSERT_EQ(validate.exit_code, 0) << validate.out << validate.err;
   const json log = json::parse(read_file(dir / "validation.sarif"));
   for (const json& finding : log["runs"][0]["results"]) {
@@ -252,13 +236,14 @@ TEST_F(Exports, TheJsonReportIsAllThatIsOnStdout) {
                                     "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& "
                                     "self, Tensor& out);\n");
   ASSERT_EQ(opscan("scan", "-o k.ir.json").exit_code, 0);
-  RunResult generate = shell(dir(), "'" OPSCAN_BINARY "' generate k.ir.json --registration named "
-                                    "--lib k -o gen --format json");
+  RunResult generate =
+      run_command(dir(), "'" OPSCAN_BINARY "' generate k.ir.json --registration named "
+                         "--lib k -o gen --format json");
   ASSERT_EQ(generate.exit_code, 0) << generate.err;
   EXPECT_EQ(json::parse(generate.out)["diagnostics"], json::array());
   EXPECT_NE(generate.err.find("library 'k'"), std::string::npos) << generate.err;
   // A missing IR file: the error is in the document.
-  RunResult check = shell(dir(), "'" OPSCAN_BINARY "' check missing.json --format json");
+  RunResult check = run_command(dir(), "'" OPSCAN_BINARY "' check missing.json --format json");
   EXPECT_EQ(check.exit_code, 3);
   EXPECT_EQ(json::parse(check.out)["diagnostics"][0]["code"], "opscan-io");
 }
