@@ -4,6 +4,7 @@
 #include "driver/driver.h"
 #include "driver/report.h"
 #include "emit/registry.h"
+#include "lsp_command.h"
 #include "migrate/import_yaml.h"
 #include "support/files.h"
 #include "support/text.h"
@@ -599,6 +600,16 @@ int main(int argc, char** argv) {
                      "-Iinclude\n  opscan run kernels/op_*.cpp --schemas native_functions.yaml "
                      "--registration named --lib portable -o gen -- -Iinclude");
 
+  tool::LspArgs lsp_args;
+  CLI::App* lsp_cmd = app.add_subcommand(
+      "lsp", "Language server on stdin/stdout: opscan's diagnostics, quick fixes and hovers in an "
+             "editor, beside clangd");
+  lsp_cmd->add_option("--compile-commands-dir", lsp_args.compilation_database_dir,
+                      "Directory of the compile_commands.json every file uses (default: found "
+                      "as clangd finds it, from each file's directory upwards)");
+  lsp_cmd->add_option("--debounce-ms", lsp_args.debounce_ms,
+                      "Milliseconds after an edit before the file is analysed (default 25)");
+
   for (CLI::App* cmd : {scan_cmd, pch_cmd, gen_cmd, check_cmd, run_cmd, import_cmd})
     add_report_options(*cmd);
 
@@ -624,6 +635,9 @@ int main(int argc, char** argv) {
     return exit_code(finish(usage_error(app, command_word, e.what())));
   }
 
+  // The language server speaks LSP on stdout: it has no --format.
+  if (*lsp_cmd)
+    return tool::run_lsp(lsp_args);
   g_report.format = g_format == "json"    ? driver::Format::json
                     : g_format == "sarif" ? driver::Format::sarif
                                           : driver::Format::text;

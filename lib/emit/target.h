@@ -127,6 +127,11 @@ public:
   };
   virtual std::vector<Claim> claims(const ir::Kernel& kernel) const;
 
+  // Where the generated wrapper finds `kernel`'s arguments and puts its
+  // results on the runtime's stack, one line per slot, for people (an
+  // editor's hover).
+  virtual std::vector<std::string> stack_layout(const ir::Kernel& kernel) const = 0;
+
   virtual Symbols symbols(const LibrarySpec& library) const = 0;
   // The files a generation writes, in this order, with their kind; the
   // same in every registration mode (so build files never disagree with

@@ -3,9 +3,11 @@
 #include "scan/annotation.h"
 #include "scan/clang.h"
 #include "scan/types.h"
+#include "support/cpp_literal.h"
 #include "support/files.h"
 #include "support/sha256.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -109,10 +111,255 @@ bool is_noexcept(CXCursor function) {
   }
 }
 
+// Whether the file spells what is at `where`: a macro did not write it.
+bool spelled_in_file(CXSourceLocation where) {
+  CXFile expansion_file, spelling_file;
+  unsigned expansion = 0, spelled = 0;
+  clang_getExpansionLocation(where, &expansion_file, nullptr, nullptr, &expansion);
+  clang_getSpellingLocation(where, &spelling_file, nullptr, nullptr, &spelled);
+  return expansion_file && spelling_file && clang_File_isEqual(expansion_file, spelling_file) &&
+         expansion == spelled;
+}
+
+// The tokens of a type as the file writes it, for edits of it.
+struct WrittenToken {
+  std::string spelling;
+  CXTokenKind kind;
+  uint32_t begin = 0; // byte offsets in the file
+  uint32_t end = 0;
+};
+struct WrittenType {
+  std::string file;
+  std::vector<WrittenToken> tokens;
+};
+
+// The tokens of a declaration's `extent` before its `name` (all of them
+// when null; a default argument's '=' ends them too), or nullopt when a
+// macro wrote the declaration. The extent may start with a macro use (an
+// OPSCAN_KERNEL): its tokens are those of the file.
+std::optional<WrittenType> written_type(CXTranslationUnit tu, CXSourceRange extent,
+                                        CXSourceLocation name) {
+  const bool named = !clang_equalLocations(name, clang_getNullLocation());
+  if (!spelled_in_file(clang_getRangeEnd(extent)) || (named && !spelled_in_file(name)))
+    return std::nullopt;
+  const diag::Location first = location_of(clang_getRangeStart(extent));
+  const diag::Location last = location_of(clang_getRangeEnd(extent));
+  const uint32_t until = named ? location_of(name).offset : UINT32_MAX;
+  CXFile file = clang_getFile(tu, first.file.c_str());
+  if (!file || last.file != first.file || last.offset <= first.offset)
+    return std::nullopt;
+  WrittenType written{first.file, {}};
+  Tokens tokens(tu,
+                clang_getRange(clang_getLocationForOffset(tu, file, first.offset),
+                               clang_getLocationForOffset(tu, file, std::min(until, last.offset))));
+  for (unsigned i = 0; i < tokens.size(); ++i) {
+    const CXSourceRange range = clang_getTokenExtent(tu, tokens[i]);
+    const diag::Location begin = location_of(clang_getRangeStart(range));
+    std::string text = take(clang_getTokenSpelling(tu, tokens[i]));
+    if (begin.offset >= until || text == "=")
+      break;
+    written.tokens.push_back({std::move(text), clang_getTokenKind(tokens[i]), begin.offset,
+                              location_of(clang_getRangeEnd(range)).offset});
+  }
+  if (written.tokens.empty())
+    return std::nullopt;
+  return written;
+}
+
+bool is_builtin_type_keyword(const WrittenToken& token) {
+  static const std::set<std::string, std::less<>> keywords = {
+      "signed", "unsigned", "short", "long", "int", "char", "float", "double"};
+  return token.kind == CXToken_Keyword && keywords.contains(token.spelling);
+}
+
+diag::FixIt replacing(const WrittenType& written, size_t first, size_t last,
+                      std::string replacement) {
+  const uint32_t begin = written.tokens[first].begin;
+  return {written.file, begin, written.tokens[last].end - begin, std::move(replacement)};
+}
+
+// The edit of a type as written that makes a refused type map (see
+// MappedType::repair): empty when the written tokens are not the refused
+// type's own (an alias or macro names it) or the repair would not compile.
+std::vector<diag::FixIt> type_fix(const WrittenType& written, const MappedType& mapped,
+                                  bool has_string_view) {
+  const std::vector<WrittenToken>& tokens = written.tokens;
+  auto is = [&](size_t i, std::string_view text) {
+    return i < tokens.size() && tokens[i].spelling == text;
+  };
+  switch (mapped.repair) {
+  case MappedType::Repair::none:
+    return {};
+  case MappedType::Repair::builtin: {
+    // Exactly one run of builtin type keywords: `unsigned long`, or the int
+    // of ArrayRef<int>.
+    std::optional<std::pair<size_t, size_t>> run;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      if (!is_builtin_type_keyword(tokens[i]))
+        continue;
+      if (run && run->second + 1 != i)
+        return {};
+      run = run ? std::pair{run->first, i} : std::pair{i, i};
+    }
+    if (!run)
+      return {};
+    return {replacing(written, run->first, run->second, mapped.replacement)};
+  }
+  case MappedType::Repair::char_pointer: {
+    // [const] char [const] * [const]: the whole type.
+    size_t i = is(0, "const") ? 1 : 0;
+    if (!has_string_view || !is(i, "char"))
+      return {};
+    i += is(i + 1, "const") ? 2 : 1;
+    if (!is(i, "*"))
+      return {};
+    i += is(i + 1, "const") ? 2 : 1;
+    if (i != tokens.size())
+      return {};
+    return {replacing(written, 0, i - 1, mapped.replacement)};
+  }
+  case MappedType::Repair::rvalue_reference: {
+    const size_t last = tokens.size() - 1;
+    if (!is(last, "&&"))
+      return {};
+    std::vector<diag::FixIt> fix;
+    if (!is(0, "const") && !(last > 0 && is(last - 1, "const")))
+      fix.push_back({written.file, tokens[0].begin, 0, "const "});
+    fix.push_back(replacing(written, last, last, "&"));
+    return fix;
+  }
+  }
+  return {};
+}
+
+// Deletes the `const` of `const T&` or `T const&` as written.
+std::optional<diag::FixIt> const_removal(const WrittenType& written) {
+  const std::vector<WrittenToken>& tokens = written.tokens;
+  if (tokens.size() < 3 || tokens.back().spelling != "&")
+    return std::nullopt;
+  if (tokens.front().spelling == "const")
+    return diag::FixIt{written.file, tokens[0].begin, tokens[1].begin - tokens[0].begin, ""};
+  const WrittenToken& before_reference = tokens[tokens.size() - 2];
+  if (before_reference.spelling == "const") {
+    const uint32_t from = tokens[tokens.size() - 3].end;
+    return diag::FixIt{written.file, from, before_reference.end - from, ""};
+  }
+  return std::nullopt;
+}
+
+// Whether the translation unit includes <string_view>, so that a fix-it may
+// write std::string_view.
+bool includes_string_view(CXTranslationUnit tu) {
+  bool found = false;
+  clang_getInclusions(
+      tu,
+      [](CXFile included, CXSourceLocation*, unsigned, CXClientData data) {
+        const std::string name = take(clang_getFileName(included));
+        if (name.ends_with("/string_view"))
+          *static_cast<bool*>(data) = true;
+      },
+      &found);
+  return found;
+}
+
 // A function with C language linkage is not mangled.
 ir::Linkage linkage_of(CXCursor function) {
   std::string mangled = take(clang_Cursor_getMangling(function));
   return mangled.starts_with("_Z") || mangled.empty() ? ir::Linkage::cxx : ir::Linkage::c;
+}
+
+std::optional<std::pair<std::string, std::string>> refusal_of_inline(const std::string& name) {
+  return std::pair{"opscan-scan-inline",
+                   "kernel '" + name +
+                       "' is inline (or constexpr): its definition is emitted only where it is "
+                       "used, so generated registration code cannot link to it; remove "
+                       "'inline'"};
+}
+
+// Why generated code cannot call `function`, or nullopt.
+std::optional<std::pair<std::string, std::string>> refusal(CXCursor function,
+                                                           const std::string& name) {
+  switch (clang_getCursorKind(function)) {
+  case CXCursor_FunctionTemplate:
+    return std::pair{"opscan-scan-template",
+                     "kernel '" + name +
+                         "' is a function template: annotate a non-template function "
+                         "(wrap each instantiation you want to register)"};
+  case CXCursor_CXXMethod:
+  case CXCursor_Constructor:
+  case CXCursor_Destructor:
+  case CXCursor_ConversionFunction:
+    return std::pair{"opscan-scan-method",
+                     "kernel '" + name + "' is a member function: kernels must be free functions"};
+  default:
+    break;
+  }
+  CXLinkageKind linkage = clang_getCursorLinkage(function);
+  if (linkage == CXLinkage_Internal || linkage == CXLinkage_UniqueExternal) {
+    return std::pair{"opscan-scan-internal-linkage",
+                     "kernel '" + name +
+                         "' has internal linkage (static or in an anonymous namespace): "
+                         "generated registration code cannot call it"};
+  }
+  if (clang_Cursor_isFunctionInlined(function))
+    return refusal_of_inline(name);
+  return std::nullopt;
+}
+
+// What `function` declares, as the pure stage reads it: everything but its
+// name, linkage, USR and annotation, which the caller decides.
+Signature signature_of(CXTranslationUnit tu, CXCursor function, bool has_string_view) {
+  Signature sig;
+  sig.is_noexcept = is_noexcept(function);
+  sig.location = location_of(clang_getCursorLocation(function));
+  sig.invalid = clang_isInvalidDeclaration(function);
+
+  const int count = clang_Cursor_getNumArguments(function);
+  for (int i = 0; i < count; ++i) {
+    CXCursor param = clang_Cursor_getArgument(function, static_cast<unsigned>(i));
+    CXType type = clang_getCursorType(param);
+    Parameter p;
+    p.name = spelling(param);
+    p.location = location_of(clang_getCursorLocation(param));
+    p.end = location_of(clang_getRangeEnd(clang_getCursorExtent(param)));
+    p.invalid = clang_isInvalidDeclaration(param);
+    // The type is what precedes the name (all of an unnamed parameter).
+    const std::optional<WrittenType> written =
+        written_type(tu, clang_getCursorExtent(param),
+                     p.name.empty() ? clang_getNullLocation() : clang_getCursorLocation(param));
+    if (!p.invalid && i == 0) {
+      sig.context = context_kind(type);
+      if (sig.context != ir::ContextKind::none)
+        continue;
+    }
+    if (!p.invalid) {
+      p.type = spelling(type);
+      p.canonical_type = spelling(clang_getCanonicalType(type));
+      p.mapped = map_parameter_type(type);
+      if (written) {
+        p.mapped.fix = type_fix(*written, p.mapped, has_string_view);
+        p.const_removal = const_removal(*written);
+      }
+    }
+    sig.parameters.push_back(std::move(p));
+  }
+  CXType result_type = clang_getCursorResultType(function);
+  sig.return_type = spelling(result_type);
+  sig.canonical_return_type = spelling(clang_getCanonicalType(result_type));
+  if (clang_getCanonicalType(result_type).kind != CXType_Void) {
+    std::optional<std::vector<CXType>> elements = tuple_elements(result_type);
+    for (CXType value : elements.value_or(std::vector<CXType>{result_type}))
+      sig.returns.push_back(map_return_type(value));
+    // The return type is what precedes the name; a tuple's elements are
+    // not told apart there.
+    const std::optional<WrittenType> written =
+        elements
+            ? std::nullopt
+            : written_type(tu, clang_getCursorExtent(function), clang_getCursorLocation(function));
+    if (written && clang_getCursorKind(function) == CXCursor_FunctionDecl)
+      sig.returns[0].fix = type_fix(*written, sig.returns[0], has_string_view);
+  }
+  return sig;
 }
 
 // Walks one translation unit: the annotated declarations, each made a
@@ -262,46 +509,6 @@ private:
            x.annotation->dispatch_key == y.annotation->dispatch_key;
   }
 
-  // Why generated code cannot call `function`, or nullopt.
-  static std::optional<std::pair<std::string, std::string>> refusal(CXCursor function,
-                                                                    const std::string& name) {
-    switch (clang_getCursorKind(function)) {
-    case CXCursor_FunctionTemplate:
-      return std::pair{"opscan-scan-template",
-                       "kernel '" + name +
-                           "' is a function template: annotate a non-template function "
-                           "(wrap each instantiation you want to register)"};
-    case CXCursor_CXXMethod:
-    case CXCursor_Constructor:
-    case CXCursor_Destructor:
-    case CXCursor_ConversionFunction:
-      return std::pair{"opscan-scan-method",
-                       "kernel '" + name +
-                           "' is a member function: kernels must be free functions"};
-    default:
-      break;
-    }
-    CXLinkageKind linkage = clang_getCursorLinkage(function);
-    if (linkage == CXLinkage_Internal || linkage == CXLinkage_UniqueExternal) {
-      return std::pair{"opscan-scan-internal-linkage",
-                       "kernel '" + name +
-                           "' has internal linkage (static or in an anonymous namespace): "
-                           "generated registration code cannot call it"};
-    }
-    if (clang_Cursor_isFunctionInlined(function))
-      return refusal_of_inline(name);
-    return std::nullopt;
-  }
-
-  static std::optional<std::pair<std::string, std::string>>
-  refusal_of_inline(const std::string& name) {
-    return std::pair{"opscan-scan-inline",
-                     "kernel '" + name +
-                         "' is inline (or constexpr): its definition is emitted only where it is "
-                         "used, so generated registration code cannot link to it; remove "
-                         "'inline'"};
-  }
-
   void consider(CXCursor function) {
     std::vector<CXCursor> attrs = annotations_of(function);
     if (attrs.empty())
@@ -344,45 +551,13 @@ private:
     if (auto why = refusal(function, name.name))
       return error(why->first, where, why->second);
 
-    Signature sig;
+    Signature sig = signature_of(tu_, function, has_string_view());
     sig.qualified_name = name.name;
     sig.inline_namespaces = name.inline_namespaces;
     sig.linkage = linkage;
-    sig.is_noexcept = is_noexcept(function);
     sig.usr = usr;
-    sig.location = where;
-    sig.invalid = clang_isInvalidDeclaration(function);
     sig.annotation = spelling(attr).substr(kKernelAnnotationPrefix.size());
     sig.annotation_map = map_annotation(tu_, attr, sig.annotation);
-
-    const int count = clang_Cursor_getNumArguments(function);
-    for (int i = 0; i < count; ++i) {
-      CXCursor param = clang_Cursor_getArgument(function, static_cast<unsigned>(i));
-      CXType type = clang_getCursorType(param);
-      Parameter p;
-      p.name = spelling(param);
-      p.location = location_of(clang_getCursorLocation(param));
-      p.end = location_of(clang_getRangeEnd(clang_getCursorExtent(param)));
-      p.invalid = clang_isInvalidDeclaration(param);
-      if (!p.invalid && i == 0) {
-        sig.context = context_kind(type);
-        if (sig.context != ir::ContextKind::none)
-          continue;
-      }
-      if (!p.invalid) {
-        p.type = spelling(type);
-        p.canonical_type = spelling(clang_getCanonicalType(type));
-        p.mapped = map_parameter_type(type);
-      }
-      sig.parameters.push_back(std::move(p));
-    }
-    CXType result_type = clang_getCursorResultType(function);
-    sig.return_type = spelling(result_type);
-    sig.canonical_return_type = spelling(clang_getCanonicalType(result_type));
-    if (clang_getCanonicalType(result_type).kind != CXType_Void) {
-      for (CXType value : tuple_elements(result_type).value_or(std::vector<CXType>{result_type}))
-        sig.returns.push_back(map_return_type(value));
-    }
 
     Built built = build_kernel(sig, known_, check_field_);
     result_.diagnostics.insert(result_.diagnostics.end(), built.diagnostics.begin(),
@@ -416,10 +591,17 @@ private:
     result_.fragment.sources.push_back({support::display_path(file), hash});
   }
 
+  bool has_string_view() {
+    if (!has_string_view_)
+      has_string_view_ = includes_string_view(tu_);
+    return *has_string_view_;
+  }
+
   CXTranslationUnit tu_;
   const KnownSchemas* known_;
   const FieldCheck& check_field_;
   bool has_clang_errors_ = false;
+  std::optional<bool> has_string_view_;
   Extracted result_;
   struct FirstAnnotation {
     std::string text;
@@ -532,6 +714,207 @@ SourceSites sites_of(CXTranslationUnit tu, const std::string& main_file) {
       },
       &includes);
   return sites;
+}
+
+} // namespace opscan::scan
+
+namespace opscan::scan {
+namespace {
+
+// The operator a function named `name` would register (see
+// suggest_kernels), or nullopt when none can be derived.
+std::optional<schema::OperatorName> derived_operator(const QualifiedName& name) {
+  std::vector<std::string> scopes; // not inline, outermost first
+  std::string prefix;
+  size_t from = 0;
+  for (size_t at = name.name.find("::"); at != std::string::npos;
+       from = at + 2, at = name.name.find("::", from)) {
+    prefix = name.name.substr(0, at);
+    if (std::find(name.inline_namespaces.begin(), name.inline_namespaces.end(), prefix) ==
+        name.inline_namespaces.end())
+      scopes.push_back(name.name.substr(from, at - from));
+  }
+  schema::OperatorName op{"", name.name.substr(from), ""};
+  using Scopes = std::vector<std::string>;
+  if (scopes == Scopes{"torch", "executor", "native"} || scopes == Scopes{"at", "native"}) {
+    op.ns = "aten";
+  } else {
+    for (auto it = scopes.rbegin(); it != scopes.rend() && op.ns.empty(); ++it) {
+      if (*it != "native" && *it != "detail" && *it != "(anonymous namespace)")
+        op.ns = *it;
+    }
+  }
+  if (op.ns.empty())
+    return std::nullopt;
+  if (schema::check_operator_name(op).empty())
+    return op;
+  return schema::repaired_operator_name(op);
+}
+
+// Whether a signature takes or returns a tensor (or tensors).
+bool has_tensor(const Signature& sig) {
+  auto is_tensor = [](const MappedType& m) { return m.type && m.type->base == "Tensor"; };
+  return std::any_of(sig.parameters.begin(), sig.parameters.end(),
+                     [&](const Parameter& p) { return is_tensor(p.mapped); }) ||
+         std::any_of(sig.returns.begin(), sig.returns.end(), is_tensor);
+}
+
+// Where an annotation goes in front of `function`: its first token, after
+// any C++11 attributes (a GNU attribute may not precede them) and a
+// linkage specification's `extern "C"`. Nullopt when not in `file`.
+std::optional<uint32_t> annotation_site(CXTranslationUnit tu, CXCursor function, CXFile file) {
+  const std::optional<WrittenType> written =
+      written_type(tu, clang_getCursorExtent(function), clang_getCursorLocation(function));
+  if (!written)
+    return std::nullopt;
+  CXFile begin_file;
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(function)), &begin_file,
+                             nullptr, nullptr, nullptr);
+  if (!begin_file || !clang_File_isEqual(begin_file, file))
+    return std::nullopt;
+  const std::vector<WrittenToken>& tokens = written->tokens;
+  size_t i = 0;
+  while (true) {
+    if (i + 1 < tokens.size() && tokens[i].spelling == "[" && tokens[i + 1].spelling == "[") {
+      int depth = 0;
+      do {
+        depth += tokens[i].spelling == "[" ? 1 : tokens[i].spelling == "]" ? -1 : 0;
+        ++i;
+      } while (i < tokens.size() && depth > 0);
+    } else if (i + 1 < tokens.size() && tokens[i].spelling == "extern" &&
+               tokens[i + 1].kind == CXToken_Literal) {
+      i += 2;
+    } else {
+      break;
+    }
+  }
+  if (i >= tokens.size())
+    return std::nullopt;
+  return tokens[i].begin;
+}
+
+// The end of the line of the last #include directive of `text`, read as
+// text: libclang reports each file's first inclusion only, so a file that
+// includes a header again after another file included it is not seen.
+uint32_t after_last_include(std::string_view text) {
+  uint32_t after = 0;
+  for (size_t line = 0; line < text.size();) {
+    const size_t end = std::min(text.find('\n', line), text.size());
+    std::string_view directive = text.substr(line, end - line);
+    directive.remove_prefix(std::min(directive.find_first_not_of(" \t"), directive.size()));
+    if (directive.starts_with('#')) {
+      directive.remove_prefix(1);
+      directive.remove_prefix(std::min(directive.find_first_not_of(" \t"), directive.size()));
+      if (directive.starts_with("include"))
+        after = static_cast<uint32_t>(std::min(end + 1, text.size()));
+    }
+    line = end + 1;
+  }
+  return after;
+}
+
+// The edit that writes `annotation` at `offset` of `text`: on a line of its
+// own, indented like the declaration, when the declaration starts its line;
+// else just before it.
+diag::FixIt annotation_insertion(const std::string& file, std::string_view text, uint32_t offset,
+                                 const std::string& annotation) {
+  const size_t line_start = offset == 0 ? 0 : text.rfind('\n', offset - 1) + 1;
+  const std::string_view indent = text.substr(line_start, offset - line_start);
+  if (indent.find_first_not_of(" \t") == std::string_view::npos)
+    return {file, offset, 0, annotation + "\n" + std::string(indent)};
+  return {file, offset, 0, annotation + " "};
+}
+
+} // namespace
+
+std::vector<KernelSuggestion> suggest_kernels(CXTranslationUnit tu, const std::string& main_file) {
+  struct Walk {
+    std::vector<CXCursor> functions;   // in order
+    std::set<std::string> annotated;   // USRs with an OPSCAN_KERNEL in any declaration
+    std::set<std::string> inline_usrs; // USRs inline in any declaration
+  } walk;
+  clang_visitChildren(
+      clang_getTranslationUnitCursor(tu),
+      [](CXCursor c, CXCursor, void* data) {
+        auto& w = *static_cast<Walk*>(data);
+        switch (clang_getCursorKind(c)) {
+        case CXCursor_Namespace:
+        case CXCursor_LinkageSpec:
+          return CXChildVisit_Recurse;
+        case CXCursor_UnexposedDecl: // a linkage specification in libclang 14
+          return spelling(c).empty() ? CXChildVisit_Recurse : CXChildVisit_Continue;
+        case CXCursor_FunctionDecl: {
+          const std::string usr = take(clang_getCursorUSR(c));
+          if (!annotations_of(c).empty())
+            w.annotated.insert(usr);
+          if (clang_Cursor_isFunctionInlined(c))
+            w.inline_usrs.insert(usr);
+          w.functions.push_back(c);
+          return CXChildVisit_Continue;
+        }
+        default:
+          return CXChildVisit_Continue;
+        }
+      },
+      &walk);
+
+  CXFile file = clang_getFile(tu, main_file.c_str());
+  size_t size = 0;
+  const char* data = file ? clang_getFileContents(tu, file, &size) : nullptr;
+  if (!data)
+    return {};
+  const std::string_view text(data, size);
+  const SourceSites sites = sites_of(tu, main_file);
+  std::optional<diag::FixIt> include;
+  if (!sites.includes_annotations) {
+    const uint32_t after = std::max(sites.after_includes, after_last_include(text));
+    const bool needs_newline = after > 0 && text[after - 1] != '\n';
+    include =
+        diag::FixIt{main_file, after, 0,
+                    std::string(needs_newline ? "\n" : "") + "#include <opscan/annotations.h>\n"};
+  }
+
+  std::vector<KernelSuggestion> suggestions;
+  std::set<std::string> seen;
+  for (CXCursor function : walk.functions) {
+    const std::string usr = take(clang_getCursorUSR(function));
+    const CXSourceLocation name_at = clang_getCursorLocation(function);
+    CXFile in;
+    clang_getExpansionLocation(name_at, &in, nullptr, nullptr, nullptr);
+    if (!in || !clang_File_isEqual(in, file) || !spelled_in_file(name_at) ||
+        walk.annotated.contains(usr) || walk.inline_usrs.contains(usr) || !seen.insert(usr).second)
+      continue;
+    if (!clang_Cursor_isNull(clang_getSpecializedCursorTemplate(function)) ||
+        clang_getCursorLinkage(function) != CXLinkage_External)
+      continue;
+    const QualifiedName name = qualified_name(function);
+    if (refusal(function, name.name))
+      continue;
+    const std::optional<schema::OperatorName> op = derived_operator(name);
+    if (!op)
+      continue;
+    Signature sig = signature_of(tu, function, false);
+    sig.linkage = linkage_of(function);
+    sig.qualified_name = sig.linkage == ir::Linkage::c ? spelling(function) : name.name;
+    sig.inline_namespaces = name.inline_namespaces;
+    sig.usr = usr;
+    sig.annotation = support::cpp_string_literal(op->str());
+    if (!has_tensor(sig))
+      continue;
+    const Built built = build_kernel(sig, nullptr, nullptr);
+    if (!built.kernel || !built.diagnostics.empty())
+      continue;
+    const std::optional<uint32_t> site = annotation_site(tu, function, file);
+    if (!site)
+      continue;
+    KernelSuggestion suggestion{sig.qualified_name, sig.location, op->str(), {}};
+    if (include)
+      suggestion.fixits.push_back(*include);
+    suggestion.fixits.push_back(
+        annotation_insertion(main_file, text, *site, "OPSCAN_KERNEL(" + sig.annotation + ")"));
+    suggestions.push_back(std::move(suggestion));
+  }
+  return suggestions;
 }
 
 } // namespace opscan::scan

@@ -30,4 +30,34 @@ Extracted extract_kernels(CXTranslationUnit tu, const std::string& main_file,
 // The functions declared at namespace scope in `main_file`, and its includes.
 SourceSites sites_of(CXTranslationUnit tu, const std::string& main_file);
 
+// A function in `main_file` with a kernel's shape and no OPSCAN_KERNEL, and the edit that annotates
+// it.
+struct KernelSuggestion {
+  std::string function;            // qualified name, "custom::my_op_out"
+  diag::Location location;         // the function's name
+  std::string op;                  // the operator name it would register: "custom::my_op.out"
+  std::vector<diag::FixIt> fixits; // the OPSCAN_KERNEL line, and the #include
+                                   // <opscan/annotations.h> when the file lacks it
+};
+
+// The functions of `main_file` that would scan as kernels, without
+// diagnostics, once annotated with the operator name derived from them:
+// non-template free functions at namespace scope with external linkage,
+// not inline, not written by a macro, whose parameters (after an optional
+// runtime context) and return map to schema types, that take or return a
+// tensor, and whose schema inference accepts. One per function, at its
+// first declaration in the file.
+//
+// The operator's namespace is the innermost enclosing namespace that is not
+// `native`, `detail`, inline or unnamed, except that ExecuTorch's
+// `torch::executor::native` and ATen's `at::native` are `aten`; its name is
+// the function's, a trailing `_out` made the overload ("add_out" ->
+// "add.out"). A function without such a namespace, or whose operator name
+// opscan's naming rules refuse, gets none.
+//
+// Every suggestion of a file lacking the include carries the same include
+// fix-it (first, at the same place): identical fix-its are one edit, which
+// a client applying several suggestions at once makes once.
+std::vector<KernelSuggestion> suggest_kernels(CXTranslationUnit tu, const std::string& main_file);
+
 } // namespace opscan::scan

@@ -88,6 +88,10 @@ public:
   std::optional<CompileCommand> command_for(const std::string& file,
                                             diag::Diagnostics& diags) const;
 
+  const std::string& build_dir() const { return build_dir_; }
+  // The files it has entries for: absolute, lexically normal.
+  const std::set<std::string>& files() const { return files_; }
+
 private:
   CompilationDatabase(CompilationDatabaseHandle db, std::string build_dir,
                       std::set<std::string> files);

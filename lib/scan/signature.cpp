@@ -24,6 +24,19 @@ bool is_naming_rule(const std::string& code) {
          code == "opscan-schema-reserved-name" || code == "opscan-schema-syntax";
 }
 
+// The naming errors schema::repaired_operator_name repairs.
+bool is_repaired_naming_rule(const std::string& code) {
+  return code == "opscan-schema-out-suffix" || code == "opscan-schema-reserved-overload";
+}
+
+// Whether a parameter is a tensor the kernel could write if it took it by
+// non-const reference.
+bool is_writable_tensor(const Parameter& p) {
+  const std::optional<schema::Type>& t = p.mapped.type;
+  return t && !p.mapped.is_mutable && t->base == "Tensor" &&
+         (t->suffixes.empty() || (t->suffixes.size() == 1 && t->is_optional()));
+}
+
 class Builder {
 public:
   Builder(const Signature& signature, const KnownSchemas* known, const FieldCheck& check_field)
@@ -72,10 +85,11 @@ private:
       }
       declared_ = parsed.value->schema;
       op_ = declared_->name;
+      const std::optional<diag::FixIt> fix = name_fix(parsed.value->layout.name);
       bool ok = true;
       for (schema::Error& e : schema::check_schema(*declared_, parsed.value->layout)) {
         if (is_naming_rule(e.code)) {
-          error(e.code, spec_at(e.offset), e.message);
+          naming_error(e.code, spec_at(e.offset), e.message, fix);
           ok = false;
         } else {
           declared_rule_errors_.push_back(diag::make_error(e.code, spec_at(e.offset), e.message));
@@ -92,12 +106,45 @@ private:
     // Offsets are into the printed name, which the spec starts with when
     // written canonically (after any leading spaces).
     const size_t name_at = std::min(note_.spec.find_first_not_of(" \t\n\r\f\v"), note_.spec.size());
+    const std::optional<diag::FixIt> fix = name_fix(name_at);
     bool ok = true;
     for (const schema::Error& e : schema::check_operator_name(op_)) {
-      error(e.code, spec_at(name_at + e.offset), e.message);
+      naming_error(e.code, spec_at(name_at + e.offset), e.message, fix);
       ok = false;
     }
     return ok;
+  }
+
+  void naming_error(std::string code, diag::Location where, std::string message,
+                    const std::optional<diag::FixIt>& fix) {
+    auto d = diag::make_error(std::move(code), std::move(where), std::move(message));
+    if (fix && is_repaired_naming_rule(d.code))
+      d.fixits.push_back(*fix);
+    out_.diagnostics.push_back(std::move(d));
+  }
+
+  // Writes the repaired operator name (schema::repaired_operator_name) over
+  // op_, which the spec spells at `name_at`: just the name where the source
+  // has its bytes as they are, else the whole literal rewritten.
+  std::optional<diag::FixIt> name_fix(size_t name_at) const {
+    const std::optional<schema::OperatorName> repaired = schema::repaired_operator_name(op_);
+    const std::string written = op_.str();
+    if (!repaired || note_.spec.compare(name_at, written.size(), written) != 0)
+      return std::nullopt;
+    if (sig_.annotation_map.exact()) {
+      const diag::Location begin = spec_at(name_at);
+      const diag::Location end = spec_at(name_at + written.size());
+      if (begin.file == end.file && end.offset == begin.offset + written.size())
+        return diag::FixIt{begin.file, begin.offset, static_cast<uint32_t>(written.size()),
+                           repaired->str()};
+    }
+    if (!spec_fix_)
+      return std::nullopt;
+    std::string spec = note_.spec;
+    spec.replace(name_at, written.size(), repaired->str());
+    diag::FixIt fix = *spec_fix_;
+    fix.replacement = support::cpp_string_literal(spec);
+    return fix;
   }
 
   std::optional<ir::Kernel> build() {
@@ -124,8 +171,11 @@ private:
         continue;
       }
       if (!p.mapped.type) {
-        error("opscan-scan-unsupported-type", p.location,
-              "parameter '" + p.name + "' of '" + name + "': " + p.mapped.error);
+        auto d =
+            diag::make_error("opscan-scan-unsupported-type", p.location,
+                             "parameter '" + p.name + "' of '" + name + "': " + p.mapped.error);
+        d.fixits = p.mapped.fix;
+        out_.diagnostics.push_back(std::move(d));
         ok = false;
         continue;
       }
@@ -161,8 +211,10 @@ private:
     CppReturn ret;
     for (const MappedType& value : sig_.returns) {
       if (!value.type) {
-        error("opscan-scan-unsupported-type", sig_.location,
-              "return type of '" + name + "': " + value.error);
+        auto d = diag::make_error("opscan-scan-unsupported-type", sig_.location,
+                                  "return type of '" + name + "': " + value.error);
+        d.fixits = value.fix;
+        out_.diagnostics.push_back(std::move(d));
         ok = false;
         continue;
       }
@@ -185,9 +237,11 @@ private:
     } else {
       auto inferred = infer_schema(op_, params, ret);
       if (auto* e = std::get_if<InferError>(&inferred)) {
-        error(e->code,
-              e->param >= 0 ? param_locations[static_cast<size_t>(e->param)] : sig_.location,
-              "kernel '" + name + "': " + e->message);
+        auto d = diag::make_error(
+            e->code, e->param >= 0 ? param_locations[static_cast<size_t>(e->param)] : sig_.location,
+            "kernel '" + name + "': " + e->message);
+        d.fixits = inferred_out_fix(params, ret);
+        out_.diagnostics.push_back(std::move(d));
         return std::nullopt;
       }
       inferred_schema = std::move(std::get<schema::Schema>(inferred));
@@ -218,6 +272,11 @@ private:
         fix = *spec_fix_;
         fix->replacement = support::cpp_string_literal(repair(*declared_, inferred_schema).str());
       }
+      // Tensors the schema writes and C++ takes by const reference: when
+      // taking them by reference fits the schema, that is the fix, declared
+      // schema or known (the schema is what the kernel was meant to be).
+      const std::vector<diag::FixIt> cpp_fix = written_out_fix(
+          reference, params, ret, cpp, declared_ ? Reference::declared : Reference::known);
       bool mismatched = false;
       for (const InferError& e : mismatches) {
         const diag::Location where =
@@ -225,7 +284,12 @@ private:
         auto d = e.is_warning ? diag::make_warning(e.code, where, e.message)
                               : diag::make_error(e.code, where, e.message);
         mismatched = mismatched || !e.is_warning;
-        if (declared_) {
+        if (!cpp_fix.empty()) {
+          d.fixits = cpp_fix;
+          d.notes.push_back(
+              {declared_ ? "schema declared here" : "known schema: " + known->schema.str(),
+               declared_ ? spec_at(0) : known->where});
+        } else if (declared_) {
           // The note spells out what the fix-it writes, for readers of text.
           d.notes.push_back({fix ? "schema declared here; to fit the signature: " + fix->replacement
                                  : std::string("schema declared here"),
@@ -281,6 +345,69 @@ private:
       }
     }
     return kernel;
+  }
+
+  // `params` with those at `indices` taken by non-const reference, and the
+  // edits that do it (empty when one cannot be made).
+  std::optional<std::pair<std::vector<CppParam>, std::vector<diag::FixIt>>>
+  made_writable(std::vector<CppParam> params, const std::vector<size_t>& indices) const {
+    std::vector<diag::FixIt> fixes;
+    for (size_t i : indices) {
+      const Parameter& p = sig_.parameters[i];
+      if (!is_writable_tensor(p) || !p.const_removal)
+        return std::nullopt;
+      params[i].is_mutable = true;
+      fixes.push_back(*p.const_removal);
+    }
+    if (fixes.empty())
+      return std::nullopt;
+    return std::pair{std::move(params), std::move(fixes)};
+  }
+
+  // When inference fails because an out tensor is taken by const reference:
+  // the edits that take the parameters named `out` (and an in-place
+  // operator's `self`, its first) by reference, if inference then succeeds.
+  std::vector<diag::FixIt> inferred_out_fix(const std::vector<CppParam>& params,
+                                            const CppReturn& ret) const {
+    std::vector<size_t> outs;
+    const bool in_place = op_.name.ends_with('_');
+    for (size_t i = 0; i < params.size(); ++i) {
+      if (is_writable_tensor(sig_.parameters[i]) &&
+          (params[i].name == "out" || (in_place && i == 0)))
+        outs.push_back(i);
+    }
+    auto writable = made_writable(params, outs);
+    if (!writable)
+      return {};
+    auto inferred = infer_schema(op_, writable->first, ret);
+    auto* schema = std::get_if<schema::Schema>(&inferred);
+    if (!schema || !schema::check_schema(*schema, schema::layout_of(*schema)).empty())
+      return {};
+    return std::move(writable->second);
+  }
+
+  // The edits that take the tensors `reference` writes and C++ reads by
+  // reference, if the signature then fits it.
+  std::vector<diag::FixIt> written_out_fix(const schema::Schema& reference,
+                                           const std::vector<CppParam>& params,
+                                           const CppReturn& ret, const CppSpelling& cpp,
+                                           Reference kind) const {
+    if (reference.arguments.size() != params.size())
+      return {};
+    std::vector<size_t> written;
+    for (size_t i = 0; i < params.size(); ++i) {
+      if (reference.arguments[i].type.is_mutable() && !params[i].is_mutable)
+        written.push_back(i);
+    }
+    auto writable = made_writable(params, written);
+    if (!writable)
+      return {};
+    for (const InferError& e :
+         cross_check(reference, read_signature(op_, writable->first, ret), cpp, kind)) {
+      if (!e.is_warning)
+        return {};
+    }
+    return std::move(writable->second);
   }
 
   const Signature& sig_;

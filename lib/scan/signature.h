@@ -46,6 +46,18 @@ struct MappedType {
   std::optional<schema::Type> type; // unset: not a kernel type; see error
   bool is_mutable = false;          // non-const reference to a tensor
   std::string error;                // names the type and what to use instead
+
+  // A refusal's one obvious repair, which part of the written type it
+  // rewrites: a builtin type (`int`, `unsigned long`; also a template's
+  // element) becomes `replacement`; a char pointer (`const char*`) becomes
+  // `replacement`; an rvalue reference (`T&&`) becomes a const reference.
+  enum class Repair { none, builtin, char_pointer, rvalue_reference };
+  Repair repair = Repair::none;
+  std::string replacement;
+  // That repair as an edit of the source, where the source spells the type
+  // (none when a macro or an alias declared elsewhere wrote it: the repair
+  // belongs there).
+  std::vector<diag::FixIt> fix;
 };
 
 struct Parameter {
@@ -56,6 +68,10 @@ struct Parameter {
   bool invalid = false;    // libclang could not resolve its type
   diag::Location location; // its name (or its type when unnamed)
   diag::Location end;      // the end of its declaration, where a name would go
+  // Deletes the `const` of a const reference as written ("const Tensor&"
+  // -> "Tensor&"), when the source spells it; for a tensor the kernel
+  // should write.
+  std::optional<diag::FixIt> const_removal;
 };
 
 struct Signature {

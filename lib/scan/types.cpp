@@ -51,7 +51,9 @@ schema::Type base(std::string name) {
 }
 
 MappedType mapped(schema::Type type) {
-  return {std::move(type), false, {}};
+  MappedType result;
+  result.type = std::move(type);
+  return result;
 }
 
 schema::Type suffixed(schema::Type type, schema::TypeSuffix::Kind kind) {
@@ -59,9 +61,30 @@ schema::Type suffixed(schema::Type type, schema::TypeSuffix::Kind kind) {
   return type;
 }
 
-MappedType refuse(CXType type, std::string_view why) {
+MappedType refuse(CXType type, std::string_view why,
+                  MappedType::Repair repair = MappedType::Repair::none,
+                  std::string replacement = {}) {
+  MappedType result;
   // fmt rather than "'" + ...: GCC 12 at -O3 warns falsely (-Wrestrict) on that.
-  return {std::nullopt, false, fmt::format("'{}' {}", spelling(type), why)};
+  result.error = fmt::format("'{}' {}", spelling(type), why);
+  result.repair = repair;
+  result.replacement = std::move(replacement);
+  return result;
+}
+
+// A builtin type the schema has no width of: the type the message names.
+MappedType refuse_builtin(CXType type, std::string_view why, std::string replacement) {
+  return refuse(type, why, MappedType::Repair::builtin, std::move(replacement));
+}
+
+// A refusal whose repair would not be enough: the repaired type would be
+// refused too (a non-const reference to an int64_t, say).
+MappedType without_repair(MappedType mapped) {
+  if (!mapped.type) {
+    mapped.repair = MappedType::Repair::none;
+    mapped.replacement.clear();
+  }
+  return mapped;
 }
 
 std::string declaration_name(CXType canonical) {
@@ -82,11 +105,11 @@ MappedType map_value(CXType type) {
     // int64_t is long on LP64 and long long elsewhere: both are 64 bits.
     if (clang_Type_getSizeOf(canonical) == 8)
       return mapped(base("int"));
-    return refuse(type, "is not 64 bits wide here: use int64_t");
+    return refuse_builtin(type, "is not 64 bits wide here: use int64_t", "int64_t");
   case CXType_Int:
-    return refuse(type, "is not a schema type: use int64_t (schema 'int')");
+    return refuse_builtin(type, "is not a schema type: use int64_t (schema 'int')", "int64_t");
   case CXType_Float:
-    return refuse(type, "is not a schema type: use double (schema 'float')");
+    return refuse_builtin(type, "is not a schema type: use double (schema 'float')", "double");
   case CXType_Short:
   case CXType_UShort:
   case CXType_UInt:
@@ -96,11 +119,12 @@ MappedType map_value(CXType type) {
   case CXType_Char_U:
   case CXType_SChar:
   case CXType_UChar:
-    return refuse(type, "is not a schema type: use int64_t (schema 'int')");
+    return refuse_builtin(type, "is not a schema type: use int64_t (schema 'int')", "int64_t");
   case CXType_Pointer: {
     CXType pointee = clang_getCanonicalType(clang_getPointeeType(canonical));
     if (pointee.kind == CXType_Char_S || pointee.kind == CXType_Char_U) {
-      return refuse(type, "is not a schema type: use std::string_view (schema 'str')");
+      return refuse(type, "is not a schema type: use std::string_view (schema 'str')",
+                    MappedType::Repair::char_pointer, "std::string_view");
     }
     return refuse(type, "is a pointer: kernels take tensors by reference and values by value");
   }
@@ -136,8 +160,13 @@ MappedType map_value(CXType type) {
       return refuse(type, "is not a schema type: use ArrayRef<bool> (schema 'bool[]')");
     }
     MappedType inner = map_value(element);
-    if (!inner.type)
-      return {std::nullopt, false, "element of " + inner.error};
+    if (!inner.type) {
+      inner.error = "element of " + inner.error;
+      // Only a builtin element is repaired in place (ArrayRef<int>).
+      if (inner.repair != MappedType::Repair::builtin)
+        return without_repair(std::move(inner));
+      return inner;
+    }
     if (is_one_of(name, kOptional)) {
       if (inner.type->is_optional())
         return refuse(type, "is an optional of an optional");
@@ -157,7 +186,9 @@ MappedType map_value(CXType type) {
 MappedType map_parameter_type(CXType type) {
   CXType canonical = clang_getCanonicalType(type);
   if (canonical.kind == CXType_RValueReference) {
-    return refuse(type, "is an rvalue reference: take it by value or const reference");
+    const bool repairable = map_value(clang_getPointeeType(canonical)).type.has_value();
+    return refuse(type, "is an rvalue reference: take it by value or const reference",
+                  repairable ? MappedType::Repair::rvalue_reference : MappedType::Repair::none);
   }
   if (canonical.kind != CXType_LValueReference)
     return map_value(type);
@@ -166,8 +197,10 @@ MappedType map_parameter_type(CXType type) {
   // canonical type has a pointee; keep the written one when there is one.
   CXType pointee = clang_getPointeeType(type.kind == CXType_LValueReference ? type : canonical);
   MappedType mapped = map_value(pointee);
-  if (!mapped.type || clang_isConstQualifiedType(clang_getCanonicalType(pointee)))
+  if (clang_isConstQualifiedType(clang_getCanonicalType(pointee)))
     return mapped;
+  if (!mapped.type)
+    return without_repair(std::move(mapped));
   // A non-const reference is how a kernel says it writes a tensor.
   const schema::Type& t = *mapped.type;
   const bool tensor =
@@ -182,8 +215,11 @@ MappedType map_parameter_type(CXType type) {
 
 MappedType map_return_type(CXType type) {
   CXType canonical = clang_getCanonicalType(type);
+  // A returned reference is an out tensor: no value type repaired in it fits.
+  if (canonical.kind == CXType_RValueReference)
+    return without_repair(map_parameter_type(type));
   if (canonical.kind == CXType_LValueReference) {
-    MappedType mapped = map_parameter_type(type);
+    MappedType mapped = without_repair(map_parameter_type(type));
     if (mapped.type && !mapped.is_mutable) {
       return refuse(type, "is a const reference: return out tensors as Tensor& or values by value");
     }

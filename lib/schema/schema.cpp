@@ -726,4 +726,18 @@ std::vector<Error> check_operator_name(const OperatorName& name) {
   return errors;
 }
 
+std::optional<OperatorName> repaired_operator_name(const OperatorName& name) {
+  OperatorName repaired = name;
+  if (repaired.overload == "default")
+    repaired.overload.clear();
+  const std::string_view n = repaired.name;
+  if (n.size() > 4 && n.ends_with("_out")) {
+    repaired.name.resize(n.size() - 4);
+    repaired.overload = repaired.overload.empty() ? "out" : repaired.overload + "_out";
+  }
+  if (repaired == name || !check_operator_name(repaired).empty())
+    return std::nullopt;
+  return repaired;
+}
+
 } // namespace opscan::schema

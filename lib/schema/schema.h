@@ -168,6 +168,13 @@ bool is_base_type(std::string_view name);
 // OperatorName::str().
 std::vector<Error> check_operator_name(const OperatorName& name);
 
+// The name check_operator_name's messages prescribe, when its errors have
+// that one repair: overload "default" dropped, then a "_out" name suffix
+// made the overload ("add_out" -> "add.out", "add_out.Scalar" ->
+// "add.Scalar_out"). Nullopt when the name has no error, or one with no
+// obvious repair (a reserved "__" name, a bad identifier).
+std::optional<OperatorName> repaired_operator_name(const OperatorName& name);
+
 // All findings of check_operator_name plus the invariants listed at the top
 // of this file, sorted by offset. No schema of native_functions.yaml has any
 // but the dunder names opscan reserves. `layout` must come from the same

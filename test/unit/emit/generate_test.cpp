@@ -376,6 +376,9 @@ public:
     return base().check_field(f, k);
   }
   std::string identity(const ir::Kernel& k) const override { return base().identity(k); }
+  std::vector<std::string> stack_layout(const ir::Kernel& k) const override {
+    return base().stack_layout(k);
+  }
   emit::Symbols symbols(const emit::LibrarySpec& l) const override { return base().symbols(l); }
   std::vector<emit::OutputFile> outputs(const emit::LibrarySpec& l) const override {
     return base().outputs(l);

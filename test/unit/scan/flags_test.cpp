@@ -26,10 +26,27 @@ Args kept(const Args& args) {
 }
 
 TEST(FilterArguments, DependencyOutputIsDroppedWithItsValues) {
-  const Args args = {"-MD", "-MF",  "deps.d", "-MMD", "-MFother.d", "-MT",      "target",
-                     "-MQ", "$obj", "-MP",    "-MG",  "-M",         "-MM",      "-MJ",
-                     "db.json", "-MJfragment.json", "-MV", "--write-dependencies",
-                     "--write-user-dependencies", "--dependencies", "--user-dependencies"};
+  const Args args = {"-MD",
+                     "-MF",
+                     "deps.d",
+                     "-MMD",
+                     "-MFother.d",
+                     "-MT",
+                     "target",
+                     "-MQ",
+                     "$obj",
+                     "-MP",
+                     "-MG",
+                     "-M",
+                     "-MM",
+                     "-MJ",
+                     "db.json",
+                     "-MJfragment.json",
+                     "-MV",
+                     "--write-dependencies",
+                     "--write-user-dependencies",
+                     "--dependencies",
+                     "--user-dependencies"};
   EXPECT_EQ(kept(args), Args{});
   EXPECT_EQ(dropped_options(args),
             (Args{"-MD", "-MF", "-MMD", "-MF", "-MT", "-MQ", "-MP", "-MG", "-M", "-MM", "-MJ",
@@ -91,29 +108,45 @@ TEST(FilterArguments, PrintingFlags) {
 }
 
 TEST(FilterArguments, PluginsThroughTheDriverAndTheFrontend) {
-  const Args args = {"-fplugin=/p/a.so", "-fpass-plugin=/p/b.so", "-fplugin-arg-a-x",
-                     "-Xclang",          "-load",                 "-Xclang",
-                     "/p/c.so",          "-Xclang",               "-plugin",
-                     "-Xclang",          "print-fns",             "-Xclang",
-                     "-add-plugin",      "-Xclang",               "other",
-                     "-Xclang",          "-plugin-arg-other",     "-Xclang",
+  const Args args = {"-fplugin=/p/a.so",
+                     "-fpass-plugin=/p/b.so",
+                     "-fplugin-arg-a-x",
+                     "-Xclang",
+                     "-load",
+                     "-Xclang",
+                     "/p/c.so",
+                     "-Xclang",
+                     "-plugin",
+                     "-Xclang",
+                     "print-fns",
+                     "-Xclang",
+                     "-add-plugin",
+                     "-Xclang",
+                     "other",
+                     "-Xclang",
+                     "-plugin-arg-other",
+                     "-Xclang",
                      "value"};
   EXPECT_EQ(kept(args), Args{});
   EXPECT_EQ(dropped_options(args),
-            (Args{"-fplugin=/p/a.so", "-fpass-plugin=/p/b.so", "-fplugin-arg-a-x",
-                  "-Xclang -load", "-Xclang -plugin", "-Xclang -add-plugin",
-                  "-Xclang -plugin-arg-other"}));
+            (Args{"-fplugin=/p/a.so", "-fpass-plugin=/p/b.so", "-fplugin-arg-a-x", "-Xclang -load",
+                  "-Xclang -plugin", "-Xclang -add-plugin", "-Xclang -plugin-arg-other"}));
   // Without -Xclang, -load is the driver's -l oad (a library to link, which a
   // scan never does): not the frontend's option, and its next argument stays.
   EXPECT_EQ(kept({"-load", "x.cpp"}), (Args{"-load", "x.cpp"}));
 }
 
 TEST(FilterArguments, FrontendOutputsGivenWithXclang) {
-  const Args args = {"-Xclang", "-dependency-file",     "-Xclang", "deps.d",
-                     "-Xclang", "-MT",                  "-Xclang", "target",
-                     "-Xclang", "-dependency-dot",      "-Xclang", "deps.dot",
-                     "-Xclang", "-header-include-file", "-Xclang", "headers.txt",
-                     "-Xclang", "-stats-file=stats.json", "-Xclang", "-print-stats",
+  const Args args = {"-Xclang",        "-dependency-file",
+                     "-Xclang",        "deps.d",
+                     "-Xclang",        "-MT",
+                     "-Xclang",        "target",
+                     "-Xclang",        "-dependency-dot",
+                     "-Xclang",        "deps.dot",
+                     "-Xclang",        "-header-include-file",
+                     "-Xclang",        "headers.txt",
+                     "-Xclang",        "-stats-file=stats.json",
+                     "-Xclang",        "-print-stats",
                      "-Xpreprocessor", "-MD"};
   EXPECT_EQ(kept(args), Args{});
   EXPECT_EQ(dropped_options(args),
@@ -149,9 +182,9 @@ TEST(FilterArguments, ImplicitModulesAreDroppedExplicitOnesKept) {
 }
 
 TEST(FilterArguments, WhatTheUserAskedToReadStays) {
-  const Args args = {"-include-pch", "pre.pch", "-include", "first.h", "-fmodule-file=m.pcm",
-                     "-I",           "inc",     "-isystem", "sys",    "-std=c++20",
-                     "-DX=1",        "-x",      "c++",      "-c",     "-Wall",
+  const Args args = {"-include-pch", "pre.pch",  "-include",     "first.h", "-fmodule-file=m.pcm",
+                     "-I",           "inc",      "-isystem",     "sys",     "-std=c++20",
+                     "-DX=1",        "-x",       "c++",          "-c",      "-Wall",
                      "-ivfsoverlay", "vfs.yaml", "-fsyntax-only"};
   EXPECT_EQ(kept(args), args);
 }
@@ -225,11 +258,11 @@ TEST(DroppedFlagNotes, OncePerRunAtTheFirstFile) {
   const std::vector<std::string> files = {data_file("returns.cpp"), data_file("noexcept.cpp")};
   const std::string deps = dir.file("deps.d");
   Result result = scan_paths(files, {"-std=c++17", "-MD", "-MF", deps, "-fconcepts"}, 2);
-  EXPECT_EQ(dropped_notes(result.diagnostics),
-            (std::vector<std::string>{
-                "dropped '-MD', which makes the compiler write files",
-                "dropped '-MF' and its value, which makes the compiler write files",
-                "dropped '-fconcepts', which libclang does not accept"}));
+  EXPECT_EQ(
+      dropped_notes(result.diagnostics),
+      (std::vector<std::string>{"dropped '-MD', which makes the compiler write files",
+                                "dropped '-MF' and its value, which makes the compiler write files",
+                                "dropped '-fconcepts', which libclang does not accept"}));
   for (const diag::Diagnostic& d : result.diagnostics)
     EXPECT_EQ(d.location.file, shown(files[0]));
   EXPECT_FALSE(fs::exists(deps));
@@ -247,8 +280,8 @@ TEST(DroppedFlagNotes, DatabaseEntriesWithTheirOwnDependencyFiles) {
     entries += std::string(i ? "," : "") + R"({"directory": ")" + dir.path().string() +
                R"(", "file": ")" + files[i] +
                R"(", "arguments": ["c++", "-std=c++17", "-MD", "-MQ", ")" + object +
-               R"(", "-MF", ")" + object + R"(.d", "-o", ")" + object + R"(", "-c", ")" +
-               files[i] + R"("]})";
+               R"(", "-MF", ")" + object + R"(.d", "-o", ")" + object + R"(", "-c", ")" + files[i] +
+               R"("]})";
   }
   dir.write("compile_commands.json", "[" + entries + "]");
   const testing::Snapshot before = testing::snapshot(dir.path());
@@ -274,10 +307,10 @@ TEST(DroppedFlagNotes, LocateFunctionsAndPrecompileToo) {
   options.files = {data_file("returns.cpp"), data_file("noexcept.cpp")};
   options.extra_args = {"-std=c++17", "-MMD", "-MF", dir.file("deps.d")};
   LocateResult located = locate_functions(options);
-  EXPECT_EQ(dropped_notes(located.diagnostics),
-            (std::vector<std::string>{
-                "dropped '-MF' and its value, which makes the compiler write files",
-                "dropped '-MMD', which makes the compiler write files"}));
+  EXPECT_EQ(
+      dropped_notes(located.diagnostics),
+      (std::vector<std::string>{"dropped '-MF' and its value, which makes the compiler write files",
+                                "dropped '-MMD', which makes the compiler write files"}));
   EXPECT_EQ(located.files.size(), 2u);
 
   PrecompileResult pch = precompile({data_file("et_types.h"), options.extra_args});

@@ -1173,6 +1173,9 @@ struct MismatchCase {
   std::string written;               // the literal(s) as in the file: what the fix-it replaces
   std::string fixed;                 // the repaired schema, which the fix-it writes quoted
   std::vector<MismatchError> errors; // in order
+  // The C++ is repaired instead (a written tensor taken by const reference
+  // loses its `const`): `fixed` is the declared schema, canonical.
+  bool fixes_cpp = false;
 };
 
 const std::vector<MismatchCase> kMismatches = {
@@ -1404,10 +1407,11 @@ const std::vector<MismatchCase> kMismatches = {
      "mutability.cpp",
      {12, 15},
      R"x("t::zero.out(Scalar value, *, Tensor(a!) out) -> ()")x",
-     R"(t::zero.out(Scalar value, *, Tensor out) -> ())",
+     R"(t::zero.out(Scalar value, *, Tensor(a!) out) -> ())",
      {{"opscan-mismatch-mutability", 13, 77,
        "argument 2 'out': schema says Tensor(a!) (written by the kernel), C++ parameter is 'const "
-       "executorch::aten::Tensor &' (read-only): take it as a non-const reference"}}},
+       "executorch::aten::Tensor &' (read-only): take it as a non-const reference"}},
+     true},
     {"add_relu_out",
      "mutability.cpp",
      {16, 15},
@@ -1420,18 +1424,20 @@ const std::vector<MismatchCase> kMismatches = {
      "mutability.cpp",
      {20, 15},
      R"x("t::bn_update(Tensor input, Tensor(a!) running_mean, Tensor(b!) running_var, float momentum) -> ()")x",
-     R"(t::bn_update(Tensor input, Tensor running_mean, Tensor(b!) running_var, float momentum) -> ())",
+     R"(t::bn_update(Tensor input, Tensor(a!) running_mean, Tensor(b!) running_var, float momentum) -> ())",
      {{"opscan-mismatch-mutability", 21, 51,
        "argument 2 'running_mean': schema says Tensor(a!) (written by the kernel), C++ parameter "
-       "is 'const executorch::aten::Tensor &' (read-only): take it as a non-const reference"}}},
+       "is 'const executorch::aten::Tensor &' (read-only): take it as a non-const reference"}},
+     true},
     {"accumulate",
      "mutability.cpp",
      {24, 15},
      R"x("t::accumulate(Tensor self, *, Tensor(a!)? grad) -> ()")x",
-     R"(t::accumulate(Tensor self, *, Tensor? grad) -> ())",
+     R"(t::accumulate(Tensor self, *, Tensor(a!)? grad) -> ())",
      {{"opscan-mismatch-mutability", 25, 66,
        "argument 2 'grad': schema says Tensor(a!)? (written by the kernel), C++ parameter is "
-       "'const std::optional<Tensor> &' (read-only): take it as a non-const reference"}}},
+       "'const std::optional<Tensor> &' (read-only): take it as a non-const reference"}},
+     true},
     {"relu_",
      "mutability.cpp",
      {28, 15},
@@ -1711,11 +1717,22 @@ TEST(DeclaredMismatch, EachErrorHasTheRepairedSchemaAsNoteAndFixIt) {
       EXPECT_EQ(d.message, e.message);
       // The note is at the spec's first character and spells out the fix.
       ASSERT_EQ(d.notes.size(), 1u);
-      EXPECT_EQ(d.notes[0].message, "schema declared here; to fit the signature: " +
-                                        support::cpp_string_literal(c.fixed));
+      EXPECT_EQ(d.notes[0].message, c.fixes_cpp ? "schema declared here"
+                                                : "schema declared here; to fit the signature: " +
+                                                      support::cpp_string_literal(c.fixed));
       EXPECT_EQ(d.notes[0].location.file, shown(path));
       EXPECT_EQ(d.notes[0].location.line, c.at.line);
       EXPECT_EQ(d.notes[0].location.column, c.at.column + 1);
+      if (c.fixes_cpp) {
+        // Each fix-it deletes one `const`, of the parameter the error is at.
+        ASSERT_EQ(d.fixits.size(), 1u);
+        EXPECT_EQ(d.fixits[0].file, shown(path));
+        EXPECT_EQ(
+            d.fixits[0],
+            (diag::FixIt{shown(path),
+                         static_cast<uint32_t>(text.rfind("const ", d.location.offset)), 6, ""}));
+        continue;
+      }
       // The fix-it replaces exactly the literal(s), and nothing after them
       // (fields such as key = "...").
       ASSERT_EQ(d.fixits.size(), 1u);
@@ -1763,23 +1780,8 @@ const FixedScan& fixed_scan() {
     std::vector<std::string> paths;
     for (const std::string& file : mismatch_files()) {
       const std::string path = mismatch_file(file);
-      std::vector<diag::FixIt> fixes;
-      for (const diag::Diagnostic& d : mismatch_scan().diagnostics) {
-        for (const diag::FixIt& f : d.fixits) {
-          if (f.file == shown(path) && std::find(fixes.begin(), fixes.end(), f) == fixes.end())
-            fixes.push_back(f);
-        }
-      }
-      // From the end, so that earlier offsets stay valid.
-      std::sort(fixes.begin(), fixes.end(),
-                [](const diag::FixIt& a, const diag::FixIt& b) { return a.offset > b.offset; });
-      std::string text = text_of(path);
-      size_t limit = text.size();
-      for (const diag::FixIt& f : fixes) {
-        EXPECT_LE(f.offset + f.length, limit) << "overlapping fix-its in " << file;
-        text.replace(f.offset, f.length, f.replacement);
-        limit = f.offset;
-      }
+      SCOPED_TRACE(file);
+      const std::string text = applied(text_of(path), fixits_in(path, mismatch_scan().diagnostics));
       out->paths[file] = out->dir.write("mismatch/" + file, text);
       paths.push_back(out->paths[file]);
     }
@@ -1858,6 +1860,117 @@ TEST(DeclaredMismatch, AnnotationWrittenByAnotherMacroHasNoFixIt) {
   EXPECT_EQ(d.notes[0].location.line, 9u);
   EXPECT_EQ(d.notes[0].location.column, 1u);
   EXPECT_TRUE(d.fixits.empty());
+}
+
+// ---------------------------------------------------------------------------
+// Fix-its of diagnostics, applied: the file scans clean.
+
+// Each diagnostic of `file` with its fix-its, as "line:column code: fix-it
+// edits" lines, for readable expectations.
+std::string fixits_described(const std::string& file, const diag::Diagnostics& diags) {
+  const std::string text = text_of(file);
+  std::string out;
+  for (const diag::Diagnostic& d : diags) {
+    out += std::to_string(d.location.line) + ":" + std::to_string(d.location.column) + " " +
+           d.code + ":";
+    for (const diag::FixIt& f : d.fixits)
+      out += " '" + text.substr(f.offset, f.length) + "' -> '" + f.replacement + "'";
+    out += "\n";
+  }
+  return out;
+}
+
+TEST(FixIts, EachRewritesOnlyWhatIsWrong) {
+  const std::string file = data_file("fixits/applied.cpp");
+  EXPECT_EQ(fixits_described(file, scanned("fixits/applied.cpp").diagnostics),
+            // Operator names: just the name, or the literals it is split across.
+            "7:22 opscan-schema-out-suffix: 't::add_out' -> 't::add.out'\n"
+            "10:22 opscan-schema-out-suffix: 't::sub_out' -> 't::sub.out'\n"
+            "13:22 opscan-schema-out-suffix: 't::div_out.Scalar' -> 't::div.Scalar_out'\n"
+            "16:26 opscan-schema-out-suffix: '\"t::\" \"rsub_out\"' -> '\"t::rsub.out\"'\n"
+            "19:23 opscan-schema-reserved-overload: 't::mul.default' -> 't::mul'\n"
+            // Types: the builtin, however qualified, or a template's element.
+            "24:42 opscan-scan-unsupported-type: 'int' -> 'int64_t'\n"
+            "27:49 opscan-scan-unsupported-type: 'int' -> 'int64_t'\n"
+            "27:67 opscan-scan-unsupported-type: 'unsigned int' -> 'int64_t'\n"
+            "30:50 opscan-scan-unsupported-type: 'float' -> 'double'\n"
+            "33:51 opscan-scan-unsupported-type: 'int' -> 'int64_t'\n"
+            "33:78 opscan-scan-unsupported-type: 'float' -> 'double'\n"
+            "34:23 opscan-scan-unsupported-type: 'short' -> 'int64_t'\n"
+            "37:45 opscan-scan-unsupported-type: 'char' -> 'int64_t'\n"
+            "37:64 opscan-scan-unsupported-type: 'unsigned long' -> 'int64_t'\n"
+            "40:50 opscan-scan-unsupported-type: 'const char*' -> 'std::string_view'\n"
+            "43:5 opscan-scan-unsupported-type: 'int' -> 'int64_t'\n"
+            // Rvalue references: const references.
+            "47:47 opscan-scan-unsupported-type: '' -> 'const ' '&&' -> '&'\n"
+            "47:67 opscan-scan-unsupported-type: '&&' -> '&'\n"
+            // Out tensors: the const deleted, wherever it is written; every
+            // error of the kernel carries it.
+            "51:9 opscan-infer-return-count: 'const ' -> ''\n"
+            "54:9 opscan-mismatch-returns: ' const' -> ''\n"
+            "54:51 opscan-mismatch-mutability: ' const' -> ''\n"
+            "57:9 opscan-infer-return-count: 'const ' -> ''\n"
+            "60:49 opscan-mismatch-mutability: 'const ' -> ''\n");
+}
+
+TEST(FixIts, AppliedTheFileScansClean) {
+  const std::string file = data_file("fixits/applied.cpp");
+  const std::string text =
+      applied(text_of(file), fixits_in(file, scanned("fixits/applied.cpp").diagnostics));
+  TempDir dir;
+  // Its include of "../et_types.h" is found through -I.
+  const Result fixed = scan_paths({dir.write("fixits/applied.cpp", text)},
+                                  {"-std=c++17", "-I" + data_file("fixits")});
+  EXPECT_TRUE(fixed.diagnostics.empty()) << describe(fixed.diagnostics);
+  EXPECT_EQ(fixed.module.kernels.size(), 17u);
+  for (const std::string schema : {
+           "t::add.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+           "t::div.Scalar_out(Tensor self, float other, *, Tensor(a!) out) -> Tensor(a!)",
+           "t::mul(Tensor self, Tensor other) -> Tensor",
+           "t::clamp.out(Tensor self, int min, int max, *, Tensor(a!) out) -> Tensor(a!)",
+           "t::sum.out(Tensor self, int[] dims, float? scale, int keep, *, Tensor(a!) out) -> "
+           "Tensor(a!)",
+           "t::gelu.out(Tensor self, str approximate, *, Tensor(a!) out) -> Tensor(a!)",
+           "t::count_nonzero(Tensor self) -> int",
+           "t::lerp.out(Tensor self, Tensor end, float weight, *, Tensor(a!) out) -> Tensor(a!)",
+           "t::neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+           "t::relu_(Tensor(a!) self) -> Tensor(a!)",
+           "t::zero.out(Tensor self, *, Tensor(a!) out) -> ()",
+       }) {
+    SCOPED_TRACE(schema);
+    const ir::Kernel* k = find_kernel(fixed.module, schema.substr(0, schema.find('(')));
+    ASSERT_NE(k, nullptr);
+    EXPECT_EQ(k->schema().str(), schema);
+  }
+  // The annotation's other fields are kept.
+  const ir::Kernel* div = find_kernel(fixed.module, "t::div.Scalar_out");
+  ASSERT_NE(div, nullptr);
+  EXPECT_EQ(div->kernel_key, "v1/6;0,1|6;0,1");
+}
+
+TEST(FixIts, NoneWhereTheRepairBelongsElsewhereOrIsNotOneEdit) {
+  const std::string file = data_file("fixits/not_offered.cpp");
+  const Result& result = scanned("fixits/not_offered.cpp");
+  EXPECT_EQ(fixits_described(file, result.diagnostics),
+            // A macro's type, an alias, an alias of a list, a macro's declaration.
+            "18:46 opscan-scan-unsupported-type:\n"
+            "21:41 opscan-scan-unsupported-type:\n"
+            "24:45 opscan-scan-unsupported-type:\n"
+            "26:1 opscan-scan-unsupported-type:\n"
+            // int64_t& and int64_t&& are refused too; a pointer to bytes is no
+            // string; std::vector<bool>'s replacement may not be declared.
+            "30:40 opscan-scan-unsupported-type:\n"
+            "33:41 opscan-scan-unsupported-type:\n"
+            "36:56 opscan-scan-unsupported-type:\n"
+            "39:60 opscan-scan-unsupported-type:\n"
+            // A const reference return; a tuple's element.
+            "42:12 opscan-scan-unsupported-type:\n"
+            "45:25 opscan-scan-unsupported-type:\n"
+            // A reserved name stays refused, whatever its suffix.
+            "48:19 opscan-schema-reserved-name:\n"
+            "48:22 opscan-schema-out-suffix:\n"
+            // No parameter named out.
+            "53:9 opscan-infer-return-count:\n");
 }
 
 } // namespace

@@ -29,6 +29,10 @@ namespace opscan::diag {
 inline void PrintTo(const Location& loc, std::ostream* os) {
   *os << loc.file << ":" << loc.line << ":" << loc.column << " (offset " << loc.offset << ")";
 }
+inline void PrintTo(const FixIt& fix, std::ostream* os) {
+  *os << fix.file << " at " << fix.offset << ", " << fix.length << " bytes -> '" << fix.replacement
+      << "'";
+}
 } // namespace opscan::diag
 
 namespace opscan::scan::test_support {
@@ -144,6 +148,36 @@ inline std::string text_of(const std::string& path) {
   std::optional<std::string> text = support::read_file(path);
   EXPECT_TRUE(text) << "cannot read " << path;
   return text.value_or("");
+}
+
+// The fix-its of `diags` in `file` (as scan() shows it), each distinct one
+// once: a fix-it that several diagnostics carry is one edit.
+inline std::vector<diag::FixIt> fixits_in(const std::string& file, const diag::Diagnostics& diags) {
+  std::vector<diag::FixIt> fixes;
+  for (const diag::Diagnostic& d : diags) {
+    for (const diag::FixIt& f : d.fixits) {
+      if (f.file == shown(file) && std::find(fixes.begin(), fixes.end(), f) == fixes.end())
+        fixes.push_back(f);
+    }
+  }
+  return fixes;
+}
+
+// `text` with `fixes` applied, from the end so that earlier offsets stay
+// valid; overlapping fix-its fail the test.
+inline std::string applied(std::string text, std::vector<diag::FixIt> fixes) {
+  std::sort(fixes.begin(), fixes.end(), [](const diag::FixIt& a, const diag::FixIt& b) {
+    return a.offset != b.offset ? a.offset > b.offset : a.length > b.length;
+  });
+  size_t limit = text.size();
+  for (const diag::FixIt& f : fixes) {
+    EXPECT_LE(f.offset + f.length, limit) << "overlapping fix-its at offset " << f.offset;
+    if (f.offset + f.length > limit)
+      continue;
+    text.replace(f.offset, f.length, f.replacement);
+    limit = f.offset;
+  }
+  return text;
 }
 
 // The byte offset of a 1-based line and column in `text`.

@@ -70,7 +70,15 @@ AnnotationMap one_line(std::string_view text, diag::Location start) {
 }
 
 MappedType mapped(std::string_view schema_type, bool is_mutable = false) {
-  return {type(schema_type), is_mutable, ""};
+  MappedType m;
+  m.type = type(schema_type);
+  m.is_mutable = is_mutable;
+  return m;
+}
+MappedType refused(std::string error) {
+  MappedType m;
+  m.error = std::move(error);
+  return m;
 }
 
 // A parameter written on `line`, its name at column 20.
@@ -102,7 +110,7 @@ Parameter integer(uint32_t line, std::string name) {
 // A parameter whose type is not a kernel type.
 Parameter unsupported(uint32_t line, std::string name, std::string cpp_type, std::string why) {
   Parameter p = parameter(line, std::move(name), "int", cpp_type, cpp_type);
-  p.mapped = {std::nullopt, false, "'" + cpp_type + "' " + why};
+  p.mapped = refused("'" + cpp_type + "' " + why);
   return p;
 }
 
@@ -432,7 +440,7 @@ TEST(BuildKernelErrors, EveryUnsupportedParameterIsReported) {
 
 TEST(BuildKernelErrors, UnsupportedReturnAtTheFunction) {
   Signature s = signature(R"x("t::f")x", {tensor(10, "self")},
-                          {{std::nullopt, false, "'const Tensor &' is a const reference"}});
+                          {refused("'const Tensor &' is a const reference")});
   expect_one_error(build(s), "opscan-scan-unsupported-type", kFunction,
                    "return type of 'ns::f': 'const Tensor &' is a const reference");
 }
@@ -749,6 +757,130 @@ TEST(AnnotationMap, ErrorsInAMultiLineAnnotationAreOnTheirLine) {
   ASSERT_EQ(text.find("wrong"), 34u);
   expect_one_error(build(s), "opscan-annotation-syntax", shifted(line18, 18),
                    "unknown OPSCAN_KERNEL field 'wrong'");
+}
+
+TEST(BuildKernelFixIts, OutSuffixBecomesTheOverloadInTheNameOnly) {
+  // Just the name's bytes, in a name-only spec and in a schema.
+  const std::optional<diag::Diagnostic> named =
+      expect_one_error(build(signature(R"x("t::add_out")x", add_parameters())),
+                       "opscan-schema-out-suffix", in_annotation(7), "ends in '_out'");
+  ASSERT_TRUE(named);
+  EXPECT_EQ(named->fixits,
+            (std::vector<diag::FixIt>{{kFile, kAnnotation.offset + 1, 10, "t::add.out"}}));
+  const std::optional<diag::Diagnostic> declared = expect_one_error(
+      build(signature(R"x("t::add_out(Tensor self, Tensor other, *, Scalar alpha=1, )x"
+                      R"x(Tensor(a!) out) -> Tensor(a!)")x",
+                      add_parameters())),
+      "opscan-schema-out-suffix", in_annotation(7), "ends in '_out'");
+  ASSERT_TRUE(declared);
+  EXPECT_EQ(declared->fixits,
+            (std::vector<diag::FixIt>{{kFile, kAnnotation.offset + 1, 10, "t::add.out"}}));
+}
+
+TEST(BuildKernelFixIts, NameSplitAcrossLiteralsRewritesThem) {
+  // The source's bytes are not the name's: the literals are written as one,
+  // the fields after them kept.
+  const std::optional<diag::Diagnostic> d =
+      expect_one_error(build(signature(R"x("t::add" "_out", key = "k")x", add_parameters())),
+                       "opscan-schema-out-suffix", in_annotation(10), "ends in '_out'");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->fixits,
+            (std::vector<diag::FixIt>{{kFile, kAnnotation.offset, 15, "\"t::add.out\""}}));
+}
+
+TEST(BuildKernelFixIts, ReservedNamesHaveNone) {
+  Built built = build(signature(R"x("t::__add_out")x", add_parameters()));
+  ASSERT_EQ(built.diagnostics.size(), 2u) << describe(built.diagnostics);
+  EXPECT_TRUE(built.diagnostics[0].fixits.empty());
+  EXPECT_TRUE(built.diagnostics[1].fixits.empty());
+}
+
+TEST(BuildKernelFixIts, RefusedTypeCarriesTheEditTheScanFound) {
+  std::vector<Parameter> params = add_parameters();
+  params[2] = unsupported(12, "alpha", "int", "is not a schema type: use int64_t");
+  params[2].mapped.fix = {{kFile, 470, 3, "int64_t"}};
+  const std::optional<diag::Diagnostic> d =
+      expect_one_error(build(signature(R"x("t::add.out")x", params)),
+                       "opscan-scan-unsupported-type", params[2].location, "'int'");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->fixits, params[2].mapped.fix);
+  // A return's too.
+  MappedType ret = refused("'int' is not a schema type: use int64_t");
+  ret.fix = {{kFile, 340, 3, "int64_t"}};
+  const std::optional<diag::Diagnostic> r =
+      expect_one_error(build(signature(R"x("t::f")x", {tensor(10, "self")}, {ret})),
+                       "opscan-scan-unsupported-type", kFunction, "return type");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->fixits, ret.fix);
+}
+
+// add.out with `out` taken by const reference, its `const` deletable.
+std::vector<Parameter> add_parameters_with_const_out() {
+  std::vector<Parameter> params = add_parameters();
+  params[3] = tensor(13, "out");
+  params[3].const_removal = diag::FixIt{kFile, 13 * 40, 6, ""};
+  return params;
+}
+
+TEST(BuildKernelFixIts, ConstOutNamedOutIsTakenByReference) {
+  const std::vector<Parameter> params = add_parameters_with_const_out();
+  const std::optional<diag::Diagnostic> d =
+      expect_one_error(build(signature(R"x("t::add.out")x", params)), "opscan-infer-return-count",
+                       kFunction, "takes 0 mutable tensors");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->fixits, std::vector<diag::FixIt>{*params[3].const_removal});
+  // Without a `const` to delete as written (an alias), or named otherwise:
+  // none.
+  std::vector<Parameter> aliased = params;
+  aliased[3].const_removal.reset();
+  EXPECT_TRUE(build(signature(R"x("t::add.out")x", aliased)).diagnostics.at(0).fixits.empty());
+  std::vector<Parameter> renamed = params;
+  renamed[3].name = "result";
+  EXPECT_TRUE(build(signature(R"x("t::add.out")x", renamed)).diagnostics.at(0).fixits.empty());
+}
+
+TEST(BuildKernelFixIts, ConstTensorAKnownSchemaWritesIsTakenByReference) {
+  const KnownSchemas known = known_schemas(
+      {"t::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) result) -> "
+       "Tensor(a!)"});
+  std::vector<Parameter> params = add_parameters_with_const_out();
+  params[3].name = "result";
+  Built built = build(signature(R"x("t::add.out")x", params), &known);
+  EXPECT_FALSE(built.kernel);
+  ASSERT_FALSE(built.diagnostics.empty());
+  for (const diag::Diagnostic& d : built.diagnostics) {
+    SCOPED_TRACE(describe({d}));
+    EXPECT_EQ(d.fixits, std::vector<diag::FixIt>{*params[3].const_removal});
+    ASSERT_EQ(d.notes.size(), 1u);
+    EXPECT_EQ(d.notes[0].message, "known schema: " + known.begin()->second.schema.str());
+  }
+  // With the const deleted, the kernel is the known operator's.
+  params[3] = out(13, "result");
+  Built fixed = build(signature(R"x("t::add.out")x", params), &known);
+  EXPECT_TRUE(fixed.kernel) << describe(fixed.diagnostics);
+}
+
+TEST(BuildKernelFixIts, ConstTensorTheDeclaredSchemaWritesIsTakenByReference) {
+  const std::vector<Parameter> params = add_parameters_with_const_out();
+  Built built = build(signature(R"x("t::add.out(Tensor self, Tensor other, *, Scalar alpha=1, )x"
+                                R"x(Tensor(a!) out) -> Tensor(a!)")x",
+                                params));
+  ASSERT_FALSE(built.diagnostics.empty());
+  for (const diag::Diagnostic& d : built.diagnostics) {
+    SCOPED_TRACE(describe({d}));
+    EXPECT_EQ(d.fixits, std::vector<diag::FixIt>{*params[3].const_removal});
+    ASSERT_EQ(d.notes.size(), 1u);
+    EXPECT_EQ(d.notes[0].message, "schema declared here");
+  }
+  // When deleting the const would not make it fit, the schema is rewritten.
+  std::vector<Parameter> more = params;
+  more[2] = integer(12, "alpha");
+  Built other = build(signature(R"x("t::add.out(Tensor self, Tensor other, *, Scalar alpha=1, )x"
+                                R"x(Tensor(a!) out) -> Tensor(a!)")x",
+                                more));
+  ASSERT_FALSE(other.diagnostics.empty());
+  ASSERT_EQ(other.diagnostics[0].fixits.size(), 1u);
+  EXPECT_EQ(other.diagnostics[0].fixits[0].offset, kAnnotation.offset);
 }
 
 } // namespace

@@ -482,6 +482,25 @@ TEST(CheckOperatorName, Errors) {
   EXPECT_EQ(empty[0].message, "name is empty");
 }
 
+TEST(RepairedOperatorName, TheRepairTheMessagesPrescribe) {
+  auto repaired = [](OperatorName name) {
+    std::optional<OperatorName> r = repaired_operator_name(name);
+    return r ? r->str() : std::string("(none)");
+  };
+  EXPECT_EQ(repaired({"aten", "add_out", ""}), "aten::add.out");
+  EXPECT_EQ(repaired({"aten", "add_out", "Scalar"}), "aten::add.Scalar_out");
+  EXPECT_EQ(repaired({"aten", "add", "default"}), "aten::add");
+  EXPECT_EQ(repaired({"aten", "add_out", "default"}), "aten::add.out");
+  // Nothing to repair.
+  EXPECT_EQ(repaired({"aten", "add", "out"}), "(none)");
+  EXPECT_EQ(repaired({"aten", "_out", ""}), "(none)");
+  // No obvious repair: the result would still be refused.
+  EXPECT_EQ(repaired({"aten", "__add_out", ""}), "(none)");
+  EXPECT_EQ(repaired({"aten", "add_out", "__x"}), "(none)");
+  EXPECT_EQ(repaired({"aten", "add_out_out", ""}), "(none)");
+  EXPECT_EQ(repaired({"my-ns", "add_out", ""}), "(none)");
+}
+
 // ---------------------------------------------------------------------------
 // Invariants (check_schema) and layouts
 

@@ -496,6 +496,28 @@ public:
     return kernel.op.str() + "\n" + kernel.kernel_key;
   }
 
+  // As the wrapper reads them (kernel_code): the arguments in schema order,
+  // then the return slot.
+  std::vector<std::string> stack_layout(const ir::Kernel& kernel) const override {
+    std::vector<std::string> slots;
+    std::vector<size_t> outs;
+    const size_t n = kernel.arguments.size();
+    for (size_t i = 0; i < n; ++i) {
+      const schema::Argument& arg = kernel.arguments[i].schema;
+      if (arg.kwarg_only && arg.type.is_mutable())
+        outs.push_back(i);
+      slots.push_back(fmt::format("stack[{}]: {} {}", i, arg.type.str(), arg.name));
+    }
+    if (outs.empty() && !kernel.returns.empty())
+      slots.push_back(fmt::format("stack[{}]: the result", n));
+    else if (!outs.empty() && kernel.returns.empty())
+      slots.push_back(fmt::format("stack[{}]: the return slot, set to stack[{}]", n, outs.front()));
+    else if (!outs.empty())
+      slots.push_back(
+          fmt::format("stack[{}]: the return slot; the results are the out arguments", n));
+    return slots;
+  }
+
   Symbols symbols(const LibrarySpec& library) const override {
     // In torch::executor, like ExecuTorch's own generator's.
     return registration_symbols(library, "torch::executor::");

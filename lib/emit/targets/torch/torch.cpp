@@ -276,6 +276,22 @@ public:
     return kernel.op.str() + "\n" + kernel.dispatch_key;
   }
 
+  // The dispatcher's boxed calling convention: the arguments are the last
+  // values on the stack, in schema order; the wrapper pops them and pushes
+  // the returns.
+  std::vector<std::string> stack_layout(const ir::Kernel& kernel) const override {
+    std::vector<std::string> slots;
+    const size_t n = kernel.arguments.size();
+    for (size_t i = 0; i < n; ++i) {
+      const schema::Argument& arg = kernel.arguments[i].schema;
+      slots.push_back(fmt::format("stack[end-{}]: {} {}", n - i, arg.type.str(), arg.name));
+    }
+    for (size_t i = 0; i < kernel.returns.size(); ++i)
+      slots.push_back(
+          fmt::format("pushed after the call: return {} ({})", i, kernel.returns[i].type.str()));
+    return slots;
+  }
+
   // Besides its kernel under its key, a library defines the schema of each
   // operator outside aten: the dispatcher takes one definition of each.
   std::vector<Claim> claims(const ir::Kernel& kernel) const override {

@@ -27,6 +27,7 @@ public:
   }
 
   std::string identity(const ir::Kernel& kernel) const override { return kernel.op.str(); }
+  std::vector<std::string> stack_layout(const ir::Kernel&) const override { return {}; }
 
   Symbols symbols(const LibrarySpec& library) const override {
     return {"listing::register_" + library.name, ""};

@@ -1,0 +1,175 @@
+#include "lsp/protocol.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace opscan::lsp {
+namespace {
+
+// A header line may not be longer than this: a peer sending an endless line
+// would otherwise fill memory.
+constexpr size_t kMaxHeaderLine = 4096;
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+    s.remove_suffix(1);
+  return s;
+}
+
+} // namespace
+
+bool FrameReader::fill() {
+  if (eof_)
+    return false;
+  // Drop what was handed out: a peer that keeps the pipe full, so that
+  // reads end inside messages, would otherwise grow the buffer for ever.
+  if (begin_ > 0) {
+    buffer_.erase(0, begin_);
+    begin_ = 0;
+  }
+  char chunk[65536];
+  const size_t n = read_(chunk, sizeof chunk);
+  if (n == 0) {
+    eof_ = true;
+    return false;
+  }
+  buffer_.append(chunk, n);
+  return true;
+}
+
+std::optional<std::string> FrameReader::line() {
+  for (;;) {
+    const size_t end = buffer_.find('\n', begin_);
+    if (end != std::string::npos) {
+      std::string text = buffer_.substr(begin_, end - begin_);
+      begin_ = end + 1;
+      if (!text.empty() && text.back() == '\r')
+        text.pop_back();
+      return text;
+    }
+    if (buffer_.size() - begin_ > kMaxHeaderLine) {
+      // Keep the tail: the line goes on, and is reported as too long.
+      std::string text = buffer_.substr(begin_, kMaxHeaderLine);
+      begin_ = buffer_.size();
+      return text;
+    }
+    if (!fill())
+      return std::nullopt;
+  }
+}
+
+bool FrameReader::skip(size_t bytes) {
+  while (bytes > 0) {
+    if (begin_ == buffer_.size() && !fill())
+      return false;
+    const size_t n = std::min(bytes, buffer_.size() - begin_);
+    begin_ += n;
+    bytes -= n;
+  }
+  return true;
+}
+
+Frame FrameReader::next() {
+  std::optional<size_t> length;
+  std::string error;
+  bool any_header = false;
+  for (;;) {
+    std::optional<std::string> header = line();
+    if (!header) {
+      Frame f;
+      f.end = true;
+      if (any_header)
+        f.error = "the input ended inside a message header";
+      return f;
+    }
+    if (header->empty()) {
+      if (!any_header)
+        continue; // stray blank lines between messages
+      break;
+    }
+    any_header = true;
+    if (header->size() >= kMaxHeaderLine) {
+      error = "a header line is longer than " + std::to_string(kMaxHeaderLine) + " bytes";
+      continue;
+    }
+    const size_t colon = header->find(':');
+    if (colon == std::string::npos) {
+      error = "malformed header line (no ':')";
+      continue;
+    }
+    std::string_view name = trimmed(std::string_view(*header).substr(0, colon));
+    std::string_view value = trimmed(std::string_view(*header).substr(colon + 1));
+    if (!iequals(name, "Content-Length"))
+      continue; // Content-Type and unknown headers are allowed
+    size_t n = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec != std::errc() || end != value.data() + value.size() || value.empty()) {
+      error = "Content-Length is not a number: '" + std::string(value.substr(0, 40)) + "'";
+      continue;
+    }
+    length = n;
+  }
+  Frame f;
+  if (!error.empty() || !length) {
+    f.error = error.empty() ? "a message header without Content-Length" : error;
+    // With a valid length the body is known and skipped; without one the
+    // reader resynchronises at the next header block.
+    if (length && error.empty())
+      f.end = !skip(*length);
+    return f;
+  }
+  if (*length > kMaxMessageBytes) {
+    f.error = "a message of " + std::to_string(*length) + " bytes is larger than the limit of " +
+              std::to_string(kMaxMessageBytes);
+    f.end = !skip(*length);
+    return f;
+  }
+  while (buffer_.size() - begin_ < *length) {
+    if (!fill()) {
+      f.end = true;
+      f.error = "the input ended inside a message body";
+      return f;
+    }
+  }
+  f.body = buffer_.substr(begin_, *length);
+  begin_ += *length;
+  return f;
+}
+
+std::string frame(const Json& message) {
+  // Invalid UTF-8 in a string (from a file's bytes) is replaced, not thrown.
+  std::string body = message.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+bool is_request(const Json& message) {
+  return message.is_object() && message.contains("method") && message.contains("id");
+}
+
+bool is_notification(const Json& message) {
+  return message.is_object() && message.contains("method") && !message.contains("id");
+}
+
+Json response(const Json& id, Json result) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+}
+
+Json error_response(const Json& id, int code, std::string message) {
+  return {
+      {"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", std::move(message)}}}};
+}
+
+Json notification(std::string method, Json params) {
+  return {{"jsonrpc", "2.0"}, {"method", std::move(method)}, {"params", std::move(params)}};
+}
+
+} // namespace opscan::lsp

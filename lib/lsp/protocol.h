@@ -1,0 +1,72 @@
+// JSON-RPC 2.0 over LSP's base protocol: messages framed by a
+// Content-Length header. Reading is bounded and never trusts the peer.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace opscan::lsp {
+
+using Json = nlohmann::json;
+
+// JSON-RPC and LSP error codes.
+namespace error_code {
+inline constexpr int parse_error = -32700;
+inline constexpr int invalid_request = -32600;
+inline constexpr int method_not_found = -32601;
+inline constexpr int invalid_params = -32602;
+inline constexpr int internal_error = -32603;
+inline constexpr int server_not_initialized = -32002;
+inline constexpr int request_cancelled = -32800;
+inline constexpr int content_modified = -32801;
+} // namespace error_code
+
+// The largest message body accepted; a larger Content-Length is refused
+// without reading it into memory.
+inline constexpr size_t kMaxMessageBytes = 64 << 20;
+
+// Reads bytes: at most `size` into `buffer`; the count read, 0 at the end of
+// input.
+using ReadSome = std::function<size_t(char* buffer, size_t size)>;
+
+// One framed message, or why there is none.
+struct Frame {
+  std::optional<std::string> body; // set when a whole message was read
+  bool end = false;                // the input ended (cleanly between messages, or not)
+  std::string error;               // a bad header or an oversized body; reading goes on
+};
+
+// Reads framed messages from a byte stream. A malformed header is reported
+// and skipped up to the next blank line, so one bad message does not stop
+// the reader.
+class FrameReader {
+public:
+  explicit FrameReader(ReadSome read) : read_(std::move(read)) {}
+  Frame next();
+
+private:
+  bool fill();                       // reads more; false at the end
+  std::optional<std::string> line(); // a header line without its CRLF
+  bool skip(size_t bytes);           // discards a body it will not keep
+  ReadSome read_;
+  std::string buffer_;
+  size_t begin_ = 0; // consumed bytes of buffer_
+  bool eof_ = false;
+};
+
+// A message with its Content-Length header.
+std::string frame(const Json& message);
+
+// Kinds of JSON-RPC messages, by their members.
+bool is_request(const Json& message);      // has "method" and "id"
+bool is_notification(const Json& message); // has "method" and no "id"
+
+Json response(const Json& id, Json result);
+Json error_response(const Json& id, int code, std::string message);
+Json notification(std::string method, Json params);
+
+} // namespace opscan::lsp

@@ -1,0 +1,223 @@
+#include "lsp/workspace.h"
+
+#include "ir/json.h"
+#include "support/files.h"
+
+#include <filesystem>
+#include <set>
+#include <sys/stat.h>
+
+namespace fs = std::filesystem;
+
+namespace opscan::lsp {
+namespace {
+
+// A database lists the sources; reading each to find a header's includer is
+// bounded, however large the project.
+constexpr size_t kMaxSourcesRead = 5000;
+constexpr size_t kMaxSourceBytes = 4 << 20;
+// Generated libraries are looked for this deep under the build directory.
+constexpr int kMaxLibraryDepth = 8;
+
+std::string canonical(const std::string& path) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(path, ec);
+  return ec ? fs::path(path).lexically_normal().string() : p.string();
+}
+
+bool is_regular(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec);
+}
+
+// Whether `text` has an #include line naming a file called `name` (the
+// last component of what it includes).
+bool includes_name(std::string_view text, std::string_view name) {
+  size_t at = 0;
+  while ((at = text.find("include", at)) != std::string_view::npos) {
+    const size_t line_start =
+        text.rfind('\n', at) == std::string_view::npos ? 0 : text.rfind('\n', at) + 1;
+    std::string_view before = text.substr(line_start, at - line_start);
+    at += 7;
+    // "#", "# ", "  #  " before the keyword, nothing else.
+    if (before.find('#') == std::string_view::npos ||
+        before.find_first_not_of(" \t#") != std::string_view::npos)
+      continue;
+    const size_t open = text.find_first_of("\"<\n", at);
+    if (open == std::string_view::npos || text[open] == '\n')
+      continue;
+    const size_t close = text.find_first_of(text[open] == '"' ? "\"\n" : ">\n", open + 1);
+    if (close == std::string_view::npos || text[close] == '\n')
+      continue;
+    std::string_view included = text.substr(open + 1, close - open - 1);
+    const size_t slash = included.rfind('/');
+    if ((slash == std::string_view::npos ? included : included.substr(slash + 1)) == name)
+      return true;
+  }
+  return false;
+}
+
+int64_t mtime_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    return -1;
+  return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+} // namespace
+
+struct Workspace::Database {
+  std::string file; // compile_commands.json
+  std::unique_ptr<scan::CompilationDatabase> db;
+  std::map<std::string, std::string> includers;          // header -> a source whose unit read it
+  std::map<std::string, std::vector<std::string>> noted; // unit -> the files it read, as noted
+  std::vector<BuiltLibrary> libraries;
+  std::map<std::string, int64_t> library_mtimes; // by IR file
+  bool libraries_found = false;
+};
+
+std::string find_database(const std::string& path) {
+  for (fs::path dir = fs::path(path).parent_path(); !dir.empty(); dir = dir.parent_path()) {
+    for (const fs::path& candidate :
+         {dir / "compile_commands.json", dir / "build" / "compile_commands.json"}) {
+      if (is_regular(candidate))
+        return candidate.string();
+    }
+    if (dir == dir.root_path())
+      break;
+  }
+  return {};
+}
+
+Workspace::Workspace(std::optional<std::string> database_dir)
+    : database_dir_(std::move(database_dir)) {}
+
+Workspace::~Workspace() = default;
+
+Workspace::Database* Workspace::open(const std::string& file) {
+  if (file.empty())
+    return nullptr;
+  auto [it, fresh] = databases_.try_emplace(file);
+  if (fresh) {
+    auto database = std::make_unique<Database>();
+    database->file = file;
+    diag::Diagnostics ignored; // an unreadable database: files use default flags
+    database->db = scan::CompilationDatabase::open(fs::path(file).parent_path().string(), ignored);
+    it->second = std::move(database);
+  }
+  return it->second->db ? it->second.get() : nullptr;
+}
+
+Workspace::Database* Workspace::database_for(const std::string& path) {
+  if (database_dir_)
+    return open((fs::path(*database_dir_) / "compile_commands.json").string());
+  const std::string dir = fs::path(path).parent_path().string();
+  auto it = dir_database_.find(dir);
+  if (it == dir_database_.end())
+    it = dir_database_.emplace(dir, find_database(path)).first;
+  return open(it->second);
+}
+
+FileCommand Workspace::command_for(const std::string& path) {
+  FileCommand command{path, {}, {}};
+  Database* database = database_for(path);
+  if (!database) {
+    scan::add_default_language(command.args);
+    return command;
+  }
+  command.database = database->file;
+  diag::Diagnostics ignored;
+  const std::string normal = fs::path(path).lexically_normal().string();
+  if (database->db->files().contains(normal)) {
+    if (auto found = database->db->command_for(normal, ignored))
+      command.args = std::move(found->args);
+    return command;
+  }
+  // A header: through the unit that read it last, else a source including it.
+  std::string includer;
+  if (auto it = database->includers.find(canonical(path)); it != database->includers.end())
+    includer = it->second;
+  if (includer.empty()) {
+    const std::string name = fs::path(path).filename().string();
+    size_t read = 0;
+    for (const std::string& source : database->db->files()) {
+      if (++read > kMaxSourcesRead)
+        break;
+      std::optional<std::string> text = support::read_file(source, nullptr, kMaxSourceBytes);
+      if (text && includes_name(*text, name)) {
+        includer = source;
+        break;
+      }
+    }
+  }
+  if (!includer.empty()) {
+    if (auto found = database->db->command_for(includer, ignored)) {
+      command.main_file = includer;
+      command.args = std::move(found->args);
+      return command;
+    }
+  }
+  scan::add_default_language(command.args);
+  return command;
+}
+
+void Workspace::note_includes(const std::string& main_file, const std::string& database,
+                              const std::vector<std::string>& files) {
+  auto it = databases_.find(database);
+  if (it == databases_.end() || !it->second->db)
+    return;
+  // Most edits leave a unit's includes as they were: resolving hundreds of
+  // paths after each would cost more than the re-parse.
+  std::vector<std::string>& noted = it->second->noted[main_file];
+  if (noted == files)
+    return;
+  noted = files;
+  for (const std::string& file : files) {
+    if (file != main_file)
+      it->second->includers[canonical(file)] = main_file;
+  }
+}
+
+const std::vector<BuiltLibrary>& Workspace::libraries(const std::string& database_file) {
+  static const std::vector<BuiltLibrary> none;
+  Database* database = open(database_file);
+  if (!database)
+    return none;
+  if (!database->libraries_found) {
+    database->libraries_found = true;
+    const fs::path build = fs::path(database_file).parent_path();
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(
+             build, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it.depth() >= kMaxLibraryDepth) {
+        it.disable_recursion_pending();
+        continue;
+      }
+      const fs::path& p = it->path();
+      if (p.filename() == "ir.json" && p.parent_path().parent_path().filename() == "include" &&
+          p.parent_path().parent_path().parent_path().extension() == ".opscan")
+        database->library_mtimes[p.string()] = -2; // not read yet
+    }
+  }
+  bool changed = false;
+  for (auto& [file, mtime] : database->library_mtimes) {
+    const int64_t now = mtime_of(file);
+    changed = changed || now != mtime;
+    mtime = now;
+  }
+  if (changed) {
+    database->libraries.clear();
+    for (const auto& [file, mtime] : database->library_mtimes) {
+      std::optional<std::string> text = support::read_file(file);
+      if (!text)
+        continue;
+      ir::ReadResult read = ir::from_json(std::move(*text), file);
+      if (read.module && read.module->library)
+        database->libraries.push_back({file, std::move(*read.module)});
+    }
+  }
+  return database->libraries;
+}
+
+} // namespace opscan::lsp

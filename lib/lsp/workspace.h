@@ -1,0 +1,66 @@
+// Where an editor's file gets its compile command and its library context:
+// the compilation database found as clangd finds it, the file that includes
+// a header, and the kernel libraries the build has generated.
+#pragma once
+
+#include "ir/ir.h"
+#include "scan/flags.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace opscan::lsp {
+
+struct FileCommand {
+  std::string main_file;         // the translation unit to parse: the file, or one including it
+  std::vector<std::string> args; // its compile command's arguments
+  std::string database;          // the compile_commands.json used; "" when none
+};
+
+// A kernel library the build generated (its IR, <target>.opscan/include/<lib>/ir.json).
+struct BuiltLibrary {
+  std::string ir_file;
+  ir::Module module; // with its library info
+};
+
+class Workspace {
+public:
+  // `database_dir`: a directory holding compile_commands.json that every
+  // file uses (the editor's setting); unset: found per file.
+  explicit Workspace(std::optional<std::string> database_dir = std::nullopt);
+  ~Workspace();
+
+  // How to parse `path` (absolute). A file the database has an entry for
+  // is its own unit; a header is parsed through a source of the database
+  // that includes it (directly or by a header that does), found by reading
+  // the sources' #include lines; else the file alone with default flags.
+  FileCommand command_for(const std::string& path);
+
+  // Remembers that `main_file`'s unit read `files`: they are parsed through
+  // it from now on.
+  void note_includes(const std::string& main_file, const std::string& database,
+                     const std::vector<std::string>& files);
+
+  // The libraries generated under the database's build directory; read
+  // again when their IR files change.
+  const std::vector<BuiltLibrary>& libraries(const std::string& database);
+
+private:
+  struct Database;
+  Database* database_for(const std::string& path);
+  Database* open(const std::string& file);
+
+  std::optional<std::string> database_dir_;
+  std::map<std::string, std::unique_ptr<Database>> databases_; // by compile_commands.json
+  std::map<std::string, std::string> dir_database_;            // directory -> database ("" none)
+};
+
+// The compile_commands.json clangd would use for `path`: in the file's
+// directory or an ancestor, or in a build/ directory beside one of them;
+// "" when there is none.
+std::string find_database(const std::string& path);
+
+} // namespace opscan::lsp

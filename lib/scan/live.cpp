@@ -1,0 +1,73 @@
+#include "scan/live.h"
+
+#include "ir/validate.h"
+#include "scan/clang.h"
+#include "scan/extract.h"
+#include "scan/flags.h"
+
+#include <algorithm>
+
+namespace opscan::scan {
+
+struct LiveUnit::State {
+  Index index{clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0)};
+  TranslationUnit tu;
+};
+
+LiveUnit::LiveUnit(std::string main_file, std::vector<std::string> args)
+    : main_file_(std::move(main_file)), state_(std::make_unique<State>()) {
+  diag::Diagnostics dropped; // an editor has no build log to note them in
+  args_ = parse_arguments(main_file_, std::move(args), dropped);
+}
+
+LiveUnit::~LiveUnit() = default;
+
+LiveAnalysis LiveUnit::analyze(const std::vector<Buffer>& buffers, const KnownSchemas* known,
+                               const FieldCheck& check_field) {
+  LiveAnalysis out;
+  std::vector<CXUnsavedFile> unsaved;
+  for (const Buffer& b : buffers)
+    unsaved.push_back({b.path.c_str(), b.text.data(), static_cast<unsigned long>(b.text.size())});
+  if (state_->tu) {
+    // A failed re-parse leaves the unit unusable: parse it anew.
+    if (clang_reparseTranslationUnit(state_->tu.get(), static_cast<unsigned>(unsaved.size()),
+                                     unsaved.data(),
+                                     clang_defaultReparseOptions(state_->tu.get())) == 0)
+      out.reparsed = true;
+    else
+      state_->tu.reset();
+  }
+  if (!state_->tu) {
+    state_->tu = parse(state_->index.get(), main_file_, args_,
+                       CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing |
+                           CXTranslationUnit_PrecompiledPreamble |
+                           CXTranslationUnit_CreatePreambleOnFirstParse,
+                       out.diagnostics, unsaved);
+    if (!state_->tu)
+      return out;
+  }
+  CXTranslationUnit tu = state_->tu.get();
+  Extracted extracted = extract_kernels(tu, main_file_, known, check_field);
+  out.diagnostics.insert(out.diagnostics.end(), extracted.diagnostics.begin(),
+                         extracted.diagnostics.end());
+  // The same checks a scan makes of its merged module.
+  ir::MergeResult merged = ir::merge({std::move(extracted.fragment)});
+  out.fragment = std::move(merged.module);
+  out.diagnostics.insert(out.diagnostics.end(), merged.diagnostics.begin(),
+                         merged.diagnostics.end());
+  diag::Diagnostics invalid = ir::validate(out.fragment, ir::Locator());
+  out.diagnostics.insert(out.diagnostics.end(), invalid.begin(), invalid.end());
+  diag::sort(out.diagnostics);
+
+  out.files.push_back(main_file_);
+  clang_getInclusions(
+      tu,
+      [](CXFile file, CXSourceLocation*, unsigned depth, CXClientData data) {
+        if (depth > 0)
+          static_cast<std::vector<std::string>*>(data)->push_back(take(clang_getFileName(file)));
+      },
+      &out.files);
+  return out;
+}
+
+} // namespace opscan::scan

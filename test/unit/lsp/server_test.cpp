@@ -1,0 +1,325 @@
+#include <gtest/gtest.h>
+
+// ===== lsp::Server driven in-process (lib/lsp/server.h) =====================
+// Messages go in through receive() as a transport would hand them over;
+// what the server sends (from its reader or worker thread) is collected.
+
+#include "files.h"
+#include "lsp/document.h"
+#include "lsp/server.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace opscan::lsp;
+using opscan::testing::TempDir;
+
+class Client {
+public:
+  explicit Client(ServerOptions options = {})
+      : server_(
+            [this](const Json& message) {
+              std::lock_guard lock(mutex_);
+              sent_.push_back(message);
+              arrived_.notify_all();
+            },
+            std::move(options)) {}
+
+  Server& server() { return server_; }
+  void send(const Json& message) { server_.receive(message.dump()); }
+  void notify(const std::string& method, Json params) {
+    send({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
+  }
+  // Sends a request and waits for its answer.
+  Json request(const Json& id, const std::string& method, Json params = Json::object()) {
+    send({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
+    return answer(id);
+  }
+  Json answer(const Json& id) {
+    return wait_for("the answer to request " + id.dump(), [&](const Json& m) {
+      return m.contains("id") && m["id"] == id && !m.contains("method");
+    });
+  }
+  Json initialize(Json capabilities = Json::object(), Json options = Json::object()) {
+    Json answer = request(
+        0, "initialize",
+        {{"capabilities", std::move(capabilities)}, {"initializationOptions", std::move(options)}});
+    notify("initialized", Json::object());
+    return answer;
+  }
+
+  // The first message sent since the last wait that matches; a test whose
+  // server stays silent fails after a minute instead of hanging.
+  Json wait_for(const std::string& what, const std::function<bool(const Json&)>& matches) {
+    std::unique_lock lock(mutex_);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    for (;;) {
+      for (size_t i = seen_; i < sent_.size(); ++i) {
+        if (matches(sent_[i])) {
+          seen_ = i + 1;
+          return sent_[i];
+        }
+      }
+      if (arrived_.wait_until(lock, deadline) == std::cv_status::timeout) {
+        ADD_FAILURE() << "no " << what << " within a minute";
+        return Json();
+      }
+    }
+  }
+  // Everything sent so far.
+  std::vector<Json> sent() {
+    std::lock_guard lock(mutex_);
+    return sent_;
+  }
+
+private:
+  // Declared before the server: its worker may send while it stops.
+  std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::vector<Json> sent_;
+  size_t seen_ = 0;
+  Server server_;
+};
+
+int error_code_of(const Json& answer) {
+  return answer.contains("error") ? answer["error"].value("code", 0) : 0;
+}
+
+TEST(Server, NegotiatesUtf16UnlessTheClientOffersUtf8) {
+  Client plain;
+  const Json result = plain.initialize()["result"];
+  EXPECT_EQ(result["capabilities"]["positionEncoding"], "utf-16");
+  EXPECT_EQ(result["capabilities"]["textDocumentSync"],
+            Json::parse(R"({"openClose":true,"change":2,"save":{"includeText":false}})"));
+  EXPECT_EQ(result["capabilities"]["codeActionProvider"]["codeActionKinds"],
+            Json::parse(R"(["quickfix","refactor.rewrite"])"));
+  EXPECT_EQ(result["capabilities"]["hoverProvider"], true);
+  EXPECT_EQ(result["serverInfo"]["name"], "opscan");
+
+  Client utf8;
+  EXPECT_EQ(
+      utf8.initialize({{"general",
+                        {{"positionEncodings",
+                          {"utf-16", "utf-8"}}}}})["result"]["capabilities"]["positionEncoding"],
+      "utf-8");
+  Client utf32;
+  EXPECT_EQ(utf32.initialize({{"general",
+                               {{"positionEncodings",
+                                 {"utf-32"}}}}})["result"]["capabilities"]["positionEncoding"],
+            "utf-16");
+}
+
+TEST(Server, RefusesASecondInitialize) {
+  Client client;
+  client.initialize();
+  EXPECT_EQ(error_code_of(client.request(1, "initialize", {{"capabilities", Json::object()}})),
+            error_code::invalid_request);
+}
+
+TEST(Server, AnswersRequestsBeforeInitializeWithAnErrorAndIgnoresNotifications) {
+  Client client;
+  client.notify(
+      "textDocument/didOpen",
+      {{"textDocument",
+        {{"uri", "file:///nowhere/k.cpp"}, {"languageId", "cpp"}, {"version", 1}, {"text", ""}}}});
+  const Json answer = client.request("early", "textDocument/hover",
+                                     {{"textDocument", {{"uri", "file:///nowhere/k.cpp"}}},
+                                      {"position", {{"line", 0}, {"character", 0}}}});
+  EXPECT_EQ(error_code_of(answer), error_code::server_not_initialized);
+  EXPECT_EQ(client.sent().size(), 1u) << "nothing for the notification";
+}
+
+TEST(Server, AnswersAnUnknownMethodAndIgnoresUnknownNotifications) {
+  Client client;
+  client.initialize();
+  client.notify("custom/whatever", Json::object());
+  client.notify("$/setTrace", {{"value", "off"}});
+  EXPECT_EQ(error_code_of(client.request(1, "textDocument/definition")),
+            error_code::method_not_found);
+  EXPECT_EQ(client.sent().size(), 2u) << "initialize's and definition's answers only";
+}
+
+TEST(Server, AnswersInvalidParamsAndKeepsServing) {
+  Client client;
+  client.initialize();
+  EXPECT_EQ(error_code_of(client.request(1, "textDocument/codeAction", Json::object())),
+            error_code::invalid_params);
+  EXPECT_EQ(error_code_of(client.request(2, "textDocument/hover",
+                                         {{"textDocument", {{"uri", "file:///k.cpp"}}},
+                                          {"position", {{"line", -1}, {"character", 0}}}})),
+            error_code::invalid_params);
+  EXPECT_EQ(error_code_of(client.request(
+                3, "textDocument/hover",
+                {{"textDocument", {{"uri", 7}}}, {"position", {{"line", 0}, {"character", 0}}}})),
+            error_code::invalid_params);
+  // A request for a document that is not open.
+  EXPECT_EQ(error_code_of(client.request(4, "textDocument/hover",
+                                         {{"textDocument", {{"uri", "file:///not/open.cpp"}}},
+                                          {"position", {{"line", 0}, {"character", 0}}}})),
+            error_code::invalid_params);
+  // A bad notification has no answer: it is logged.
+  client.notify("textDocument/didChange",
+                {{"textDocument", {{"uri", "file:///not/open.cpp"}, {"version", 2}}},
+                 {"contentChanges", Json::array()}});
+  const Json logged = client.wait_for(
+      "a log message", [](const Json& m) { return m.value("method", "") == "window/logMessage"; });
+  EXPECT_NE(logged["params"]["message"].get<std::string>().find("not open"), std::string::npos)
+      << logged;
+  EXPECT_EQ(client.request(5, "shutdown")["result"], nullptr);
+}
+
+TEST(Server, AnswersMalformedMessagesAndIgnoresResponses) {
+  Client client;
+  client.initialize();
+  client.server().receive("{bad");
+  EXPECT_EQ(error_code_of(client.answer(nullptr)), error_code::parse_error);
+  client.server().receive("[1,2]");
+  EXPECT_EQ(error_code_of(client.answer(nullptr)), error_code::invalid_request);
+  client.server().receive(R"({"id":3,"method":"shutdown"})"); // no "jsonrpc": "2.0"
+  EXPECT_EQ(error_code_of(client.answer(3)), error_code::invalid_request);
+  client.server().receive(R"({"jsonrpc":"2.0","id":4})");
+  EXPECT_EQ(error_code_of(client.answer(4)), error_code::invalid_request);
+  client.server().receive(R"({"jsonrpc":"2.0","id":5,"method":7})");
+  EXPECT_EQ(error_code_of(client.answer(5)), error_code::invalid_request);
+  client.server().receive(R"({"jsonrpc":"2.0","id":{"an":"object"},"method":"shutdown"})");
+  EXPECT_EQ(error_code_of(client.answer(nullptr)), error_code::invalid_request);
+  client.server().receive_error("a header line is too long");
+  EXPECT_EQ(error_code_of(client.answer(nullptr)), error_code::parse_error);
+  // A response to a request the server never sent: nothing to say.
+  const size_t before = client.sent().size();
+  client.server().receive(R"({"jsonrpc":"2.0","id":99,"result":{}})");
+  client.server().receive(R"({"jsonrpc":"2.0","id":98,"error":{"code":1,"message":"x"}})");
+  EXPECT_EQ(client.request(6, "shutdown")["result"], nullptr);
+  EXPECT_EQ(client.sent().size(), before + 1) << "only shutdown's answer";
+}
+
+TEST(Server, ShutdownThenExitIsExitCodeZero) {
+  Client client;
+  client.initialize();
+  EXPECT_FALSE(client.server().exited());
+  EXPECT_EQ(client.request(1, "shutdown")["result"], nullptr);
+  // After shutdown, requests are refused.
+  EXPECT_EQ(error_code_of(client.request(2, "textDocument/codeAction", Json::object())),
+            error_code::invalid_request);
+  client.notify("exit", Json::object());
+  EXPECT_TRUE(client.server().exited());
+  EXPECT_EQ(client.server().exit_code(), 0);
+}
+
+TEST(Server, ExitWithoutShutdownIsExitCodeOne) {
+  Client client;
+  client.initialize();
+  client.notify("exit", Json::object());
+  EXPECT_TRUE(client.server().exited());
+  EXPECT_EQ(client.server().exit_code(), 1);
+  Client uninitialized;
+  uninitialized.notify("exit", Json::object());
+  EXPECT_TRUE(uninitialized.server().exited());
+  EXPECT_EQ(uninitialized.server().exit_code(), 1);
+}
+
+// A workspace with the language-server scenario's kernel file
+// (test/lsp/scenario) and a compilation database for it.
+struct KernelWorkspace {
+  TempDir dir;
+  std::string path = dir.file("kernels.cpp");
+  std::string uri = uri_of_path(path);
+  std::string text =
+      opscan::testing::read_file(std::string(OPSCAN_SOURCE_DIR) + "/test/lsp/scenario/kernels.cpp");
+  KernelWorkspace() {
+    dir.write("kernels.cpp", text);
+    const Json command = {{"directory", dir.path().string()},
+                          {"file", path},
+                          {"arguments",
+                           {"c++", "-std=c++17", "-I" OPSCAN_SOURCE_DIR "/include",
+                            "-I" OPSCAN_SOURCE_DIR "/examples/include", "-c", path}}};
+    dir.write("compile_commands.json", Json::array({command}).dump());
+  }
+  Json open_params() const {
+    return {
+        {"textDocument", {{"uri", uri}, {"languageId", "cpp"}, {"version", 1}, {"text", text}}}};
+  }
+};
+
+Json publication(Client& client, const std::string& uri) {
+  return client.wait_for("diagnostics of " + uri, [&](const Json& m) {
+    return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri;
+  })["params"];
+}
+
+TEST(Server, PublishesDiagnosticsOfAnOpenedFileAndOffersItsFixes) {
+  ASSERT_FALSE(KernelWorkspace().text.empty()) << "the scenario's kernel file is missing";
+  KernelWorkspace workspace;
+  Client client;
+  client.initialize();
+  client.notify("textDocument/didOpen", workspace.open_params());
+  const Json published = publication(client, workspace.uri);
+  EXPECT_EQ(published["version"], 1);
+  std::vector<std::string> codes;
+  Json unnamed;
+  for (const Json& d : published["diagnostics"]) {
+    codes.push_back(d.value("code", ""));
+    EXPECT_EQ(d["source"], "opscan");
+    if (d["code"] == "opscan-scan-unnamed-parameter")
+      unnamed = d;
+  }
+  std::sort(codes.begin(), codes.end());
+  EXPECT_EQ(codes, (std::vector<std::string>{"opscan-mismatch-count", "opscan-mismatch-type",
+                                             "opscan-scan-unnamed-parameter"}));
+  ASSERT_TRUE(unnamed.is_object()) << published;
+
+  // Without documentChanges, the fix is a plain edit that names the parameter.
+  const Json actions = client.request(1, "textDocument/codeAction",
+                                      {{"textDocument", {{"uri", workspace.uri}}},
+                                       {"range", unnamed["range"]},
+                                       {"context", {{"diagnostics", {unnamed}}}}})["result"];
+  ASSERT_EQ(actions.size(), 1u) << actions;
+  EXPECT_EQ(actions[0]["kind"], "quickfix");
+  const Json edits = actions[0]["edit"]["changes"][workspace.uri];
+  ASSERT_EQ(edits.size(), 1u) << actions;
+  EXPECT_EQ(edits[0]["newText"], " arg2");
+  EXPECT_EQ(edits[0]["range"]["start"], unnamed["range"]["start"]);
+
+  // Closing it clears its diagnostics.
+  client.notify("textDocument/didClose", {{"textDocument", {{"uri", workspace.uri}}}});
+  EXPECT_EQ(publication(client, workspace.uri)["diagnostics"], Json::array());
+}
+
+TEST(Server, AnswersARequestCancelledBeforeItRunsWithRequestCancelled) {
+  KernelWorkspace workspace;
+  Client client;
+  client.initialize();
+  client.notify("textDocument/didOpen", workspace.open_params());
+  client.notify("$/cancelRequest", {{"id", "hover-1"}});
+  const Json answer = client.request(
+      "hover-1", "textDocument/hover",
+      {{"textDocument", {{"uri", workspace.uri}}}, {"position", {{"line", 0}, {"character", 0}}}});
+  EXPECT_EQ(error_code_of(answer), error_code::request_cancelled) << answer;
+  // The next request is answered.
+  EXPECT_EQ(client.request("hover-2", "textDocument/hover",
+                           {{"textDocument", {{"uri", workspace.uri}}},
+                            {"position", {{"line", 0}, {"character", 0}}}})["result"],
+            nullptr);
+}
+
+TEST(Server, LogsAndSkipsADocumentThatIsNoFile) {
+  Client client;
+  client.initialize();
+  client.notify(
+      "textDocument/didOpen",
+      {{"textDocument",
+        {{"uri", "untitled:Untitled-1"}, {"languageId", "cpp"}, {"version", 1}, {"text", ""}}}});
+  const Json logged = client.wait_for(
+      "a log message", [](const Json& m) { return m.value("method", "") == "window/logMessage"; });
+  EXPECT_NE(logged["params"]["message"].get<std::string>().find("untitled:Untitled-1"),
+            std::string::npos);
+}
+
+} // namespace

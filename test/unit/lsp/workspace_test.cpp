@@ -1,0 +1,249 @@
+// Workspace: where an editor's files get their compile commands, and what
+// the build's generated libraries tell the server (overlaps, hovers). Real
+// libclang, real compile_commands.json files, library IRs made by the real
+// scan and generation.
+#include "driver/driver.h"
+#include "emit/registry.h"
+#include "files.h"
+#include "lsp/document.h"
+#include "lsp/server.h"
+#include "lsp/workspace.h"
+#include "scan/scan.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <mutex>
+
+namespace opscan::lsp {
+namespace {
+
+namespace fs = std::filesystem;
+using opscan::testing::TempDir;
+
+// Writes `content` to `path`, making its directories.
+void write_file(const fs::path& path, const std::string& content) {
+  fs::create_directories(path.parent_path());
+  opscan::testing::write_file(path, content);
+}
+
+const std::string kInclude = OPSCAN_SOURCE_DIR "/include";
+const std::string kExamples = OPSCAN_SOURCE_DIR "/examples/include";
+
+// A compile_commands.json in `dir` with one entry per source.
+void write_database(const fs::path& dir, const std::vector<std::string>& sources) {
+  std::string entries;
+  for (const std::string& source : sources) {
+    Json entry = {{"directory", dir.string()},
+                  {"file", source},
+                  {"arguments",
+                   {"c++", "-std=c++17", "-DFROM_DATABASE", "-I" + kInclude, "-I" + kExamples, "-c",
+                    source}}};
+    entries += (entries.empty() ? "" : ",") + entry.dump();
+  }
+  fs::create_directories(dir);
+  write_file(dir / "compile_commands.json", "[" + entries + "]");
+}
+
+const char* kHeader = R"(#pragma once
+#include <opscan/annotations.h>
+#include <opscan_examples/executorch_types.h>
+namespace custom {
+#ifndef FROM_DATABASE
+#error "parsed without the database's flags"
+#endif
+OPSCAN_KERNEL("custom::twice")
+executorch::aten::Tensor twice(const executorch::aten::Tensor& self);
+}
+)";
+
+TEST(FindDatabase, LooksUpwardsAndInBuildDirectories) {
+  TempDir dir;
+  write_file(dir.path() / "a/b/c/k.cpp", "");
+  EXPECT_EQ(find_database(dir.file("a/b/c/k.cpp")), "");
+  write_database(dir.path() / "a/build", {});
+  EXPECT_EQ(find_database(dir.file("a/b/c/k.cpp")), dir.file("a/build/compile_commands.json"));
+  // A nearer one wins.
+  write_database(dir.path() / "a/b", {});
+  EXPECT_EQ(find_database(dir.file("a/b/c/k.cpp")), dir.file("a/b/compile_commands.json"));
+}
+
+TEST(WorkspaceCommand, ASourceUsesItsEntryAndAHeaderASourceIncludingIt) {
+  TempDir dir;
+  write_file(dir.path() / "src/k.cpp", "#include \"../inc/twice.h\"\n");
+  write_file(dir.path() / "inc/twice.h", kHeader);
+  write_file(dir.path() / "inc/alone.h", "int alone();\n");
+  write_database(dir.path() / "build", {dir.file("src/k.cpp")});
+  Workspace workspace;
+
+  FileCommand source = workspace.command_for(dir.file("src/k.cpp"));
+  EXPECT_EQ(source.main_file, dir.file("src/k.cpp"));
+  EXPECT_EQ(source.database, dir.file("build/compile_commands.json"));
+  EXPECT_NE(std::find(source.args.begin(), source.args.end(), "-DFROM_DATABASE"),
+            source.args.end());
+
+  FileCommand header = workspace.command_for(dir.file("inc/twice.h"));
+  EXPECT_EQ(header.main_file, dir.file("src/k.cpp"));
+  EXPECT_EQ(header.args, source.args);
+
+  // No source includes it: parsed alone, with default flags.
+  FileCommand alone = workspace.command_for(dir.file("inc/alone.h"));
+  EXPECT_EQ(alone.main_file, dir.file("inc/alone.h"));
+  EXPECT_EQ(std::find(alone.args.begin(), alone.args.end(), "-DFROM_DATABASE"), alone.args.end());
+
+  // What a unit read is remembered: the header is then found without reading.
+  workspace.note_includes(dir.file("src/k.cpp"), header.database, {dir.file("inc/alone.h")});
+  EXPECT_EQ(workspace.command_for(dir.file("inc/alone.h")).main_file, dir.file("src/k.cpp"));
+}
+
+TEST(WorkspaceCommand, ASettingNamesTheDatabaseForEveryFile) {
+  TempDir dir;
+  write_file(dir.path() / "elsewhere/k.cpp", "");
+  write_database(dir.path() / "db", {dir.file("elsewhere/k.cpp")});
+  Workspace workspace(dir.file("db"));
+  EXPECT_EQ(workspace.command_for(dir.file("elsewhere/k.cpp")).database,
+            dir.file("db/compile_commands.json"));
+}
+
+// A library the build generated from `sources`, written where
+// opscan_add_kernel_library puts its IR.
+void generate_library(const fs::path& build, const std::string& name,
+                      const std::vector<std::string>& sources) {
+  scan::Options options;
+  options.files = sources;
+  options.extra_args = {"-std=c++17", "-I" + kInclude, "-I" + kExamples};
+  scan::Result scanned = scan::scan(options);
+  ASSERT_TRUE(scanned.diagnostics.empty()) << scanned.diagnostics.front().message;
+  driver::Request request;
+  request.options.library = name;
+  driver::Plan plan = driver::plan_scanned(scanned.module, request, emit::builtin_targets());
+  ASSERT_EQ(plan.status, driver::Status::ok) << plan.diagnostics.at(0).message;
+  for (const emit::OutputFile& file : plan.libraries.at(0).files) {
+    if (file.path == name + "/ir.json")
+      write_file(build / (name + ".opscan") / "include" / file.path, file.content);
+  }
+  ASSERT_TRUE(fs::exists(build / (name + ".opscan/include") / name / "ir.json"));
+}
+
+const char* kScale = R"(#include <opscan/annotations.h>
+#include <opscan_examples/executorch_types.h>
+namespace custom {
+using executorch::aten::Tensor;
+OPSCAN_KERNEL("custom::scale")
+Tensor scale(executorch::runtime::KernelRuntimeContext& context, const Tensor& self, double factor);
+}
+)";
+
+TEST(WorkspaceLibraries, TheBuildsGeneratedLibrariesAreFoundAndReadAgainWhenRebuilt) {
+  TempDir dir;
+  write_file(dir.path() / "a.cpp", kScale);
+  write_database(dir.path() / "build", {dir.file("a.cpp")});
+  generate_library(dir.path() / "build/sub", "first", {dir.file("a.cpp")});
+  Workspace workspace;
+  const std::string database = dir.file("build/compile_commands.json");
+  ASSERT_EQ(workspace.libraries(database).size(), 1u);
+  EXPECT_EQ(workspace.libraries(database)[0].module.library->name, "first");
+  EXPECT_EQ(workspace.libraries(database)[0].module.kernels.at(0).op.str(), "custom::scale");
+  // A damaged IR is left out, not a crash.
+  write_file(dir.path() / "build/sub/first.opscan/include/first/ir.json", "{ not json");
+  EXPECT_TRUE(workspace.libraries(database).empty());
+}
+
+// Drives a Server in-process, collecting what it sends.
+class Client {
+public:
+  Client()
+      : server_([this](const Json& m) {
+          std::lock_guard lock(mutex_);
+          messages_.push_back(m);
+          arrived_.notify_all();
+        }) {}
+
+  void send(const Json& m) { server_.receive(m.dump()); }
+
+  // The first message `match` accepts, waiting up to 60 s for it.
+  Json wait_for(const std::function<bool(const Json&)>& match) {
+    std::unique_lock lock(mutex_);
+    Json found;
+    arrived_.wait_for(lock, std::chrono::seconds(60), [&] {
+      for (const Json& m : messages_) {
+        if (match(m)) {
+          found = m;
+          return true;
+        }
+      }
+      return false;
+    });
+    return found;
+  }
+
+  Json diagnostics_of(const std::string& uri) {
+    Json m = wait_for([&](const Json& m) {
+      return m.value("method", "") == "textDocument/publishDiagnostics" &&
+             m["params"]["uri"] == uri;
+    });
+    return m.is_null() ? m : m["params"]["diagnostics"];
+  }
+
+  Json request(int id, const std::string& method, Json params) {
+    send({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}});
+    return wait_for([&](const Json& m) { return m.contains("id") && m["id"] == id; });
+  }
+
+  void open(const std::string& path) {
+    send({{"jsonrpc", "2.0"},
+          {"method", "textDocument/didOpen"},
+          {"params",
+           {{"textDocument",
+             {{"uri", uri_of_path(path)},
+              {"languageId", "cpp"},
+              {"version", 1},
+              {"text", opscan::testing::read_file(path)}}}}}});
+  }
+
+private:
+  std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::vector<Json> messages_;
+  Server server_;
+};
+
+TEST(WorkspaceLibraries, AKernelAnotherLibraryRegistersIsFlaggedAndHoversNameTheLibrary) {
+  TempDir dir;
+  write_file(dir.path() / "a.cpp", kScale);
+  write_file(dir.path() / "b.cpp", kScale); // the same operator, in a file of another library
+  write_database(dir.path() / "build", {dir.file("a.cpp"), dir.file("b.cpp")});
+  generate_library(dir.path() / "build", "first", {dir.file("a.cpp")});
+
+  Client client;
+  ASSERT_FALSE(client.request(1, "initialize", {{"capabilities", Json::object()}}).is_null());
+  client.open(dir.file("b.cpp"));
+  Json diagnostics = client.diagnostics_of(uri_of_path(dir.file("b.cpp")));
+  ASSERT_EQ(diagnostics.size(), 1u) << diagnostics.dump(1);
+  EXPECT_EQ(diagnostics[0]["code"], "opscan-library-overlap");
+  EXPECT_EQ(diagnostics[0]["severity"], 2);
+  EXPECT_EQ(diagnostics[0]["range"]["start"], Json({{"line", 5}, {"character", 7}}));
+  const Json& related = diagnostics[0]["relatedInformation"];
+  ASSERT_EQ(related.size(), 2u);
+  EXPECT_EQ(related[0]["location"]["uri"], uri_of_path(dir.file("a.cpp")));
+  EXPECT_EQ(related[0]["location"]["range"]["start"], Json({{"line", 5}, {"character", 7}}));
+  EXPECT_NE(related[0]["message"].get<std::string>().find("library 'first'"), std::string::npos);
+
+  // The library's own file: no overlap with itself; its hover names it.
+  client.open(dir.file("a.cpp"));
+  EXPECT_EQ(client.diagnostics_of(uri_of_path(dir.file("a.cpp"))), Json::array());
+  Json hover = client.request(2, "textDocument/hover",
+                              {{"textDocument", {{"uri", uri_of_path(dir.file("a.cpp"))}}},
+                               {"position", {{"line", 5}, {"character", 9}}}});
+  const std::string text = hover["result"]["contents"]["value"];
+  EXPECT_NE(text.find("custom::scale(Tensor self, float factor) -> Tensor"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("schema inferred"), std::string::npos) << text;
+  EXPECT_NE(text.find("stack[0]: Tensor self"), std::string::npos) << text;
+  EXPECT_NE(text.find("library `first`, registered by `"), std::string::npos) << text;
+  EXPECT_NE(text.find("register_first_kernels()"), std::string::npos) << text;
+}
+
+} // namespace
+} // namespace opscan::lsp

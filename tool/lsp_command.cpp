@@ -1,0 +1,72 @@
+#include "lsp_command.h"
+
+#include "lsp/protocol.h"
+#include "lsp/server.h"
+
+#include <cerrno>
+#include <csignal>
+#include <malloc.h>
+#include <mutex>
+#include <unistd.h>
+
+namespace opscan::tool {
+namespace {
+
+// Writes all of `data` to stdout; false when the client has gone.
+bool write_all(std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(STDOUT_FILENO, data.data(), data.size());
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+} // namespace
+
+int run_lsp(const LspArgs& args) {
+  // A client that closes the pipe ends the server through write's error,
+  // not a signal.
+  std::signal(SIGPIPE, SIG_IGN);
+  // Each re-parse allocates and frees large blocks; by default glibc maps and
+  // unmaps each one, and unmapping (a TLB flush on every core) cost a fifth
+  // of a re-parse. Kept in the heap, they are reused by the next re-parse.
+  ::mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  ::mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  std::mutex out;
+  lsp::ServerOptions options;
+  options.compilation_database_dir = args.compilation_database_dir;
+  options.debounce = std::chrono::milliseconds(args.debounce_ms);
+  lsp::Server server(
+      [&out](const lsp::Json& message) {
+        const std::string framed = lsp::frame(message);
+        std::lock_guard lock(out);
+        write_all(framed);
+      },
+      options);
+  lsp::FrameReader reader([](char* buffer, size_t size) -> size_t {
+    for (;;) {
+      const ssize_t n = ::read(STDIN_FILENO, buffer, size);
+      if (n < 0 && errno == EINTR)
+        continue;
+      return n < 0 ? 0 : static_cast<size_t>(n);
+    }
+  });
+  while (!server.exited()) {
+    lsp::Frame frame = reader.next();
+    if (!frame.error.empty())
+      server.receive_error(frame.error);
+    if (frame.body)
+      server.receive(*frame.body);
+    if (frame.end)
+      break;
+  }
+  // The input ended without `exit`: the client is gone (exit code 1, as
+  // after an exit without shutdown).
+  return server.exited() ? server.exit_code() : 1;
+}
+
+} // namespace opscan::tool
