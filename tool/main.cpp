@@ -2,6 +2,7 @@
 // library (lib/driver) and prints what it returns; the work is done there.
 #include "diag/text.h"
 #include "driver/driver.h"
+#include "driver/report.h"
 #include "emit/registry.h"
 #include "lsp_command.h"
 #include "migrate/import_yaml.h"
@@ -40,12 +41,31 @@ int exit_code(Status status) {
   return 3;
 }
 
-// Prints diagnostics to stderr.
 // The files whose lines diagnostics may show. Commands that read IR files
 // show lines of those only: an IR file names source locations of any path.
 std::optional<std::set<std::string>> g_source_files;
 
+// --format, --srcroot, --export-fixes.
+std::string g_format = "text";
+driver::ReportOptions g_report;
+// Every diagnostic of the command, for the JSON or SARIF document and the
+// fixes file made at its end.
+diag::Diagnostics g_reported;
+// Where messages that are not diagnostics go (summaries, listings): stdout,
+// unless it holds a JSON or SARIF document.
+std::FILE* g_out = stdout;
+
+// What the command reads and writes, as far as known: the fixes file may be
+// none of them (driver::check_fixes_file).
+std::vector<driver::RoleFile> g_inputs;
+std::vector<driver::RoleFile> g_outputs;
+std::string g_main_source; // the fixes file's MainSourceFile
+
+// Prints diagnostics to stderr as text (in the text format), and keeps them.
 void report(const diag::Diagnostics& diags) {
+  g_reported.insert(g_reported.end(), diags.begin(), diags.end());
+  if (g_report.format != driver::Format::text)
+    return;
   diag::TextOptions options;
   options.color = ::isatty(STDERR_FILENO) != 0;
   options.source_files = g_source_files;
@@ -56,6 +76,54 @@ void report(const diag::Diagnostics& diags) {
 Status reported(const diag::Diagnostics& diags, Status status = Status::ok) {
   report(diags);
   return driver::worst(status, driver::status_of(diags));
+}
+
+Status usage(std::string message) {
+  report({diag::make_error("opscan-usage", {}, std::move(message))});
+  return Status::usage;
+}
+
+// Refuses a --export-fixes file that is an input or another output, or
+// whose directory is missing; checked before the command runs and again
+// before each write, as the command learns what it reads and writes.
+Status check_fixes_file() {
+  if (g_report.export_fixes.empty())
+    return Status::ok;
+  driver::Outcome checked = driver::check_fixes_file(g_report.export_fixes, g_outputs, g_inputs);
+  return reported(checked.diagnostics, checked.status);
+}
+
+void add_inputs(const std::vector<driver::RoleFile>& files) {
+  g_inputs.insert(g_inputs.end(), files.begin(), files.end());
+}
+
+// The end of every command: the fixes file (when the command judged its
+// input: exit code 0 or 1), then the JSON or SARIF document on stdout.
+Status finish(Status status) {
+  if (!g_report.export_fixes.empty() && (status == Status::ok || status == Status::errors)) {
+    driver::Outcome written = driver::write_fixes_file(g_reported, g_report.export_fixes,
+                                                       g_main_source, g_outputs, g_inputs);
+    status = reported(written.diagnostics, driver::worst(status, written.status));
+  }
+  if (g_report.format != driver::Format::text) {
+    std::fputs(driver::render_report(g_reported, g_report, g_source_files).c_str(), stdout);
+    std::fflush(stdout);
+  }
+  return status;
+}
+
+// --format, --srcroot and --export-fixes, on every command.
+void add_report_options(CLI::App& cmd) {
+  cmd.add_option("--format", g_format,
+                 "How diagnostics are reported: text (on stderr, the default), json or sarif "
+                 "(one document on stdout, which then holds nothing else)")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
+  cmd.add_option("--srcroot", g_report.source_root,
+                 "The directory SARIF paths are relative to (%SRCROOT%; default: the current "
+                 "directory)");
+  cmd.add_option("--export-fixes", g_report.export_fixes,
+                 "Write the fix-its of the diagnostics to FILE in clang-tidy's format, for "
+                 "clang-apply-replacements (written when the exit code is 0 or 1)");
 }
 
 const emit::TargetRegistry& targets() {
@@ -261,13 +329,13 @@ void print_summary(const emit::Output& library, const emit::WriteReport& written
   for (const auto& [ns, count] : per_namespace)
     namespaces += fmt::format("{}{} {}", namespaces.empty() ? "" : ", ", count, ns);
   const std::string& function = library.symbols.registration_function;
-  fmt::print("opscan: library '{}': {} operator{} ({}), registration: {}\n", library.library.name,
-             module.kernels.size(), module.kernels.size() == 1 ? "" : "s", namespaces,
-             function.empty() ? "static initializer" : function + "()");
+  fmt::print(g_out, "opscan: library '{}': {} operator{} ({}), registration: {}\n",
+             library.library.name, module.kernels.size(), module.kernels.size() == 1 ? "" : "s",
+             namespaces, function.empty() ? "static initializer" : function + "()");
   std::vector<std::string> names;
   for (const emit::OutputFile& f : library.files)
     names.push_back(std::filesystem::path(f.path).filename());
-  fmt::print("opscan: {}: {} ({} written, {} unchanged)\n",
+  fmt::print(g_out, "opscan: {}: {} ({} written, {} unchanged)\n",
              support::display_path(std::filesystem::path(out_dir) / library.library.name),
              fmt::join(names, ", "), count(written.written), count(written.unchanged));
 }
@@ -275,6 +343,12 @@ void print_summary(const emit::Output& library, const emit::WriteReport& written
 // Writes every library of a successful plan, all or nothing, then the stamp.
 Status write_plan(const driver::Plan& plan, const std::string& out_dir,
                   const std::vector<driver::RoleFile>& inputs, const std::string& stamp = {}) {
+  for (const emit::Output& library : plan.libraries) {
+    for (const emit::OutputFile& file : library.files)
+      g_outputs.push_back({"an output", (std::filesystem::path(out_dir) / file.path).string()});
+  }
+  if (Status status = check_fixes_file(); status != Status::ok)
+    return status;
   driver::Written written = driver::write_libraries(plan.libraries, out_dir, inputs, stamp);
   if (Status status = reported(written.report.diagnostics, written.status); status != Status::ok)
     return status;
@@ -298,24 +372,24 @@ Status generate_command(const CLI::App& cmd, const std::vector<std::string>& ir_
     return status;
   driver::Request request = request_of(cmd, args);
   if (list_outputs) {
+    if (g_report.format != driver::Format::text)
+      return usage("--list-outputs prints its list on stdout: use it with --format text");
     driver::Listing listing = driver::list_outputs(inputs, request, targets());
     if (Status status = reported(listing.diagnostics, listing.status); status != Status::ok)
       return status;
     // One line per file and symbol: "<kind> <path or name>".
     for (const emit::OutputList& library : listing.libraries) {
       for (const emit::OutputFile& file : library.files)
-        fmt::print("{} {}\n", emit::to_string(file.kind), file.path);
+        fmt::print(g_out, "{} {}\n", emit::to_string(file.kind), file.path);
       if (!library.symbols.registration_function.empty())
-        fmt::print("registration-function {}\n", library.symbols.registration_function);
+        fmt::print(g_out, "registration-function {}\n", library.symbols.registration_function);
       if (!library.symbols.link_anchor.empty())
-        fmt::print("link-anchor {}\n", library.symbols.link_anchor);
+        fmt::print(g_out, "link-anchor {}\n", library.symbols.link_anchor);
     }
     return Status::ok;
   }
-  if (args.out_dir.empty()) {
-    std::fputs("opscan: error: -o (the output directory) is required\n", stderr);
-    return Status::usage;
-  }
+  if (args.out_dir.empty())
+    return usage("-o (the output directory) is required");
   driver::Plan plan = driver::plan(std::move(inputs), request, targets());
   if (Status status = reported(plan.diagnostics, plan.status); status != Status::ok)
     return status;
@@ -340,7 +414,7 @@ Status check_command(const CLI::App& cmd, const std::vector<std::string>& ir_fil
     if (Status status = reported(touched.diagnostics, touched.status); status != Status::ok)
       return status;
   }
-  fmt::print("opscan: {} librar{} ({}) can live in one program\n", names.size(),
+  fmt::print(g_out, "opscan: {} librar{} ({}) can live in one program\n", names.size(),
              names.size() == 1 ? "y" : "ies", fmt::join(names, ", "));
   return Status::ok;
 }
@@ -394,16 +468,20 @@ Status import_command(const ImportArgs& args) {
     std::vector<driver::RoleFile> inputs = {{"the YAML file", args.yaml_file}};
     if (!args.flags_file.empty())
       inputs.push_back({"--flags-file", args.flags_file});
+    for (const support::FileWrite& edit : edits)
+      g_outputs.push_back({"a source to annotate", edit.path.string()});
+    if (Status status = check_fixes_file(); status != Status::ok)
+      return status;
     driver::Outcome written = driver::write_files(edits, "a source to annotate", inputs);
     if (Status status = reported(written.diagnostics, written.status); status != Status::ok)
       return status;
   }
   for (const migrate::FileEdit& edit : plan.edits) {
-    fmt::print("opscan: {}: {} annotation{}{}\n", support::display_path(edit.path),
+    fmt::print(g_out, "opscan: {}: {} annotation{}{}\n", support::display_path(edit.path),
                edit.annotations, edit.annotations == 1 ? "" : "s",
                args.dry_run ? " (dry run: not written)" : "");
   }
-  fmt::print("opscan: {} kernel{} annotated, {} not placed{}\n", plan.placed,
+  fmt::print(g_out, "opscan: {} kernel{} annotated, {} not placed{}\n", plan.placed,
              plan.placed == 1 ? "" : "s", plan.not_placed,
              plan.not_placed > 0 ? " (see the warnings above)" : "");
   return Status::ok;
@@ -532,6 +610,9 @@ int main(int argc, char** argv) {
   lsp_cmd->add_option("--debounce-ms", lsp_args.debounce_ms,
                       "Milliseconds after an edit before the file is analysed (default 25)");
 
+  for (CLI::App* cmd : {scan_cmd, pch_cmd, gen_cmd, check_cmd, run_cmd, import_cmd})
+    add_report_options(*cmd);
+
   // Everything after the first "--" goes to the compiler untouched.
   std::vector<std::string> args(argv + 1, argv + argc);
   std::vector<std::string> clang_args;
@@ -551,73 +632,136 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return exit_code(usage_error(app, command_word, e.what()));
+    return exit_code(finish(usage_error(app, command_word, e.what())));
   }
 
-  try {
+  // The language server speaks LSP on stdout: it has no --format.
+  if (*lsp_cmd)
+    return tool::run_lsp(lsp_args);
+  g_report.format = g_format == "json"    ? driver::Format::json
+                    : g_format == "sarif" ? driver::Format::sarif
+                                          : driver::Format::text;
+  if (g_report.format != driver::Format::text)
+    g_out = stderr;
+  // What each command reads and writes, as known before it runs.
+  const std::vector<std::string> sources = *scan_cmd     ? scan_args.files
+                                           : *run_cmd    ? run_scan.files
+                                           : *import_cmd ? import_args.files
+                                                         : std::vector<std::string>{};
+  for (const std::string& file : sources)
+    g_inputs.push_back({"a source", file});
+  if (!sources.empty())
+    g_main_source = sources.front();
+  // A build step's outputs: -o, --depfile, --stamp.
+  auto add_step_outputs = [](const std::string& output, const std::string& depfile,
+                             const std::string& stamp) {
+    g_outputs.push_back({"-o", output});
+    if (!depfile.empty())
+      g_outputs.push_back({"--depfile", depfile});
+    if (!stamp.empty())
+      g_outputs.push_back({"--stamp", stamp});
+  };
+  if (*scan_cmd) {
+    add_inputs(option_inputs(scan_args));
+    add_step_outputs(ir_out, depfile, scan_stamp);
+  } else if (*run_cmd) {
+    add_inputs(option_inputs(run_scan));
+    add_inputs(generation_inputs({}, run_gen));
+  } else if (*pch_cmd) {
+    g_inputs.push_back({"the header", pch_header});
+    if (!pch_flags_file.empty())
+      g_inputs.push_back({"--flags-file", pch_flags_file});
+    add_step_outputs(pch_out, pch_depfile, pch_stamp);
+  } else if (*import_cmd) {
+    g_inputs.push_back({"the YAML file", import_args.yaml_file});
+    if (!import_args.flags_file.empty())
+      g_inputs.push_back({"--flags-file", import_args.flags_file});
+  } else if (*gen_cmd) {
+    add_inputs(generation_inputs(ir_files, gen_args));
+    if (!gen_stamp.empty())
+      g_outputs.push_back({"--stamp", gen_stamp});
+  } else if (*check_cmd) {
+    add_inputs(generation_inputs(check_files, check_args));
+    if (!check_stamp.empty())
+      g_outputs.push_back({"--stamp", check_stamp});
+  }
+  auto run = [&]() -> Status {
+    if (Status status = check_fixes_file(); status != Status::ok)
+      return status;
     if (*scan_cmd) {
       ir::Module module;
       std::vector<std::string> inputs;
-      if (Status status = scan_into(scan_args, module, &inputs); status != Status::ok)
-        return exit_code(status);
+      Status status = scan_into(scan_args, module, &inputs);
+      for (const std::string& file : inputs)
+        g_inputs.push_back({"an input of the scan", file});
+      if (status != Status::ok)
+        return status;
+      if (status = check_fixes_file(); status != Status::ok)
+        return status;
       driver::Outcome written = driver::write_step(
           {ir_out, ir::to_json(module), depfile, scan_stamp}, inputs, option_inputs(scan_args));
-      return exit_code(reported(written.diagnostics, written.status));
+      return reported(written.diagnostics, written.status);
     }
     if (*pch_cmd) {
       if (Status status = checked_sources({pch_header}); status != Status::ok)
-        return exit_code(status);
+        return status;
       diag::Diagnostics diags;
       auto args = driver::compiler_args(pch_flags_file, clang_args, diags);
       if (!args)
-        return exit_code(reported(diags, Status::failure));
+        return reported(diags, Status::failure);
       scan::PrecompileResult result = scan::precompile({pch_header, std::move(*args)});
+      for (const std::string& file : result.inputs)
+        g_inputs.push_back({"an input of the header", file});
       if (Status status = reported(result.diagnostics); status != Status::ok)
-        return exit_code(status);
+        return status;
+      if (Status status = check_fixes_file(); status != Status::ok)
+        return status;
       std::vector<driver::RoleFile> options = {{"the header", pch_header}};
       if (!pch_flags_file.empty())
         options.push_back({"--flags-file", pch_flags_file});
       driver::Outcome written = driver::write_step(
           {pch_out, std::move(result.pch), pch_depfile, pch_stamp}, result.inputs, options);
-      return exit_code(reported(written.diagnostics, written.status));
+      return reported(written.diagnostics, written.status);
     }
     if (*import_cmd)
-      return exit_code(import_command(import_args));
-    if (*lsp_cmd)
-      return tool::run_lsp(lsp_args);
+      return import_command(import_args);
     for (const auto& [cmd, args] :
          {std::pair{gen_cmd, &gen_args}, std::pair{check_cmd, &check_args},
           std::pair{run_cmd, &run_gen}}) {
       if (*cmd) {
         if (Status status = check_choices(*args); status != Status::ok)
-          return exit_code(status);
+          return status;
       }
     }
     if (*gen_cmd) {
-      if (ir_files.empty() && !list_outputs) {
-        std::fputs("opscan: error: generate needs IR files (or --list-outputs)\n", stderr);
-        return exit_code(Status::usage);
-      }
-      return exit_code(generate_command(*gen_cmd, ir_files, gen_args, list_outputs, gen_stamp));
+      if (ir_files.empty() && !list_outputs)
+        return usage("generate needs IR files (or --list-outputs)");
+      return generate_command(*gen_cmd, ir_files, gen_args, list_outputs, gen_stamp);
     }
     if (*check_cmd)
-      return exit_code(check_command(*check_cmd, check_files, check_args, check_stamp));
+      return check_command(*check_cmd, check_files, check_args, check_stamp);
     ir::Module module;
     std::vector<std::string> scanned;
-    if (Status status = scan_into(run_scan, module, &scanned); status != Status::ok)
-      return exit_code(status);
+    Status status = scan_into(run_scan, module, &scanned);
+    for (const std::string& file : scanned)
+      g_inputs.push_back({"an input of the scan", file});
+    if (status != Status::ok)
+      return status;
     driver::Plan plan =
         driver::plan_scanned(std::move(module), request_of(*run_cmd, run_gen), targets());
-    if (Status status = reported(plan.diagnostics, plan.status); status != Status::ok)
-      return exit_code(status);
+    if (status = reported(plan.diagnostics, plan.status); status != Status::ok)
+      return status;
     std::vector<driver::RoleFile> inputs = option_inputs(run_scan);
     for (const std::string& file : scanned)
       inputs.push_back({"an input of the scan", file});
     std::vector<driver::RoleFile> templates = generation_inputs({}, run_gen);
     inputs.insert(inputs.end(), templates.begin(), templates.end());
-    return exit_code(write_plan(plan, run_gen.out_dir, inputs));
+    return write_plan(plan, run_gen.out_dir, inputs);
+  };
+  try {
+    return exit_code(finish(run()));
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "opscan: internal error: %s\n", e.what());
-    return exit_code(Status::failure);
+    report({diag::make_error("opscan-internal", {}, std::string("internal error: ") + e.what())});
+    return exit_code(finish(Status::failure));
   }
 }

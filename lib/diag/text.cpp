@@ -1,11 +1,9 @@
 #include "diag/text.h"
 
+#include "diag/source_file.h"
 #include "support/text.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -35,11 +33,6 @@ std::string_view severity_color(Severity severity) {
 
 bool is_continuation(char c) {
   return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
-}
-
-size_t code_points(std::string_view text) {
-  return static_cast<size_t>(
-      std::count_if(text.begin(), text.end(), [](char c) { return !is_continuation(c); }));
 }
 
 // Code point index of byte `byte` of `line`; a byte inside a character maps
@@ -75,20 +68,6 @@ std::string printable(std::string_view text) {
   }
   return out;
 }
-
-struct SourceFile {
-  std::string text;
-  std::vector<size_t> line_starts; // line N starts at line_starts[N - 1]
-
-  std::string_view line(size_t n) const {
-    size_t start = line_starts[n - 1];
-    size_t end = n < line_starts.size() ? line_starts[n] - 1 : text.size();
-    std::string_view line = std::string_view(text).substr(start, end - start);
-    if (!line.empty() && line.back() == '\r')
-      line.remove_suffix(1);
-    return line;
-  }
-};
 
 class Renderer {
 public:
@@ -217,20 +196,8 @@ private:
   // Files are read once per render_text call; an unreadable one is remembered as such.
   const SourceFile* load(const std::string& path) {
     auto [it, inserted] = files_.try_emplace(path);
-    if (inserted) {
-      std::error_code ec;
-      std::ifstream in(path, std::ios::binary);
-      if (std::filesystem::is_regular_file(path, ec) && in) {
-        SourceFile file;
-        file.text.assign(std::istreambuf_iterator<char>(in), {});
-        file.line_starts.push_back(0);
-        for (size_t i = 0; i < file.text.size(); ++i)
-          if (file.text[i] == '\n')
-            file.line_starts.push_back(i + 1);
-        if (!in.bad())
-          it->second = std::move(file);
-      }
-    }
+    if (inserted)
+      it->second = read_source(path);
     return it->second ? &*it->second : nullptr;
   }
 
