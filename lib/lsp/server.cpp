@@ -484,8 +484,9 @@ struct Server::State {
     }
   }
 
-  scan::LiveUnit& unit_for(const FileCommand& command) {
-    std::string key = command.main_file;
+  scan::LiveUnit& unit_for(const FileCommand& command, const std::string& path) {
+    const bool main_file_only = command.main_file == path;
+    std::string key = (main_file_only ? "main\n" : "all\n") + command.main_file;
     for (const std::string& a : command.args)
       key += '\n' + a;
     for (auto it = units.begin(); it != units.end(); ++it) {
@@ -494,7 +495,8 @@ struct Server::State {
         return *units.front().second;
       }
     }
-    units.emplace_front(key, std::make_unique<scan::LiveUnit>(command.main_file, command.args));
+    units.emplace_front(
+        key, std::make_unique<scan::LiveUnit>(command.main_file, command.args, main_file_only));
     if (units.size() > kMaxUnits)
       units.pop_back();
     return *units.front().second;
@@ -506,7 +508,7 @@ struct Server::State {
 
   scan::LiveAnalysis run_unit(const FileCommand& command, const std::vector<scan::Buffer>& buffers,
                               const std::string& path) {
-    scan::LiveUnit& unit = unit_for(command);
+    scan::LiveUnit& unit = unit_for(command, path);
     try {
       return unit.analyze(buffers, known ? &*known : nullptr, check_field, path);
     } catch (const std::exception& e) {
@@ -719,7 +721,7 @@ struct Server::State {
           claims.insert(c.key);
         for (const ir::Kernel& other : library.module.kernels) {
           const diag::Location at = resolved(other.location);
-          if (here(at.file))
+          if (here(at.file) || other.usr == k->usr)
             continue; // this file's own kernels, as last built
           std::string shared;
           for (const emit::Target::Claim& c : target->claims(other)) {

@@ -10,12 +10,16 @@
 namespace opscan::scan {
 
 struct LiveUnit::State {
-  Index index{clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0)};
+  explicit State(bool main_file_only)
+      : index(clang_createIndex(/*excludeDeclarationsFromPCH=*/main_file_only ? 1 : 0,
+                                /*displayDiagnostics=*/0)) {}
+  Index index;
   TranslationUnit tu;
 };
 
-LiveUnit::LiveUnit(std::string main_file, std::vector<std::string> args)
-    : main_file_(std::move(main_file)), state_(std::make_unique<State>()) {
+LiveUnit::LiveUnit(std::string main_file, std::vector<std::string> args, bool main_file_only)
+    : main_file_(std::move(main_file)), main_file_only_(main_file_only),
+      state_(std::make_unique<State>(main_file_only)) {
   diag::Diagnostics dropped; // an editor has no build log to note them in
   args_ = parse_arguments(main_file_, std::move(args), dropped);
 }
@@ -48,6 +52,15 @@ LiveAnalysis LiveUnit::analyze(const std::vector<Buffer>& buffers, const KnownSc
   }
   CXTranslationUnit tu = state_->tu.get();
   Extracted extracted = extract_kernels(tu, main_file_, known, check_field);
+  if (main_file_only_) {
+    // A first parse walks the headers too (their declarations are in no
+    // preamble yet): what it finds there is left out, as later walks skip it.
+    std::erase_if(extracted.fragment.kernels,
+                  [&](const ir::Kernel& k) { return k.location.file != main_file_; });
+    std::erase_if(extracted.diagnostics, [&](const diag::Diagnostic& d) {
+      return d.location.file != main_file_ && d.code != "opscan-clang-error";
+    });
+  }
   out.diagnostics.insert(out.diagnostics.end(), extracted.diagnostics.begin(),
                          extracted.diagnostics.end());
   // The same checks a scan makes of its merged module.

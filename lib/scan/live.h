@@ -36,8 +36,12 @@ struct LiveAnalysis {
 class LiveUnit {
 public:
   // `args`: the compile command's arguments (without the compiler and the
-  // file), filtered as a scan filters them.
-  LiveUnit(std::string main_file, std::vector<std::string> args);
+  // file), filtered as a scan filters them. With `main_file_only`, only the
+  // main file's declarations are walked, not those of the headers its
+  // preamble holds (which libclang would read back from the preamble on
+  // every walk: half the cost of an edit); a unit parsed for a header it
+  // includes needs them all.
+  LiveUnit(std::string main_file, std::vector<std::string> args, bool main_file_only);
   ~LiveUnit();
   LiveUnit(const LiveUnit&) = delete;
   LiveUnit& operator=(const LiveUnit&) = delete;
@@ -54,6 +58,7 @@ public:
 private:
   struct State;
   std::string main_file_;
+  bool main_file_only_;
   std::vector<std::string> args_;
   std::unique_ptr<State> state_;
 };

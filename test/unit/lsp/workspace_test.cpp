@@ -212,7 +212,10 @@ private:
 TEST(WorkspaceLibraries, AKernelAnotherLibraryRegistersIsFlaggedAndHoversNameTheLibrary) {
   TempDir dir;
   write_file(dir.path() / "a.cpp", kScale);
-  write_file(dir.path() / "b.cpp", kScale); // the same operator, in a file of another library
+  // The same operator, by another function, in a file of another library.
+  std::string other = kScale;
+  other.replace(other.find("namespace custom"), 16, "namespace mine");
+  write_file(dir.path() / "b.cpp", other);
   write_database(dir.path() / "build", {dir.file("a.cpp"), dir.file("b.cpp")});
   generate_library(dir.path() / "build", "first", {dir.file("a.cpp")});
 
