@@ -26,17 +26,20 @@ if ((${#missing[@]})); then
 fi
 
 # The tests' npm packages (test/npm: an LSP client library, the SARIF
-# Multitool), pinned by its lock file, in the build directory.
-npm_dir="$build/npm"
-if ! cmp -s "$repo/test/npm/package-lock.json" "$npm_dir/package-lock.json" 2>/dev/null; then
-  command -v npm >/dev/null || { echo "opscan setup: npm (Node.js) is missing" >&2; exit 1; }
-  echo "opscan setup: installing the tests' npm packages in $npm_dir"
-  mkdir -p "$npm_dir"
-  cp "$repo/test/npm/package.json" "$repo/test/npm/package-lock.json" "$npm_dir/"
-  (cd "$npm_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-  # npm does not run the Multitool's install script (it sets the mode bit).
-  chmod u+x "$npm_dir/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
-fi
+# Multitool), pinned by its lock file, in a build directory (its npm/).
+install_npm_packages() {
+  local npm_dir="$1/npm"
+  if ! cmp -s "$repo/test/npm/package-lock.json" "$npm_dir/package-lock.json" 2>/dev/null; then
+    command -v npm >/dev/null || { echo "opscan setup: npm (Node.js) is missing" >&2; exit 1; }
+    echo "opscan setup: installing the tests' npm packages in $npm_dir"
+    mkdir -p "$npm_dir"
+    cp "$repo/test/npm/package.json" "$repo/test/npm/package-lock.json" "$npm_dir/"
+    (cd "$npm_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    # npm does not run the Multitool's install script (it sets the mode bit).
+    chmod u+x "$npm_dir/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+  fi
+}
+install_npm_packages "$build"
 
 if [[ ! -f "$build/build.ninja" ]]; then
   # opscan's own build, the default preset (CMakePresets.json): Ninja, and

@@ -14,6 +14,7 @@ asan_build="$repo/build-asan"
 if [[ ! -f "$asan_build/build.ninja" ]]; then
   cmake --preset asan-ubsan >/dev/null
 fi
+install_npm_packages "$asan_build"
 echo "opscan test: building the sanitized tests in $asan_build"
 if ! cmake --build --preset asan-ubsan -j"$(nproc)" >"$asan_build/build.log" 2>&1; then
   cat "$asan_build/build.log" >&2
