@@ -310,12 +310,7 @@ struct Server::State {
         return;
       if (request)
         fail(id, error_code::method_not_found, "unknown method '" + method + "'");
-    } catch (const BadParams& e) {
-      if (request)
-        fail(id, error_code::invalid_params, method + ": " + e.what());
-      else
-        log(1, "opscan: ignored " + method + ": " + e.what());
-    } catch (const std::exception& e) {
+    } catch (const std::exception& e) { // BadParams, and nlohmann's type errors
       if (request)
         fail(id, error_code::invalid_params, method + ": " + e.what());
       else
