@@ -26,7 +26,7 @@ if ((${#missing[@]})); then
 fi
 
 # The tests' npm packages (test/npm: an LSP client library, the SARIF
-# Multitool), pinned by its lock file, in a build directory (its npm/).
+# Multitool, ajv-cli), pinned by its lock file, in a build directory (its npm/).
 install_npm_packages() {
   local npm_dir="$1/npm"
   if ! cmp -s "$repo/test/npm/package-lock.json" "$npm_dir/package-lock.json" 2>/dev/null; then

@@ -4,6 +4,7 @@
 // parameter type, and calls the kernel with the runtime context first.
 // Registration checks first that every kernel fits in the registry and
 // that none is registered already: ExecuTorch's registry aborts on both.
+// Every message names the library and the kernel's source (file:line).
 #include "RegisterKernels.h"
 #include "NativeFunctions.h"
 
@@ -36,10 +37,21 @@ using ::executorch::runtime::Kernel;
 using ::executorch::runtime::KernelRuntimeContext;
 using ::executorch::runtime::Span;
 
+constexpr const char* kLibrary = ${library_literal};
+
 ${wrappers}
 
 const Kernel kKernels[] = {
     ${kernels}
+};
+
+// Where each kernel of kKernels was written (its annotated declaration) and
+// its kernel key ("" for a fallback kernel), in the same order, for messages.
+constexpr const char* kKernelSources[] = {
+    ${kernel_sources}
+};
+constexpr const char* kKernelKeys[] = {
+    ${kernel_keys}
 };
 
 #if defined(MAX_KERNEL_NUM)
@@ -59,22 +71,28 @@ Error register_library() {
     ET_LOG(Error,
            "Kernel library '%s' has %zu kernels, but the registry holds %zu and %zu are "
            "registered: registering none of the library's kernels",
-           ${library_literal}, count, kRegistryCapacity, in_registry);
+           kLibrary, count, kRegistryCapacity, in_registry);
     return Error::RegistrationExceedingMaxKernels;
   }
-  for (const Kernel& kernel : kKernels) {
+  for (std::size_t i = 0; i < count; ++i) {
     for (const Kernel& registered : ::executorch::runtime::get_registered_kernels()) {
-      if (std::strcmp(registered.name_, kernel.name_) == 0 &&
-          registered.kernel_key_ == kernel.kernel_key_) {
+      if (std::strcmp(registered.name_, kKernels[i].name_) == 0 &&
+          registered.kernel_key_ == kKernels[i].kernel_key_) {
         ET_LOG(Error,
-               "Operator %s of kernel library '%s' is already registered: "
+               "Operator %s%s%s (kernel %s, library '%s') is already registered: "
                "registering none of the library's kernels",
-               kernel.name_, ${library_literal});
+               kKernels[i].name_, kKernelKeys[i][0] != '\0' ? ", kernel key " : "", kKernelKeys[i],
+               kKernelSources[i], kLibrary);
         return Error::RegistrationAlreadyRegistered;
       }
     }
   }
-  return ::executorch::runtime::register_kernels({kKernels});
+  const Error error = ::executorch::runtime::register_kernels({kKernels});
+  if (error != Error::Ok) {
+    ET_LOG(Error, "Kernel library '%s': the registry refused its %zu kernels (error %u)",
+           kLibrary, count, static_cast<unsigned>(error));
+  }
+  return error;
 }
 
 }  // namespace

@@ -341,7 +341,8 @@ TEST(Cli, ScanThenGenerateEqualsRun) {
 TEST(Cli, GenerateFromDamagedIrIsALocatedError) {
   TempDir dir;
   const fs::path ir = dir.path() / "broken.ir.json";
-  std::ofstream(ir) << "{\n  \"format\": \"opscan-ir\",\n  \"version\": 1,\n  \"kernels\": [\n";
+  opscan::testing::write_file(
+      ir, "{\n  \"format\": \"opscan-ir\",\n  \"version\": 1,\n  \"kernels\": [\n");
   RunResult run = opscan("generate '" + ir.string() + "' --registration named -o '" +
                          (dir.path() / "out").string() + "'");
   EXPECT_EQ(run.exit_code, 1);

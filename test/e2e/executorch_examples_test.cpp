@@ -3,6 +3,7 @@
 // -Wall -Wextra -Werror, registered, and called through the kernel registry
 // the way ExecuTorch's executor calls them: with an EValue stack.
 #include "RegisterKernels.h"
+#include "files.h"
 
 #include <et_stand_in/tensor_maker.h>
 #include <executorch/runtime/core/evalue.h>
@@ -54,8 +55,21 @@ TEST(ExecuTorchExamples, EveryOperatorIsRegistered) {
   }
 }
 
+// Where the generated code says a kernel of examples/kernels/elementwise.cpp
+// comes from: the path the scan was given, and the line of the function.
+std::string source_of(const std::string& function) {
+  const std::string path = OPSCAN_EXAMPLES_DIR "/kernels/elementwise.cpp";
+  return path + ":" + std::to_string(opscan::testing::line_of(path, " " + function + "("));
+}
+
 TEST(ExecuTorchExamples, RegisteringTwiceReportsInsteadOfAborting) {
+  ::testing::internal::CaptureStderr();
   EXPECT_EQ(torch::executor::register_examples_kernels(), Error::RegistrationAlreadyRegistered);
+  // The first kernel of the library, named with its source and library.
+  EXPECT_NE(::testing::internal::GetCapturedStderr().find(
+                "Operator aten::add.out (kernel " + source_of("add_out") +
+                ", library 'examples') is already registered"),
+            std::string::npos);
 }
 
 TEST(ExecuTorchExamples, AddOutWithIntegerAlpha) {
@@ -141,7 +155,12 @@ TEST(ExecuTorchExamples, TensorListArgument) {
 TEST(ExecuTorchExamples, WrongStackSizeFailsTheContext) {
   OwnedTensor a = floats({1}), out = floats({0});
   std::vector<EValue> stack = {a.tensor(), out.tensor()}; // mul.out needs 4 values
+  ::testing::internal::CaptureStderr();
   EXPECT_EQ(call("aten::mul.out", stack), Error::InvalidProgram);
+  EXPECT_NE(::testing::internal::GetCapturedStderr().find(
+                "aten::mul.out (kernel " + source_of("mul_out") +
+                ", library 'examples'): expected 4 values on the stack, got 2"),
+            std::string::npos);
   EXPECT_EQ(out.values<float>(), (std::vector<float>{0}));
 }
 

@@ -2,6 +2,7 @@
 // and linked into one executable, registered explicitly, and every operator
 // called through PyTorch's dispatcher with real tensors.
 #include "arith/RegisterKernels.h"
+#include "files.h"
 #include "logic/RegisterKernels.h"
 
 #include <ATen/ATen.h>
@@ -133,6 +134,39 @@ TEST(TorchTarget, SecondLibraryInTheSameExecutable) {
   EXPECT_EQ(values(out), (std::vector<float>{-1, 0.5, 1}));
   EXPECT_EQ(op<int64_t(const at::Tensor&)>("logic_ops::count_positive").call(tensor({-1, 2, 3})),
             2);
+}
+
+// Collects the dispatcher's warnings while it lives.
+class Warnings : public c10::WarningHandler {
+public:
+  void process(const c10::SourceLocation&, const std::string& msg, bool) override {
+    messages.push_back(msg);
+  }
+  std::vector<std::string> messages;
+};
+
+at::Tensor& identity_(at::Tensor& self) {
+  return self;
+}
+
+TEST(TorchTarget, DispatcherMessagesNameTheKernelsSourceAndLibrary) {
+  Warnings warnings;
+  {
+    c10::Warning::WarningHandlerGuard guard(&warnings);
+    // Overrides arith_ops::relu_ for CPU until `other` is destroyed.
+    torch::Library other(torch::Library::IMPL, "arith_ops", c10::DispatchKey::CPU, "other.cpp", 7);
+    other.impl("relu_", TORCH_FN(identity_));
+  }
+  ASSERT_EQ(warnings.messages.size(), 1u);
+  // The overridden kernel, as the generated registration described it.
+  const int line = opscan::testing::line_of(OPSCAN_ARITH_SOURCE, "at::Tensor& relu_(");
+  const std::string previous = "previous kernel: " OPSCAN_ARITH_SOURCE ":" + std::to_string(line) +
+                               " (kernel library 'arith')";
+  EXPECT_NE(warnings.messages[0].find(previous), std::string::npos) << warnings.messages[0];
+  // Restored: the library's own kernel runs again.
+  at::Tensor t = tensor({-1, 2});
+  op<at::Tensor&(at::Tensor&)>("arith_ops::relu_").call(t);
+  EXPECT_EQ(values(t), (std::vector<float>{0, 2}));
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 // parameter type, and calls the kernel with the runtime context first.
 // Registration checks first that every kernel fits in the registry and
 // that none is registered already: ExecuTorch's registry aborts on both.
+// Every message names the library and the kernel's source (file:line).
 #include "RegisterKernels.h"
 #include "NativeFunctions.h"
 
@@ -37,10 +38,13 @@ using ::executorch::runtime::Kernel;
 using ::executorch::runtime::KernelRuntimeContext;
 using ::executorch::runtime::Span;
 
+constexpr const char* kLibrary = "types";
+
 // types::bools.out(bool flag, bool? maybe, bool[] flags, bool[3] mask, bool[]? maybe_flags, *, Tensor(a!) out) -> Tensor(a!)
 void types_bools_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 7) {
-    ET_LOG(Error, "%s: expected 7 values on the stack, got %zu", "types::bools.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 7 values on the stack, got %zu",
+           "types::bools.out", "test/cli/inputs/all_types.cpp:160", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -61,7 +65,8 @@ void types_bools_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::count(Tensor self) -> int
 void types_count(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 2) {
-    ET_LOG(Error, "%s: expected 2 values on the stack, got %zu", "types::count", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 2 values on the stack, got %zu",
+           "types::count", "test/cli/inputs/all_types.cpp:241", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -78,7 +83,8 @@ void types_count(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::enums.out(ScalarType dtype, ScalarType? maybe_dtype, MemoryFormat format, MemoryFormat? maybe_format, Layout layout, Layout? maybe_layout, Device device, Device? maybe_device, *, Tensor(a!) out) -> Tensor(a!)
 void types_enums_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 10) {
-    ET_LOG(Error, "%s: expected 10 values on the stack, got %zu", "types::enums.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 10 values on the stack, got %zu",
+           "types::enums.out", "test/cli/inputs/all_types.cpp:185", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -102,7 +108,8 @@ void types_enums_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::fill.out(Scalar value, *, Tensor(a!) out) -> ()
 void types_fill_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
-    ET_LOG(Error, "%s: expected 3 values on the stack, got %zu", "types::fill.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
+           "types::fill.out", "test/cli/inputs/all_types.cpp:218", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -120,7 +127,8 @@ void types_fill_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::fill_optional.out(float value, *, Tensor(a!)? out) -> ()
 void types_fill_optional_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
-    ET_LOG(Error, "%s: expected 3 values on the stack, got %zu", "types::fill_optional.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
+           "types::fill_optional.out", "test/cli/inputs/all_types.cpp:76", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -138,7 +146,8 @@ void types_fill_optional_out(KernelRuntimeContext& context, Span<EValue*> stack)
 // types::floats.out(float value, float? maybe, float[] values, float[]? maybe_values, *, Tensor(a!) out) -> Tensor(a!)
 void types_floats_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 6) {
-    ET_LOG(Error, "%s: expected 6 values on the stack, got %zu", "types::floats.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 6 values on the stack, got %zu",
+           "types::floats.out", "test/cli/inputs/all_types.cpp:146", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -158,7 +167,8 @@ void types_floats_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::int_lists.out(int[] values, int[2] pair, SymInt[] sizes, int[]? maybe, *, Tensor(a!) out) -> Tensor(a!)
 void types_int_lists_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 6) {
-    ET_LOG(Error, "%s: expected 6 values on the stack, got %zu", "types::int_lists.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 6 values on the stack, got %zu",
+           "types::int_lists.out", "test/cli/inputs/all_types.cpp:136", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -178,7 +188,8 @@ void types_int_lists_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::ints.out(int value, SymInt size, int? maybe, *, Tensor(a!) out) -> Tensor(a!)
 void types_ints_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
-    ET_LOG(Error, "%s: expected 5 values on the stack, got %zu", "types::ints.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 5 values on the stack, got %zu",
+           "types::ints.out", "test/cli/inputs/all_types.cpp:127", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -197,7 +208,8 @@ void types_ints_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::is_empty(Tensor self) -> bool
 void types_is_empty(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 2) {
-    ET_LOG(Error, "%s: expected 2 values on the stack, got %zu", "types::is_empty", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 2 values on the stack, got %zu",
+           "types::is_empty", "test/cli/inputs/all_types.cpp:256", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -214,7 +226,8 @@ void types_is_empty(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::item(Tensor self) -> Scalar
 void types_item(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 2) {
-    ET_LOG(Error, "%s: expected 2 values on the stack, got %zu", "types::item", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 2 values on the stack, got %zu",
+           "types::item", "test/cli/inputs/all_types.cpp:262", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -231,7 +244,8 @@ void types_item(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::mean(Tensor self) -> float
 void types_mean(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 2) {
-    ET_LOG(Error, "%s: expected 2 values on the stack, got %zu", "types::mean", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 2 values on the stack, got %zu",
+           "types::mean", "test/cli/inputs/all_types.cpp:247", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -248,7 +262,8 @@ void types_mean(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::optional_tensor.out(Tensor? maybe, *, Tensor(a!) out) -> Tensor(a!)
 void types_optional_tensor_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
-    ET_LOG(Error, "%s: expected 3 values on the stack, got %zu", "types::optional_tensor.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
+           "types::optional_tensor.out", "test/cli/inputs/all_types.cpp:68", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -265,7 +280,8 @@ void types_optional_tensor_out(KernelRuntimeContext& context, Span<EValue*> stac
 // types::optional_tensor_list.out(Tensor?[] tensors, *, Tensor(a!) out) -> Tensor(a!)
 void types_optional_tensor_list_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
-    ET_LOG(Error, "%s: expected 3 values on the stack, got %zu", "types::optional_tensor_list.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
+           "types::optional_tensor_list.out", "test/cli/inputs/all_types.cpp:103", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -282,7 +298,8 @@ void types_optional_tensor_list_out(KernelRuntimeContext& context, Span<EValue*>
 // types::pick(Tensor[] tensors, int index) -> Tensor
 void types_pick(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
-    ET_LOG(Error, "%s: expected 3 values on the stack, got %zu", "types::pick", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
+           "types::pick", "test/cli/inputs/all_types.cpp:211", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -300,7 +317,8 @@ void types_pick(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::scalar.out(Scalar value, Scalar? maybe, *, Tensor(a!) out) -> Tensor(a!)
 void types_scalar_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 4) {
-    ET_LOG(Error, "%s: expected 4 values on the stack, got %zu", "types::scalar.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 4 values on the stack, got %zu",
+           "types::scalar.out", "test/cli/inputs/all_types.cpp:118", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -318,7 +336,8 @@ void types_scalar_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::scale_(Tensor(a!) self, float factor) -> Tensor(a!)
 void types_scale_(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
-    ET_LOG(Error, "%s: expected 3 values on the stack, got %zu", "types::scale_", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
+           "types::scale_", "test/cli/inputs/all_types.cpp:226", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -336,7 +355,8 @@ void types_scale_(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::sort.values(Tensor self, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
 void types_sort_values(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 4) {
-    ET_LOG(Error, "%s: expected 4 values on the stack, got %zu", "types::sort.values", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 4 values on the stack, got %zu",
+           "types::sort.values", "test/cli/inputs/all_types.cpp:201", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -356,7 +376,8 @@ void types_sort_values(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::split.out(Tensor self, *, Tensor(a!)[] out) -> ()
 void types_split_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
-    ET_LOG(Error, "%s: expected 3 values on the stack, got %zu", "types::split.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
+           "types::split.out", "test/cli/inputs/all_types.cpp:95", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -374,7 +395,8 @@ void types_split_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::strings.out(str text, str? maybe, *, Tensor(a!) out) -> Tensor(a!)
 void types_strings_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 4) {
-    ET_LOG(Error, "%s: expected 4 values on the stack, got %zu", "types::strings.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 4 values on the stack, got %zu",
+           "types::strings.out", "test/cli/inputs/all_types.cpp:176", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -392,7 +414,8 @@ void types_strings_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::tensor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
 void types_tensor_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
-    ET_LOG(Error, "%s: expected 3 values on the stack, got %zu", "types::tensor.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
+           "types::tensor.out", "test/cli/inputs/all_types.cpp:61", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -409,7 +432,8 @@ void types_tensor_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::tensor_list.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
 void types_tensor_list_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
-    ET_LOG(Error, "%s: expected 3 values on the stack, got %zu", "types::tensor_list.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
+           "types::tensor_list.out", "test/cli/inputs/all_types.cpp:84", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -426,7 +450,8 @@ void types_tensor_list_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // types::unbind.int_out(Tensor self, int dim, *, Tensor(a!)[] out) -> ()
 void types_unbind_int_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 4) {
-    ET_LOG(Error, "%s: expected 4 values on the stack, got %zu", "types::unbind.int_out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 4 values on the stack, got %zu",
+           "types::unbind.int_out", "test/cli/inputs/all_types.cpp:233", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -467,6 +492,57 @@ const Kernel kKernels[] = {
     Kernel("types::unbind.int_out", types_unbind_int_out),
 };
 
+// Where each kernel of kKernels was written (its annotated declaration) and
+// its kernel key ("" for a fallback kernel), in the same order, for messages.
+constexpr const char* kKernelSources[] = {
+    "test/cli/inputs/all_types.cpp:160",
+    "test/cli/inputs/all_types.cpp:241",
+    "test/cli/inputs/all_types.cpp:185",
+    "test/cli/inputs/all_types.cpp:218",
+    "test/cli/inputs/all_types.cpp:76",
+    "test/cli/inputs/all_types.cpp:146",
+    "test/cli/inputs/all_types.cpp:136",
+    "test/cli/inputs/all_types.cpp:127",
+    "test/cli/inputs/all_types.cpp:256",
+    "test/cli/inputs/all_types.cpp:262",
+    "test/cli/inputs/all_types.cpp:247",
+    "test/cli/inputs/all_types.cpp:68",
+    "test/cli/inputs/all_types.cpp:103",
+    "test/cli/inputs/all_types.cpp:211",
+    "test/cli/inputs/all_types.cpp:118",
+    "test/cli/inputs/all_types.cpp:226",
+    "test/cli/inputs/all_types.cpp:201",
+    "test/cli/inputs/all_types.cpp:95",
+    "test/cli/inputs/all_types.cpp:176",
+    "test/cli/inputs/all_types.cpp:61",
+    "test/cli/inputs/all_types.cpp:84",
+    "test/cli/inputs/all_types.cpp:233",
+};
+constexpr const char* kKernelKeys[] = {
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+};
+
 #if defined(MAX_KERNEL_NUM)
 constexpr std::size_t kRegistryCapacity = MAX_KERNEL_NUM;
 #elif defined(EXECUTORCH_SELECTED_MAX_KERNEL_NUM)
@@ -484,22 +560,28 @@ Error register_library() {
     ET_LOG(Error,
            "Kernel library '%s' has %zu kernels, but the registry holds %zu and %zu are "
            "registered: registering none of the library's kernels",
-           "types", count, kRegistryCapacity, in_registry);
+           kLibrary, count, kRegistryCapacity, in_registry);
     return Error::RegistrationExceedingMaxKernels;
   }
-  for (const Kernel& kernel : kKernels) {
+  for (std::size_t i = 0; i < count; ++i) {
     for (const Kernel& registered : ::executorch::runtime::get_registered_kernels()) {
-      if (std::strcmp(registered.name_, kernel.name_) == 0 &&
-          registered.kernel_key_ == kernel.kernel_key_) {
+      if (std::strcmp(registered.name_, kKernels[i].name_) == 0 &&
+          registered.kernel_key_ == kKernels[i].kernel_key_) {
         ET_LOG(Error,
-               "Operator %s of kernel library '%s' is already registered: "
+               "Operator %s%s%s (kernel %s, library '%s') is already registered: "
                "registering none of the library's kernels",
-               kernel.name_, "types");
+               kKernels[i].name_, kKernelKeys[i][0] != '\0' ? ", kernel key " : "", kKernelKeys[i],
+               kKernelSources[i], kLibrary);
         return Error::RegistrationAlreadyRegistered;
       }
     }
   }
-  return ::executorch::runtime::register_kernels({kKernels});
+  const Error error = ::executorch::runtime::register_kernels({kKernels});
+  if (error != Error::Ok) {
+    ET_LOG(Error, "Kernel library '%s': the registry refused its %zu kernels (error %u)",
+           kLibrary, count, static_cast<unsigned>(error));
+  }
+  return error;
 }
 
 }  // namespace

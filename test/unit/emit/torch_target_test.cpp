@@ -72,7 +72,9 @@ void register_lib_kernels() {
     {
       ::torch::Library& m = *libraries.emplace_back(::std::make_unique<::torch::Library>(
           ::torch::Library::IMPL, "my_ops", ::c10::DispatchKey::CPU, __FILE__, __LINE__));
-      m.impl("neg.out", TORCH_FN(wrap_my_ops_neg_out));
+      m.impl("neg.out",
+             ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_my_ops_neg_out))
+                 .debug("kernels.cpp:10 (kernel library 'lib')"));
     }
     return libraries;
   }();
@@ -129,7 +131,9 @@ TORCH_LIBRARY_FRAGMENT(my_ops, m) {
   m.def("my_ops::neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
 }
 TORCH_LIBRARY_IMPL(my_ops, CPU, m) {
-  m.impl("neg.out", TORCH_FN(wrap_my_ops_neg_out));
+  m.impl("neg.out",
+         ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_my_ops_neg_out))
+             .debug("kernels.cpp:10 (kernel library 'lib')"));
 }
 
 // Nothing references this file in static mode, so a linker taking it from a
@@ -555,29 +559,38 @@ TEST(TorchIdentity, OneOperatorOnTwoKeysIsTwoImplBlocks) {
       "      ::torch::Library& m = *libraries.emplace_back(::std::make_unique<::torch::Library>(\n"
       "          ::torch::Library::IMPL, \"my_ops\", ::c10::DispatchKey::CPU, __FILE__, "
       "__LINE__));\n"
-      "      m.impl(\"neg.out\", TORCH_FN(wrap_my_ops_neg_out));\n"
+      "      m.impl(\"neg.out\",\n"
+      "             ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_my_ops_neg_out))\n"
+      "                 .debug(\"kernels.cpp:3 (kernel library 'lib')\"));\n"
       "    }\n"
       "    {\n"
       "      ::torch::Library& m = *libraries.emplace_back(::std::make_unique<::torch::Library>(\n"
       "          ::torch::Library::IMPL, \"my_ops\", ::c10::DispatchKey::CUDA, __FILE__, "
       "__LINE__));\n"
-      "      m.impl(\"neg.out\", TORCH_FN(wrap_my_ops_neg_out_2));\n"
+      "      m.impl(\"neg.out\",\n"
+      "             "
+      "::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_my_ops_neg_out_2))\n"
+      "                 .debug(\"kernels.cpp:9 (kernel library 'lib')\"));\n"
       "    }\n"
       "    return libraries;\n"))
       << cpp;
 
   emit::Output eager = generate(module_of({cuda, cpu}), pt("lib", Registration::static_init));
-  EXPECT_TRUE(
-      contains(file(eager, "lib/RegisterKernels.cpp"),
-               "TORCH_LIBRARY_FRAGMENT(my_ops, m) {\n"
-               "  m.def(\"my_ops::neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\");\n"
-               "}\n"
-               "TORCH_LIBRARY_IMPL(my_ops, CPU, m) {\n"
-               "  m.impl(\"neg.out\", TORCH_FN(wrap_my_ops_neg_out));\n"
-               "}\n"
-               "TORCH_LIBRARY_IMPL(my_ops, CUDA, m) {\n"
-               "  m.impl(\"neg.out\", TORCH_FN(wrap_my_ops_neg_out_2));\n"
-               "}\n"))
+  EXPECT_TRUE(contains(
+      file(eager, "lib/RegisterKernels.cpp"),
+      "TORCH_LIBRARY_FRAGMENT(my_ops, m) {\n"
+      "  m.def(\"my_ops::neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\");\n"
+      "}\n"
+      "TORCH_LIBRARY_IMPL(my_ops, CPU, m) {\n"
+      "  m.impl(\"neg.out\",\n"
+      "         ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_my_ops_neg_out))\n"
+      "             .debug(\"kernels.cpp:3 (kernel library 'lib')\"));\n"
+      "}\n"
+      "TORCH_LIBRARY_IMPL(my_ops, CUDA, m) {\n"
+      "  m.impl(\"neg.out\",\n"
+      "         ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_my_ops_neg_out_2))\n"
+      "             .debug(\"kernels.cpp:9 (kernel library 'lib')\"));\n"
+      "}\n"))
       << file(eager, "lib/RegisterKernels.cpp");
 
   EXPECT_NE(torch_target().identity(output.module.kernels[0]),
@@ -634,14 +647,20 @@ TEST(TorchSchemas, CustomNamespacesAreDefinedAtenIsNot) {
       "    {\n"
       "      ::torch::Library& m = *libraries.emplace_back(::std::make_unique<::torch::Library>(\n"
       "          ::torch::Library::IMPL, \"aten\", ::c10::DispatchKey::CPU, __FILE__, __LINE__));\n"
-      "      m.impl(\"neg.out\", TORCH_FN(wrap_aten_neg_out));\n"
+      "      m.impl(\"neg.out\",\n"
+      "             ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_aten_neg_out))\n"
+      "                 .debug(\"kernels.cpp:10 (kernel library 'lib')\"));\n"
       "    }\n"
       "    {\n"
       "      ::torch::Library& m = *libraries.emplace_back(::std::make_unique<::torch::Library>(\n"
       "          ::torch::Library::IMPL, \"my_ops\", ::c10::DispatchKey::CPU, __FILE__, "
       "__LINE__));\n"
-      "      m.impl(\"neg\", TORCH_FN(wrap_my_ops_neg));\n"
-      "      m.impl(\"neg.out\", TORCH_FN(wrap_my_ops_neg_out));\n"
+      "      m.impl(\"neg\",\n"
+      "             ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_my_ops_neg))\n"
+      "                 .debug(\"kernels.cpp:10 (kernel library 'lib')\"));\n"
+      "      m.impl(\"neg.out\",\n"
+      "             ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_my_ops_neg_out))\n"
+      "                 .debug(\"kernels.cpp:10 (kernel library 'lib')\"));\n"
       "    }\n"
       "    return libraries;\n"))
       << cpp;

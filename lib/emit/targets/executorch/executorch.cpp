@@ -170,7 +170,14 @@ struct KernelCode {
   std::vector<std::string> param_types; // to tell overloads apart
   bool is_out = false;                  // has out arguments (kwarg-only, mutable)
   std::string schema_comment;           // "// ns::op(...) -> ..."
+  std::string source;                   // the kernels' sources table: "\"k.cpp:12\","
 };
+
+// Where a kernel was written, as messages of the generated code name it:
+// "kernels/op_add.cpp:12" (the path as the scan recorded it).
+std::string source_of(const ir::Kernel& kernel) {
+  return fmt::format("{}:{}", kernel.location.file, kernel.location.line);
+}
 
 // What ExecuTorch generates for `kernel`, or why it cannot. `taken` holds
 // the wrapper names given so far.
@@ -319,16 +326,19 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Op
   code.schema_comment = support::cpp_comment(kernel.schema().str());
   const std::string& schema_comment = code.schema_comment;
   const std::string op_literal = support::cpp_string_literal(kernel.op.str());
-  code.wrapper = fmt::format(
-      "{}\n"
-      "void {}(KernelRuntimeContext& context, Span<EValue*> stack) {{\n"
-      "  if (stack.size() != {}) {{\n"
-      "    ET_LOG(Error, \"%s: expected {} values on the stack, got %zu\", {}, stack.size());\n"
-      "    context.fail(Error::InvalidProgram);\n"
-      "    return;\n"
-      "  }}\n"
-      "{}{}}}\n",
-      schema_comment, name, n + 1, n + 1, op_literal, body, finish);
+  const std::string source = support::cpp_string_literal(source_of(kernel));
+  code.source = source + ",";
+  code.wrapper = fmt::format("{}\n"
+                             "void {}(KernelRuntimeContext& context, Span<EValue*> stack) {{\n"
+                             "  if (stack.size() != {}) {{\n"
+                             "    ET_LOG(Error, \"%s (kernel %s, library '%s'): expected {} values "
+                             "on the stack, got %zu\",\n"
+                             "           {}, {}, kLibrary, stack.size());\n"
+                             "    context.fail(Error::InvalidProgram);\n"
+                             "    return;\n"
+                             "  }}\n"
+                             "{}{}}}\n",
+                             schema_comment, name, n + 1, n + 1, op_literal, source, body, finish);
   code.entry = kernel.kernel_key.empty()
                    ? fmt::format("Kernel({}, {}),", op_literal, name)
                    : fmt::format("Kernel({}, {}, {}),", op_literal,
@@ -544,10 +554,11 @@ std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
                                                    Problems& problems) const {
   diag::Diagnostics& diags = problems.diagnostics();
   const Symbols symbols = this->symbols(library);
-  std::vector<std::string> wrappers, entries;
+  std::vector<std::string> wrappers, entries, sources, keys;
   Declarations declarations;
   std::set<std::string> taken = global_kernel_names(module);
-  taken.insert({"kKernels", "kRegistryCapacity", "register_library", "kRegisteredAtLoad"});
+  taken.insert({"kLibrary", "kKernels", "kKernelSources", "kKernelKeys", "kRegistryCapacity",
+                "register_library", "kRegisteredAtLoad"});
   TypedCalls calls;
   for (const ir::Kernel& kernel : module.kernels) {
     auto generated = kernel_code(kernel, options, taken);
@@ -558,6 +569,8 @@ std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
     const KernelCode& code = std::get<KernelCode>(generated);
     wrappers.push_back(code.wrapper);
     entries.push_back(code.entry);
+    sources.push_back(code.source);
+    keys.push_back(support::cpp_string_literal(kernel.kernel_key) + ",");
     declarations.add(kernel, code.declaration);
     calls.add(kernel, code, diags);
   }
@@ -609,6 +622,8 @@ std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
                  {"declarations", register_declaration}},
                 {{"wrappers", wrappers},
                  {"kernels", entries},
+                 {"kernel_sources", sources},
+                 {"kernel_keys", keys},
                  {"registration", registration},
                  {"profiling_includes", profiling_includes}},
                 {{"include_guard", include_guard(library.name, "NATIVE_FUNCTIONS_H")},

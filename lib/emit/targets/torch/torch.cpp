@@ -318,10 +318,15 @@ public:
                                    const Options& options, Problems& problems) const override;
 };
 
-std::string indented(const std::vector<std::string>& lines, const char* indent) {
+// Each line of each item, indented.
+std::string indented(const std::vector<std::string>& items, const char* indent) {
   std::string out;
-  for (const auto& l : lines)
-    out += indent + l + "\n";
+  for (const std::string& item : items) {
+    for (size_t begin = 0, end; begin <= item.size(); begin = end + 1) {
+      end = std::min(item.find('\n', begin), item.size());
+      out += fmt::format("{}{}\n", indent, std::string_view(item).substr(begin, end - begin));
+    }
+  }
   return out;
 }
 
@@ -350,9 +355,15 @@ std::vector<OutputFile> TorchTarget::generate(const ir::Module& module, const Li
       defs[kernel.op.ns].push_back(
           fmt::format("m.def({});", support::cpp_string_literal(kernel.schema().str())));
     }
-    impls[{kernel.op.ns, kernel.dispatch_key}].push_back(
-        fmt::format("m.impl({}, TORCH_FN({}));",
-                    support::cpp_string_literal(kernel.op.unqualified()), code.wrapper_name));
+    // The dispatcher shows a kernel's debug text where it names the kernel
+    // (overriding a registered kernel, "registered at ..."): the kernel's
+    // own source and library, rather than this generated file.
+    const std::string debug = support::cpp_string_literal(fmt::format(
+        "{}:{} (kernel library '{}')", kernel.location.file, kernel.location.line, library.name));
+    impls[{kernel.op.ns, kernel.dispatch_key}].push_back(fmt::format(
+        "m.impl({},\n       ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN({}))\n"
+        "           .debug({}));",
+        support::cpp_string_literal(kernel.op.unqualified()), code.wrapper_name, debug));
   }
   for (size_t i = 0; i + 1 < wrappers.size(); ++i)
     wrappers[i] += "\n";

@@ -4,6 +4,7 @@
 // parameter type, and calls the kernel with the runtime context first.
 // Registration checks first that every kernel fits in the registry and
 // that none is registered already: ExecuTorch's registry aborts on both.
+// Every message names the library and the kernel's source (file:line).
 #include "RegisterKernels.h"
 #include "NativeFunctions.h"
 
@@ -37,10 +38,13 @@ using ::executorch::runtime::Kernel;
 using ::executorch::runtime::KernelRuntimeContext;
 using ::executorch::runtime::Span;
 
+constexpr const char* kLibrary = "all";
+
 // aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
 void aten_add_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
-    ET_LOG(Error, "%s: expected 5 values on the stack, got %zu", "aten::add.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 5 values on the stack, got %zu",
+           "aten::add.out", "examples/kernels/elementwise.cpp:41", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -59,7 +63,8 @@ void aten_add_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // aten::clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)
 void aten_clamp_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
-    ET_LOG(Error, "%s: expected 5 values on the stack, got %zu", "aten::clamp.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 5 values on the stack, got %zu",
+           "aten::clamp.out", "examples/kernels/elementwise.cpp:56", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -78,7 +83,8 @@ void aten_clamp_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
 void aten_mul_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 4) {
-    ET_LOG(Error, "%s: expected 4 values on the stack, got %zu", "aten::mul.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 4 values on the stack, got %zu",
+           "aten::mul.out", "examples/kernels/elementwise.cpp:49", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -96,7 +102,8 @@ void aten_mul_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // demo::mean.out(Tensor self, int[]? dims, ScalarType? dtype, *, Tensor(a!) out) -> Tensor(a!)
 void demo_mean_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
-    ET_LOG(Error, "%s: expected 5 values on the stack, got %zu", "demo::mean.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 5 values on the stack, got %zu",
+           "demo::mean.out", "examples/kernels/reduce.cpp:36", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -115,7 +122,8 @@ void demo_mean_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // demo::pick(Tensor self, Tensor? fallback, int index) -> Tensor
 void demo_pick(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 4) {
-    ET_LOG(Error, "%s: expected 4 values on the stack, got %zu", "demo::pick", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 4 values on the stack, got %zu",
+           "demo::pick", "examples/kernels/reduce.cpp:46", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -134,7 +142,8 @@ void demo_pick(KernelRuntimeContext& context, Span<EValue*> stack) {
 // demo::relu_(Tensor(a!) self) -> Tensor(a!)
 void demo_relu_(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 2) {
-    ET_LOG(Error, "%s: expected 2 values on the stack, got %zu", "demo::relu_", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 2 values on the stack, got %zu",
+           "demo::relu_", "examples/kernels/elementwise.cpp:75", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -151,7 +160,8 @@ void demo_relu_(KernelRuntimeContext& context, Span<EValue*> stack) {
 // demo::scale.out(Tensor self, float factor, bool round, *, Tensor(a!) out) -> Tensor(a!)
 void demo_scale_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
-    ET_LOG(Error, "%s: expected 5 values on the stack, got %zu", "demo::scale.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 5 values on the stack, got %zu",
+           "demo::scale.out", "examples/kernels/elementwise.cpp:65", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -170,7 +180,8 @@ void demo_scale_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // demo::sum_dims.out(Tensor self, int[] dims, bool keepdim, *, Tensor(a!) out) -> Tensor(a!)
 void demo_sum_dims_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
-    ET_LOG(Error, "%s: expected 5 values on the stack, got %zu", "demo::sum_dims.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 5 values on the stack, got %zu",
+           "demo::sum_dims.out", "examples/kernels/reduce.cpp:28", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -189,7 +200,8 @@ void demo_sum_dims_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 // demo::total.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
 void demo_total_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
-    ET_LOG(Error, "%s: expected 3 values on the stack, got %zu", "demo::total.out", stack.size());
+    ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
+           "demo::total.out", "examples/kernels/reduce.cpp:53", kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -215,6 +227,31 @@ const Kernel kKernels[] = {
     Kernel("demo::total.out", demo_total_out),
 };
 
+// Where each kernel of kKernels was written (its annotated declaration) and
+// its kernel key ("" for a fallback kernel), in the same order, for messages.
+constexpr const char* kKernelSources[] = {
+    "examples/kernels/elementwise.cpp:41",
+    "examples/kernels/elementwise.cpp:56",
+    "examples/kernels/elementwise.cpp:49",
+    "examples/kernels/reduce.cpp:36",
+    "examples/kernels/reduce.cpp:46",
+    "examples/kernels/elementwise.cpp:75",
+    "examples/kernels/elementwise.cpp:65",
+    "examples/kernels/reduce.cpp:28",
+    "examples/kernels/reduce.cpp:53",
+};
+constexpr const char* kKernelKeys[] = {
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+};
+
 #if defined(MAX_KERNEL_NUM)
 constexpr std::size_t kRegistryCapacity = MAX_KERNEL_NUM;
 #elif defined(EXECUTORCH_SELECTED_MAX_KERNEL_NUM)
@@ -232,22 +269,28 @@ Error register_library() {
     ET_LOG(Error,
            "Kernel library '%s' has %zu kernels, but the registry holds %zu and %zu are "
            "registered: registering none of the library's kernels",
-           "all", count, kRegistryCapacity, in_registry);
+           kLibrary, count, kRegistryCapacity, in_registry);
     return Error::RegistrationExceedingMaxKernels;
   }
-  for (const Kernel& kernel : kKernels) {
+  for (std::size_t i = 0; i < count; ++i) {
     for (const Kernel& registered : ::executorch::runtime::get_registered_kernels()) {
-      if (std::strcmp(registered.name_, kernel.name_) == 0 &&
-          registered.kernel_key_ == kernel.kernel_key_) {
+      if (std::strcmp(registered.name_, kKernels[i].name_) == 0 &&
+          registered.kernel_key_ == kKernels[i].kernel_key_) {
         ET_LOG(Error,
-               "Operator %s of kernel library '%s' is already registered: "
+               "Operator %s%s%s (kernel %s, library '%s') is already registered: "
                "registering none of the library's kernels",
-               kernel.name_, "all");
+               kKernels[i].name_, kKernelKeys[i][0] != '\0' ? ", kernel key " : "", kKernelKeys[i],
+               kKernelSources[i], kLibrary);
         return Error::RegistrationAlreadyRegistered;
       }
     }
   }
-  return ::executorch::runtime::register_kernels({kKernels});
+  const Error error = ::executorch::runtime::register_kernels({kKernels});
+  if (error != Error::Ok) {
+    ET_LOG(Error, "Kernel library '%s': the registry refused its %zu kernels (error %u)",
+           kLibrary, count, static_cast<unsigned>(error));
+  }
+  return error;
 }
 
 }  // namespace

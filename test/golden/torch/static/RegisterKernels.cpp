@@ -74,17 +74,35 @@ TORCH_LIBRARY_FRAGMENT(arith_ops, m) {
   m.def("arith_ops::twice(Tensor self) -> Tensor");
 }
 TORCH_LIBRARY_IMPL(arith_ops, CPU, m) {
-  m.impl("add3.out", TORCH_FN(wrap_arith_ops_add3_out));
-  m.impl("add_scalar", TORCH_FN(wrap_arith_ops_add_scalar));
-  m.impl("maybe_add", TORCH_FN(wrap_arith_ops_maybe_add));
-  m.impl("minmax", TORCH_FN(wrap_arith_ops_minmax));
-  m.impl("minmax.out", TORCH_FN(wrap_arith_ops_minmax_out));
-  m.impl("relu_", TORCH_FN(wrap_arith_ops_relu_));
-  m.impl("scale", TORCH_FN(wrap_arith_ops_scale));
-  m.impl("sum_dims", TORCH_FN(wrap_arith_ops_sum_dims));
+  m.impl("add3.out",
+         ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_add3_out))
+             .debug("test/torch/kernels/arith.cpp:14 (kernel library 'arith')"));
+  m.impl("add_scalar",
+         ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_add_scalar))
+             .debug("test/torch/kernels/arith.cpp:36 (kernel library 'arith')"));
+  m.impl("maybe_add",
+         ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_maybe_add))
+             .debug("test/torch/kernels/arith.cpp:25 (kernel library 'arith')"));
+  m.impl("minmax",
+         ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_minmax))
+             .debug("test/torch/kernels/arith.cpp:42 (kernel library 'arith')"));
+  m.impl("minmax.out",
+         ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_minmax_out))
+             .debug("test/torch/kernels/arith.cpp:47 (kernel library 'arith')"));
+  m.impl("relu_",
+         ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_relu_))
+             .debug("test/torch/kernels/arith.cpp:22 (kernel library 'arith')"));
+  m.impl("scale",
+         ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_scale))
+             .debug("test/torch/kernels/arith.cpp:19 (kernel library 'arith')"));
+  m.impl("sum_dims",
+         ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_sum_dims))
+             .debug("test/torch/kernels/arith.cpp:30 (kernel library 'arith')"));
 }
 TORCH_LIBRARY_IMPL(arith_ops, CompositeExplicitAutograd, m) {
-  m.impl("twice", TORCH_FN(wrap_arith_ops_twice));
+  m.impl("twice",
+         ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_twice))
+             .debug("test/torch/kernels/arith.cpp:55 (kernel library 'arith')"));
 }
 
 // Nothing references this file in static mode, so a linker taking it from a
