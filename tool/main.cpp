@@ -2,12 +2,12 @@
 // library (lib/driver) and prints what it returns; the work is done there.
 #include "diag/text.h"
 #include "driver/driver.h"
+#include "driver/model.h"
 #include "driver/report.h"
 #include "emit/registry.h"
 #include "lsp_command.h"
-#include "model_command.h"
-#include "driver/model.h"
 #include "migrate/import_yaml.h"
+#include "model_command.h"
 #include "support/files.h"
 #include "support/text.h"
 #include "yaml/operator_yaml.h"
@@ -419,8 +419,7 @@ Status generate_command(const CLI::App& cmd, const std::vector<std::string>& ir_
 // `check`: everything generate checks (and generates in memory), writing
 // nothing.
 Status check_command(const CLI::App& cmd, const std::vector<std::string>& ir_files,
-                     const GenerateArgs& args, const std::string& stamp,
-                     const std::string& model) {
+                     const GenerateArgs& args, const std::string& stamp, const std::string& model) {
   if (!model.empty()) {
     if (args.lib || args.operators || !args.operators_from.empty())
       return usage("--model checks a model against library IRs as they are: it takes no --lib, "
@@ -798,8 +797,7 @@ int main(int argc, char** argv) {
       g_inputs.push_back({"an input of the scan", file});
     if (status != Status::ok)
       return status;
-    driver::Plan plan =
-        driver::plan_scanned(std::move(module), run_request, targets());
+    driver::Plan plan = driver::plan_scanned(std::move(module), run_request, targets());
     if (status = reported(plan.diagnostics, plan.status); status != Status::ok)
       return status;
     std::vector<driver::RoleFile> inputs = option_inputs(run_scan);

@@ -12,8 +12,7 @@ namespace {
 
 // The rows as an aligned table: operator, kernel key, library, kernel.
 std::string render(const std::vector<driver::ModelRow>& rows) {
-  std::vector<std::array<std::string, 4>> cells = {
-      {"operator", "kernel key", "library", "kernel"}};
+  std::vector<std::array<std::string, 4>> cells = {{"operator", "kernel key", "library", "kernel"}};
   for (const driver::ModelRow& row : rows) {
     std::string kernel = "MISSING";
     if (row.kernel != nullptr) {
@@ -49,8 +48,7 @@ ModelOutcome check_model_command(const std::string& model, const std::vector<std
   if (out.status != driver::Status::ok || !program.program)
     return out;
   driver::ModelCheck check = driver::check_model(*program.program, model, read.files);
-  out.diagnostics.insert(out.diagnostics.end(), check.diagnostics.begin(),
-                         check.diagnostics.end());
+  out.diagnostics.insert(out.diagnostics.end(), check.diagnostics.begin(), check.diagnostics.end());
   out.status = driver::status_of(out.diagnostics);
   std::set<std::string> operators;
   size_t missing = 0;
@@ -60,11 +58,11 @@ ModelOutcome check_model_command(const std::string& model, const std::vector<std
   }
   out.table = render(check.rows);
   const size_t keys = check.rows.size();
-  out.table += fmt::format(
-      "opscan: {}: {} operator{}, {} kernel key{} needed; {} by {} librar{}\n", model,
-      operators.size(), operators.size() == 1 ? "" : "s", keys, keys == 1 ? "" : "s",
-      missing == 0 ? "all served" : fmt::format("{} not served", missing), read.files.size(),
-      read.files.size() == 1 ? "y" : "ies");
+  out.table +=
+      fmt::format("opscan: {}: {} operator{}, {} kernel key{} needed; {} by {} librar{}\n", model,
+                  operators.size(), operators.size() == 1 ? "" : "s", keys, keys == 1 ? "" : "s",
+                  missing == 0 ? "all served" : fmt::format("{} not served", missing),
+                  read.files.size(), read.files.size() == 1 ? "y" : "ies");
   return out;
 }
 

@@ -101,7 +101,10 @@ ReadSelection read_operator_selection(const std::string& path) {
       return out;
     for (auto& [op, need] : pte::needed_operators(*model.program)) {
       selection.operators.push_back(
-          {op, std::move(need.keys), false, {path, 0, 0, 0},
+          {op,
+           std::move(need.keys),
+           false,
+           {path, 0, 0, 0},
            fmt::format("{}, plan{} {}", path, need.plans.size() == 1 ? "" : "s",
                        plans_of(need.plans))});
     }
@@ -127,14 +130,14 @@ ReadSelection read_operator_selection(const std::string& path) {
       keys.emplace();
       for (const yaml::SelectedKey& key : *op.keys) {
         if (!key.key.empty()) {
-          auto bad = emit::executorch::check_kernel_key(key.key, 0,
-                                                        std::numeric_limits<size_t>::max());
+          auto bad =
+              emit::executorch::check_kernel_key(key.key, 0, std::numeric_limits<size_t>::max());
           if (bad) {
             diag::Location at = key.where;
-            out.diagnostics.push_back(diag::make_error(
-                "opscan-kernel-key", at,
-                fmt::format("kernel key {} of {}: {}", support::quoted(key.key),
-                            support::quoted(op.name), bad->message)));
+            out.diagnostics.push_back(
+                diag::make_error("opscan-kernel-key", at,
+                                 fmt::format("kernel key {} of {}: {}", support::quoted(key.key),
+                                             support::quoted(op.name), bad->message)));
             continue;
           }
         }
@@ -178,9 +181,9 @@ ModelCheck check_model(const pte::Program& program, const std::string& path,
   const std::vector<std::string_view> candidates(names.begin(), names.end());
 
   auto note_at = [](const Served& s, const std::string& what) {
-    return diag::Note{fmt::format("library '{}' {}: {}", library_name(*s.library), what,
-                                  ir::describe(*s.kernel)),
-                      s.kernel->location};
+    return diag::Note{
+        fmt::format("library '{}' {}: {}", library_name(*s.library), what, ir::describe(*s.kernel)),
+        s.kernel->location};
   };
 
   for (const auto& [op, need] : pte::needed_operators(program)) {

@@ -111,12 +111,13 @@ SelectResult select_kernels(const Module& module, const OperatorSelection& selec
       if (keys.contains(key) || !reported.insert(op + "\n" + key).second)
         continue;
       std::string message =
-          key.empty() ? "operator '" + op + "' is called without tensors" + from(*need) +
-                            ", which only a fallback kernel (one without kernel key) serves, "
-                            "and it has none"
-                      : "operator '" + op + "' is needed with kernel key '" + key + "'" +
-                            from(*need) + ", and has neither a kernel with that key nor a "
-                            "fallback kernel (one without kernel key)";
+          key.empty()
+              ? "operator '" + op + "' is called without tensors" + from(*need) +
+                    ", which only a fallback kernel (one without kernel key) serves, "
+                    "and it has none"
+              : "operator '" + op + "' is needed with kernel key '" + key + "'" + from(*need) +
+                    ", and has neither a kernel with that key nor a "
+                    "fallback kernel (one without kernel key)";
       result.diagnostics.push_back(
           diag::make_error("opscan-unknown-kernel-key", need->location, message));
     }

@@ -4,8 +4,8 @@
 #include "support/text.h"
 
 #include <cstring>
-#include <fmt/format.h>
 #include <flatbuffers/flatbuffers.h>
+#include <fmt/format.h>
 #include <limits>
 
 namespace opscan::pte {
@@ -50,8 +50,8 @@ public:
   // Every error names the file in its message: a location without a line
   // is not shown in text.
   void error(std::string code, const std::string& message) {
-    result_.diagnostics.push_back(diag::make_error(std::move(code), {path_, 0, 0, 0},
-                                                   path_ + ": " + message));
+    result_.diagnostics.push_back(
+        diag::make_error(std::move(code), {path_, 0, 0, 0}, path_ + ": " + message));
   }
 
   bool failed() const { return diag::has_errors(result_.diagnostics); }
@@ -103,7 +103,8 @@ public:
           DelegateCall delegate{"", position};
           const int i = call->delegate_index();
           if (i >= 0 && static_cast<size_t>(i) < delegate_count) {
-            const fb::BackendDelegate* d = in.delegates()->Get(static_cast<flatbuffers::uoffset_t>(i));
+            const fb::BackendDelegate* d =
+                in.delegates()->Get(static_cast<flatbuffers::uoffset_t>(i));
             if (d != nullptr && d->id() != nullptr)
               delegate.backend = d->id()->str();
           }

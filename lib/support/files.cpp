@@ -177,7 +177,6 @@ public:
     return false;
   }
 
-
   std::optional<fs::path> failed_path;
   std::string error;
 
@@ -263,7 +262,8 @@ std::optional<std::string> read_regular(const fs::path& path, std::string* error
   content.reserve(static_cast<size_t>(std::min<std::uintmax_t>(st.st_size, head)));
   char block[1 << 16];
   for (;;) {
-    const auto want = static_cast<size_t>(std::min<std::uintmax_t>(sizeof block, head - content.size()));
+    const auto want =
+        static_cast<size_t>(std::min<std::uintmax_t>(sizeof block, head - content.size()));
     if (want == 0)
       return content;
     ssize_t n = ::read(fd.get(), block, want);

@@ -122,9 +122,8 @@ SelectedOperators walk(const YAML::Node& root, Walker& w) {
 
 } // namespace
 
-std::optional<SelectedOperators> parse_selected_operators(std::string_view text,
-                                                          const std::string& path,
-                                                          diag::Diagnostics& diags) {
+std::optional<SelectedOperators>
+parse_selected_operators(std::string_view text, const std::string& path, diag::Diagnostics& diags) {
   Walker walker(text, path);
   try {
     const YAML::Node root = YAML::Load(std::string(text));

@@ -50,8 +50,7 @@ struct SelectedOperators {
 
 // The selection `text` (the content of `path`, named in locations) holds;
 // nullopt, with one error in `diags`, when it is not such a file.
-std::optional<SelectedOperators> parse_selected_operators(std::string_view text,
-                                                          const std::string& path,
-                                                          diag::Diagnostics& diags);
+std::optional<SelectedOperators>
+parse_selected_operators(std::string_view text, const std::string& path, diag::Diagnostics& diags);
 
 } // namespace opscan::yaml

@@ -16,7 +16,8 @@ namespace opscan::testing {
 
 // The binary flatc makes of the JSON model `json` (text) with `schema`
 // (and -I `include_dir` for its includes); throws when flatc refuses it.
-inline std::string flatc_binary(const std::string& json, const std::string& schema = OPSCAN_PTE_SCHEMA,
+inline std::string flatc_binary(const std::string& json,
+                                const std::string& schema = OPSCAN_PTE_SCHEMA,
                                 const std::string& include_dir = "") {
   TempDir dir;
   dir.write("model.json", json);

@@ -5,9 +5,8 @@
 // every call's operator index in range, and its needs (kernel keys) are
 // well-formed: "v1/" and one "<dtype>;<dim order>" entry per tensor.
 #include "diag/diag.h"
-#include "pte/program.h"
-
 #include "fuzz_check.h"
+#include "pte/program.h"
 
 #include <cstddef>
 #include <cstdint>

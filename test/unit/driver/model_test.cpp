@@ -2,7 +2,6 @@
 // Programs are made by flatc from JSON (test/common/pte.h); libraries are
 // IR modules in memory.
 #include "driver/model.h"
-
 #include "driver_test_helpers.h"
 #include "pte.h"
 
@@ -32,7 +31,8 @@ pte::Program program() {
 
 ir::Kernel kernel(const std::string& op, const std::string& function, const std::string& key = "") {
   const size_t colon = op.find("::"), dot = op.find('.');
-  ir::Kernel k = et_kernel(op.substr(0, colon), op.substr(colon + 2, dot - colon - 2), function, key);
+  ir::Kernel k =
+      et_kernel(op.substr(0, colon), op.substr(colon + 2, dot - colon - 2), function, key);
   if (dot != std::string::npos)
     k.op.overload = op.substr(dot + 1);
   return k;
@@ -99,8 +99,8 @@ TEST(ModelCheck, AKeyWithoutItsKernelOrAFallbackIsMissing) {
   std::vector<driver::IrFile> libs = full_build();
   libs[0].module.kernels[0] = kernel("aten::add.out", "add_f64", "v1/7;0,1|7;0,1|7;0,1");
   driver::ModelCheck check = driver::check_model(program(), "m.pte", libs);
-  ASSERT_EQ(codes(check.diagnostics), (std::vector<std::string>{"opscan-model-missing-kernel-key",
-                                                                "opscan-model-delegate"}));
+  ASSERT_EQ(codes(check.diagnostics),
+            (std::vector<std::string>{"opscan-model-missing-kernel-key", "opscan-model-delegate"}));
   const diag::Diagnostic& d = check.diagnostics[0];
   EXPECT_EQ(d.message, "m.pte: operator 'aten::add.out' is called with kernel key "
                        "'v1/6;0,1|6;0,1|6;0,1' (by plans 'decode', 'forward'), and no library has "
@@ -205,8 +205,7 @@ et_kernel_metadata:
   driver::ReadSelection read = driver::read_operator_selection(path);
   ASSERT_TRUE(read.selection) << read.diagnostics.at(0).message;
   ASSERT_EQ(read.selection->operators.size(), 3u);
-  EXPECT_EQ(read.selection->operators[0].keys,
-            (std::set<std::string>{"", "v1/6;0,1|6;0,1|6;0,1"}));
+  EXPECT_EQ(read.selection->operators[0].keys, (std::set<std::string>{"", "v1/6;0,1|6;0,1|6;0,1"}));
   EXPECT_EQ(read.selection->operators[0].location, (diag::Location{path, 2, 3, 13}));
   EXPECT_EQ(read.selection->operators[1].name, "aten::mul");
   EXPECT_TRUE(read.selection->operators[1].all_overloads);
@@ -224,9 +223,9 @@ TEST(ReadSelection, BadSelectionFilesAreLocatedErrors) {
   ASSERT_EQ(codes(bad_key.diagnostics), std::vector<std::string>{"opscan-kernel-key"});
   EXPECT_EQ(bad_key.diagnostics[0].location.line, 4u);
   EXPECT_EQ(bad_key.status, driver::Status::errors);
-  for (const char* text : {"operators: [aten::add.out]\n", "- a\n", "", "operators:\n  a: []\n",
-                           "include_all_operators: maybe\n",
-                           "et_kernel_metadata:\n  aten::add.out: default\n"}) {
+  for (const char* text :
+       {"operators: [aten::add.out]\n", "- a\n", "", "operators:\n  a: []\n",
+        "include_all_operators: maybe\n", "et_kernel_metadata:\n  aten::add.out: default\n"}) {
     SCOPED_TRACE(text);
     driver::ReadSelection bad = read(text);
     EXPECT_EQ(codes(bad.diagnostics), std::vector<std::string>{"opscan-selected-operators"});

@@ -2,10 +2,9 @@
 // Programs are made at test time from JSON model descriptions (test/data/pte)
 // by flatc with opscan's schema, and, when OPSCAN_EXECUTORCH_SOURCE names an
 // ExecuTorch checkout, with ExecuTorch's own schema (wire compatibility).
-#include "pte/program.h"
-
 #include "files.h"
 #include "pte.h"
+#include "pte/program.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -101,8 +100,7 @@ TEST(Program, NeededOperatorsGiveKeysAndPlans) {
   EXPECT_EQ(needs.at("aten::add.out").plans, (std::set<std::string>{"decode", "forward"}));
   EXPECT_EQ(needs.at("aten::relu").keys, std::set<std::string>{"v1/3;"});
   EXPECT_EQ(needs.at("demo::seed").keys, std::set<std::string>{""});
-  EXPECT_EQ(needs.at("aten::mul.out").keys,
-            std::set<std::string>{"v1/6;0,2,1|6;0,2,1|6;0,2,1"});
+  EXPECT_EQ(needs.at("aten::mul.out").keys, std::set<std::string>{"v1/6;0,2,1|6;0,2,1|6;0,2,1"});
   EXPECT_EQ(needs.at("aten::mul.out").plans, std::set<std::string>{"decode"});
 }
 
@@ -138,7 +136,8 @@ TEST(Program, IsWireCompatibleWithExecuTorchsSchema) {
 }
 
 TEST(Program, APlanWithoutCallsNeedsNothing) {
-  const pte::Program program = read_ok(opscan::testing::flatc_binary(model_json("empty_plan.json")));
+  const pte::Program program =
+      read_ok(opscan::testing::flatc_binary(model_json("empty_plan.json")));
   ASSERT_EQ(program.plans.size(), 1u);
   EXPECT_EQ(program.plans[0].name, "");
   EXPECT_TRUE(pte::needed_operators(program).empty());
@@ -148,10 +147,9 @@ TEST(Program, AWrongIdentifierIsRefused) {
   std::string file = two_plans();
   file.replace(4, 4, "ET11");
   EXPECT_EQ(read_error(file),
-            Error(
-                "opscan-pte-identifier",
-                "model.pte: not an ExecuTorch program: identifier 'ET11' at byte 4, expected "
-                "'ET12'"));
+            Error("opscan-pte-identifier",
+                  "model.pte: not an ExecuTorch program: identifier 'ET11' at byte 4, expected "
+                  "'ET12'"));
   EXPECT_EQ(read_error("").first, "opscan-pte-identifier");
   EXPECT_EQ(read_error("1234ET1").first, "opscan-pte-identifier");
 }
@@ -182,18 +180,18 @@ TEST(Program, EveryFlippedByteIsReadOrRefusedWithACode) {
 
 TEST(Program, OutOfRangeIndicesNameThePlanChainAndInstruction) {
   std::string json = model_json();
-  json = replaced(json, R"("op_index": 2, "args": [0, 0, 0])", R"("op_index": 3, "args": [0, 0, 0])");
-  EXPECT_EQ(read_error(opscan::testing::flatc_binary(json)),
-            Error(
-                "opscan-pte-index",
-                "model.pte: plan 1 ('decode'), chain 1, instruction 0: the kernel call's operator "
-                "index 3 is out of range (the plan has 3 operators)"));
+  json =
+      replaced(json, R"("op_index": 2, "args": [0, 0, 0])", R"("op_index": 3, "args": [0, 0, 0])");
+  EXPECT_EQ(
+      read_error(opscan::testing::flatc_binary(json)),
+      Error("opscan-pte-index",
+            "model.pte: plan 1 ('decode'), chain 1, instruction 0: the kernel call's operator "
+            "index 3 is out of range (the plan has 3 operators)"));
   json = replaced(model_json(), R"("args": [4, 5])", R"("args": [4, 7])");
   EXPECT_EQ(read_error(opscan::testing::flatc_binary(json)),
-            Error(
-                "opscan-pte-index",
-                "model.pte: plan 0 ('forward'), chain 0, instruction 2: argument 1 of the kernel "
-                "call is value 7, out of range (the plan has 7 values)"));
+            Error("opscan-pte-index",
+                  "model.pte: plan 0 ('forward'), chain 0, instruction 2: argument 1 of the kernel "
+                  "call is value 7, out of range (the plan has 7 values)"));
   json = replaced(model_json(), R"("args": [4, 5])", R"("args": [-1])");
   EXPECT_EQ(read_error(opscan::testing::flatc_binary(json)).first, "opscan-pte-index");
   json = replaced(model_json(), R"("op_index": 1, "args": [4)", R"("op_index": -1, "args": [4)");
@@ -219,9 +217,9 @@ TEST(Program, BadExtendedHeadersAreRefused) {
 
 TEST(Program, EmptyAndNonUtf8OperatorNamesAreRefused) {
   std::string json = replaced(model_json(), R"("name": "aten::relu")", R"("name": "")");
-  EXPECT_EQ(read_error(opscan::testing::flatc_binary(json)),
-            Error(
-                "opscan-pte-operator-name", "model.pte: plan 0 ('forward'): operator 1 has no name"));
+  EXPECT_EQ(
+      read_error(opscan::testing::flatc_binary(json)),
+      Error("opscan-pte-operator-name", "model.pte: plan 0 ('forward'): operator 1 has no name"));
   // flatc writes UTF-8 only: the bytes are changed in the binary.
   std::string file = two_plans();
   const size_t at = file.find("aten::relu");
