@@ -125,7 +125,7 @@ TEST_F(ModelCli, CheckModelNamesAMissingKernelKey) {
             std::string::npos)
       << run.err;
   // A note at the kernel the library has.
-  EXPECT_NE(run.err.find("test/cli/inputs/model/add_f32.cpp:12:10: note: library 'keyed' has"),
+  EXPECT_NE(run.err.find("test/cli/inputs/model/add_f32.cpp:12:9: note: library 'keyed' has"),
             std::string::npos)
       << run.err;
   // The full library's fallback serves it.
