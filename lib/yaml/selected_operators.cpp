@@ -15,7 +15,7 @@ namespace {
 constexpr std::string_view kFormat = "opscan-selected-operators";
 
 // The most nodes read: far above any real file (one per operator and key).
-constexpr size_t kMaxNodes = 1'000'000;
+constexpr size_t kMaxNodes = 200'000;
 
 struct Problem {
   diag::Location where;
