@@ -8,6 +8,7 @@ build="${OPSCAN_BUILD_DIR:-$repo/build}"
 
 packages=(cmake ninja-build g++ clang libclang-dev nlohmann-json3-dev libfmt-dev libcli11-dev
           libicu-dev libgtest-dev libtorch-dev libyaml-cpp-dev meson
+          flatbuffers-compiler libflatbuffers-dev
           neovim clang-tools nodejs)
 missing=()
 for p in "${packages[@]}"; do

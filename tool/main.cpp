@@ -2,10 +2,12 @@
 // library (lib/driver) and prints what it returns; the work is done there.
 #include "diag/text.h"
 #include "driver/driver.h"
+#include "driver/model.h"
 #include "driver/report.h"
 #include "emit/registry.h"
 #include "lsp_command.h"
 #include "migrate/import_yaml.h"
+#include "model_command.h"
 #include "support/files.h"
 #include "support/text.h"
 #include "yaml/operator_yaml.h"
@@ -148,6 +150,7 @@ struct GenerateArgs {
   std::string templates_dir;
   std::string out_dir;
   std::optional<std::vector<std::string>> operators; // --operators: set when given
+  std::string operators_from;                        // --operators-from
   bool no_profiling = false;
 };
 
@@ -192,6 +195,10 @@ void add_generate_options(CLI::App& cmd, GenerateArgs& args, bool registration_r
       ->delimiter(',')
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd.add_option("--operators-from", args.operators_from,
+                 "Generate only what a model needs: FILE is an ExecuTorch program (.pte: the "
+                 "operators it calls, with their kernel keys) or a selected_operators.yaml; with "
+                 "--operators, the operators of both");
   // Checked here: a missing directory would leave the built-in templates in
   // use without a word.
   cmd.add_option("--templates", args.templates_dir, "Directory overriding the built-in templates")
@@ -238,6 +245,15 @@ driver::Request request_of(const CLI::App& cmd, const GenerateArgs& args) {
   options.profiling = !args.no_profiling;
   request.operators = args.operators;
   return request;
+}
+
+// Reads --operators-from, if given, into `request`.
+Status read_operators_from(const GenerateArgs& args, driver::Request& request) {
+  if (args.operators_from.empty())
+    return Status::ok;
+  driver::ReadSelection read = driver::read_operator_selection(args.operators_from);
+  request.operators_from = std::move(read.selection);
+  return reported(read.diagnostics, read.status);
 }
 
 // Refuses sources libclang could block or choke on (FIFOs, devices, huge
@@ -305,6 +321,8 @@ std::vector<driver::RoleFile> generation_inputs(const std::vector<std::string>& 
   std::vector<driver::RoleFile> inputs;
   for (const std::string& file : ir_files)
     inputs.push_back({"an IR input", file});
+  if (!args.operators_from.empty())
+    inputs.push_back({"--operators-from", args.operators_from});
   if (!args.templates_dir.empty()) {
     std::vector<driver::RoleFile> templates = driver::files_under(args.templates_dir, "a template");
     inputs.insert(inputs.end(), templates.begin(), templates.end());
@@ -390,6 +408,8 @@ Status generate_command(const CLI::App& cmd, const std::vector<std::string>& ir_
   }
   if (args.out_dir.empty())
     return usage("-o (the output directory) is required");
+  if (Status status = read_operators_from(args, request); status != Status::ok)
+    return status;
   driver::Plan plan = driver::plan(std::move(inputs), request, targets());
   if (Status status = reported(plan.diagnostics, plan.status); status != Status::ok)
     return status;
@@ -399,11 +419,31 @@ Status generate_command(const CLI::App& cmd, const std::vector<std::string>& ir_
 // `check`: everything generate checks (and generates in memory), writing
 // nothing.
 Status check_command(const CLI::App& cmd, const std::vector<std::string>& ir_files,
-                     const GenerateArgs& args, const std::string& stamp) {
+                     const GenerateArgs& args, const std::string& stamp, const std::string& model) {
+  if (!model.empty()) {
+    if (args.lib || args.operators || !args.operators_from.empty())
+      return usage("--model checks a model against library IRs as they are: it takes no --lib, "
+                   "--operators or --operators-from");
+    g_source_files.emplace(ir_files.begin(), ir_files.end());
+    tool::ModelOutcome outcome = tool::check_model_command(model, ir_files);
+    std::fputs(outcome.table.c_str(), g_out);
+    if (Status status = reported(outcome.diagnostics, outcome.status); status != Status::ok)
+      return status;
+    if (!stamp.empty()) {
+      std::vector<driver::RoleFile> inputs = generation_inputs(ir_files, args);
+      inputs.push_back({"--model", model});
+      driver::Outcome touched = driver::touch_stamp(stamp, inputs);
+      return reported(touched.diagnostics, touched.status);
+    }
+    return Status::ok;
+  }
   std::vector<driver::IrFile> inputs;
   if (Status status = read_inputs(ir_files, inputs); status != Status::ok)
     return status;
-  driver::Plan plan = driver::plan(std::move(inputs), request_of(cmd, args), targets());
+  driver::Request request = request_of(cmd, args);
+  if (Status status = read_operators_from(args, request); status != Status::ok)
+    return status;
+  driver::Plan plan = driver::plan(std::move(inputs), request, targets());
   if (Status status = reported(plan.diagnostics, plan.status); status != Status::ok)
     return status;
   std::vector<std::string> names;
@@ -574,7 +614,12 @@ int main(int argc, char** argv) {
   check_cmd->add_option("ir", check_files, "IR files, as for generate")->required();
   add_generate_options(*check_cmd, check_args, /*registration_required=*/false);
   check_cmd->add_option("--stamp", check_stamp, "File to create or touch when the check passes");
-  check_cmd->footer("Example:\n  opscan check gen/portable_ops/ir.json gen/quantized_ops/ir.json");
+  std::string check_model;
+  check_cmd->add_option("--model", check_model,
+                        "An ExecuTorch program (.pte): check that the libraries serve every "
+                        "operator and kernel key it calls, and print what serves each");
+  check_cmd->footer("Example:\n  opscan check gen/portable_ops/ir.json gen/quantized_ops/ir.json\n"
+                    "  opscan check --model model.pte gen/portable_ops/ir.json");
 
   ScanArgs run_scan;
   GenerateArgs run_gen;
@@ -682,6 +727,8 @@ int main(int argc, char** argv) {
       g_outputs.push_back({"--stamp", gen_stamp});
   } else if (*check_cmd) {
     add_inputs(generation_inputs(check_files, check_args));
+    if (!check_model.empty())
+      g_inputs.push_back({"--model", check_model});
     if (!check_stamp.empty())
       g_outputs.push_back({"--stamp", check_stamp});
   }
@@ -739,7 +786,10 @@ int main(int argc, char** argv) {
       return generate_command(*gen_cmd, ir_files, gen_args, list_outputs, gen_stamp);
     }
     if (*check_cmd)
-      return check_command(*check_cmd, check_files, check_args, check_stamp);
+      return check_command(*check_cmd, check_files, check_args, check_stamp, check_model);
+    driver::Request run_request = request_of(*run_cmd, run_gen);
+    if (Status status = read_operators_from(run_gen, run_request); status != Status::ok)
+      return status;
     ir::Module module;
     std::vector<std::string> scanned;
     Status status = scan_into(run_scan, module, &scanned);
@@ -747,8 +797,7 @@ int main(int argc, char** argv) {
       g_inputs.push_back({"an input of the scan", file});
     if (status != Status::ok)
       return status;
-    driver::Plan plan =
-        driver::plan_scanned(std::move(module), request_of(*run_cmd, run_gen), targets());
+    driver::Plan plan = driver::plan_scanned(std::move(module), run_request, targets());
     if (status = reported(plan.diagnostics, plan.status); status != Status::ok)
       return status;
     std::vector<driver::RoleFile> inputs = option_inputs(run_scan);

@@ -102,12 +102,16 @@ std::optional<emit::Options> recorded_options(const IrFile& input, const emit::O
   return options;
 }
 
-// One library from `module` (with --operators, only the operators named).
+// One library from `module` (with --operators and --operators-from, only
+// the operators, and kernel keys, they select).
 Plan plan_one(ir::Module module, const Request& request, const emit::TargetRegistry& targets,
               const ir::Locator& locator) {
   Plan plan;
-  if (request.operators) {
-    ir::SelectResult selected = ir::select_operators(module, *request.operators);
+  if (request.operators || request.operators_from) {
+    ir::OperatorSelection selection = request.operators_from.value_or(ir::OperatorSelection{});
+    for (const std::string& name : request.operators.value_or(std::vector<std::string>{}))
+      selection.operators.push_back({name, std::nullopt, false, {}, ""});
+    ir::SelectResult selected = ir::select_kernels(module, selection);
     plan.diagnostics = std::move(selected.diagnostics);
     if (diag::has_errors(plan.diagnostics)) {
       plan.status = Status::errors;
@@ -276,6 +280,11 @@ Plan plan(std::vector<IrFile> inputs, const Request& request, const emit::Target
   const bool regenerate = !request.options.library && fragments.empty();
 
   if (regenerate) {
+    if (request.operators_from && !request.operators) {
+      return usage("--operators-from selects the operators of one new library: give --lib to "
+                   "merge the library IRs into one (without --lib each library is generated "
+                   "again with all its operators)");
+    }
     if (request.operators) {
       return usage("--operators selects the operators of one new library: give --lib to merge the "
                    "library IRs into one (without --lib each library is generated again with all "

@@ -60,6 +60,10 @@ struct Request {
   bool target_given = false;                         // --target
   bool registration_given = false;                   // --registration
   std::optional<std::vector<std::string>> operators; // --operators
+  // --operators-from (driver/model.h, read_operator_selection); with
+  // --operators, the operators of both are kept (an operator --operators
+  // names keeps every kernel).
+  std::optional<ir::OperatorSelection> operators_from;
 };
 
 // The libraries a generation makes, rendered, in input order.

@@ -8,6 +8,7 @@
 #include "schema/schema.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -161,5 +162,32 @@ struct SelectResult {
   diag::Diagnostics diagnostics;
 };
 SelectResult select_operators(const Module& module, const std::vector<std::string>& names);
+
+// What a model (or a selective-build file) needs of one operator: the
+// kernel keys its calls look up, or every kernel. Plain data: who reads
+// models and files turns them into this.
+struct OperatorNeed {
+  std::string name; // "ns::name.overload" or "ns::name"
+  // The kernel keys needed ("" for the fallback kernel, which serves calls
+  // without tensors); nullopt: every kernel of the operator.
+  std::optional<std::set<std::string>> keys;
+  bool all_overloads = false; // every overload of name's "ns::name"
+  diag::Location location;    // where it is asked for, for errors
+  std::string from;           // for messages: "model.pte", "--operators"
+};
+struct OperatorSelection {
+  bool all_operators = false; // keep every kernel (include_all_operators)
+  std::vector<OperatorNeed> operators;
+};
+
+// Selective generation by need: keeps, for each operator named, its
+// fallback kernels (no kernel key) and the dtype-specialised kernels whose
+// key is needed (all of them when `keys` is nullopt); the sources as
+// select_operators keeps them. Several needs of one operator add up.
+// Errors: those of select_operators, and
+//   opscan-unknown-kernel-key  a needed key (or a needed fallback) that no
+//                              kernel of the operator serves: neither a
+//                              kernel with that key nor a fallback
+SelectResult select_kernels(const Module& module, const OperatorSelection& selection);
 
 } // namespace opscan::ir

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <limits>
 #include <map>
 #include <set>
 #include <sys/file.h>
@@ -176,7 +177,6 @@ public:
     return false;
   }
 
-
   std::optional<fs::path> failed_path;
   std::string error;
 
@@ -234,8 +234,12 @@ std::string unreadable_reason(const fs::path& path, std::uintmax_t max_bytes) {
   return {};
 }
 
-std::optional<std::string> read_file(const fs::path& path, std::string* error,
-                                     std::uintmax_t max_bytes) {
+namespace {
+
+// The first `head` bytes of a regular file of at most `max_bytes` bytes
+// (the whole file when it is shorter).
+std::optional<std::string> read_regular(const fs::path& path, std::string* error,
+                                        std::uintmax_t max_bytes, std::uintmax_t head) {
   auto fail = [&](std::string why) -> std::optional<std::string> {
     if (error)
       *error = std::move(why);
@@ -255,10 +259,14 @@ std::optional<std::string> read_file(const fs::path& path, std::string* error,
   if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
     return fail(too_large(max_bytes));
   std::string content;
-  content.reserve(static_cast<size_t>(st.st_size));
+  content.reserve(static_cast<size_t>(std::min<std::uintmax_t>(st.st_size, head)));
   char block[1 << 16];
   for (;;) {
-    ssize_t n = ::read(fd.get(), block, sizeof block);
+    const auto want =
+        static_cast<size_t>(std::min<std::uintmax_t>(sizeof block, head - content.size()));
+    if (want == 0)
+      return content;
+    ssize_t n = ::read(fd.get(), block, want);
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0)
@@ -269,6 +277,18 @@ std::optional<std::string> read_file(const fs::path& path, std::string* error,
       return fail(too_large(max_bytes));
     content.append(block, static_cast<size_t>(n));
   }
+}
+
+} // namespace
+
+std::optional<std::string> read_file(const fs::path& path, std::string* error,
+                                     std::uintmax_t max_bytes) {
+  return read_regular(path, error, max_bytes, max_bytes);
+}
+
+std::optional<std::string> read_file_head(const fs::path& path, std::uintmax_t head,
+                                          std::string* error) {
+  return read_regular(path, error, std::numeric_limits<std::uintmax_t>::max(), head);
 }
 
 WriteFilesResult write_files(const std::vector<FileWrite>& files, const WriteHooks& hooks) {

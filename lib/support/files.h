@@ -35,6 +35,13 @@ std::optional<std::string> read_file(const std::filesystem::path& path,
                                      std::string* error = nullptr,
                                      std::uintmax_t max_bytes = kMaxInputBytes);
 
+// The first `head` bytes of a regular file of any size (all of it when it
+// is shorter), read as read_file reads: for formats whose header says how
+// much of a large file is to be read (an ExecuTorch program before its
+// data segments).
+std::optional<std::string> read_file_head(const std::filesystem::path& path, std::uintmax_t head,
+                                          std::string* error = nullptr);
+
 enum class WriteOutcome { unchanged, written, failed };
 
 struct FileWrite {

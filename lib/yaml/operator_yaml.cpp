@@ -5,6 +5,8 @@
 // cannot multiply the work.
 #include "yaml/operator_yaml.h"
 
+#include "yaml/marks.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -27,20 +29,6 @@ struct Problem {
   diag::Location where;
   std::string message;
 };
-
-// yaml-cpp counts positions after a byte-order mark; diagnostics count bytes
-// of the file.
-size_t bom_size(std::string_view text) {
-  return text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
-}
-
-diag::Location location(const YAML::Mark& mark, const std::string& path, size_t bom) {
-  if (mark.is_null() || mark.pos < 0 || mark.line < 0 || mark.column < 0)
-    return {path, 1, 1, 0};
-  const auto column = static_cast<uint32_t>(mark.column + 1 + (mark.line == 0 ? bom : 0));
-  return {path, static_cast<uint32_t>(mark.line) + 1, column,
-          static_cast<uint32_t>(static_cast<size_t>(mark.pos) + bom)};
-}
 
 // An istream over the text, without copying it.
 class ViewBuffer : public std::streambuf {

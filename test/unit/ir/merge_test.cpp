@@ -301,4 +301,61 @@ TEST(IrSelect, MalformedNameIsAnError) {
   EXPECT_TRUE(result.module.kernels.empty());
 }
 
+// ===== Selecting by need (select_kernels) ===================================
+
+OperatorNeed need(std::string name, std::optional<std::set<std::string>> keys) {
+  return {std::move(name), std::move(keys), false, {"model.pte", 0, 0, 0}, "model.pte"};
+}
+
+TEST(IrSelectKernels, KeepsFallbacksAndTheKeysNeeded) {
+  const std::string key = "v1/6;0,1|6;0,1|6;0,1";
+  // A key the operator has a kernel for: that kernel and the fallback.
+  SelectResult keyed = select_kernels(full_module(), {false, {need("aten::add.out", {{key}})}});
+  EXPECT_TRUE(keyed.diagnostics.empty());
+  EXPECT_EQ(operators_of(keyed.module),
+            (std::vector<std::string>{"aten::add.out", "aten::add.out [" + key + "]"}));
+  // Another key (served by the fallback), or none: the fallback only.
+  for (const std::string& other : {std::string("v1/7;0,1|7;0,1|7;0,1"), std::string()}) {
+    SelectResult fallback =
+        select_kernels(full_module(), {false, {need("aten::add.out", {{other}})}});
+    EXPECT_TRUE(fallback.diagnostics.empty());
+    EXPECT_EQ(operators_of(fallback.module), std::vector<std::string>{"aten::add.out"});
+  }
+  // nullopt, or --operators naming it too: every kernel.
+  SelectResult all = select_kernels(
+      full_module(), {false, {need("aten::add.out", {{""}}), need("aten::add.out", std::nullopt)}});
+  EXPECT_EQ(operators_of(all.module).size(), 2u);
+  // include_all_operators: the module as it is.
+  EXPECT_EQ(select_kernels(full_module(), {true, {}}).module, full_module());
+}
+
+TEST(IrSelectKernels, AKeyWithoutItsKernelOrAFallbackIsAnError) {
+  Module m = full_module();
+  std::erase_if(m.kernels, [](const Kernel& k) { return k.kernel_key.empty(); });
+  SelectResult result = select_kernels(
+      m, {false, {need("aten::add.out", {{"", "v1/7;0,1|7;0,1|7;0,1", "v1/6;0,1|6;0,1|6;0,1"}})}});
+  ASSERT_EQ(result.diagnostics.size(), 2u);
+  EXPECT_EQ(result.diagnostics[0].code, "opscan-unknown-kernel-key");
+  EXPECT_EQ(result.diagnostics[0].location, (diag::Location{"model.pte", 0, 0, 0}));
+  EXPECT_EQ(result.diagnostics[0].message,
+            "operator 'aten::add.out' is called without tensors (needed by model.pte), which "
+            "only a fallback kernel (one without kernel key) serves, and it has none");
+  EXPECT_EQ(result.diagnostics[1].message,
+            "operator 'aten::add.out' is needed with kernel key 'v1/7;0,1|7;0,1|7;0,1' (needed "
+            "by model.pte), and has neither a kernel with that key nor a fallback kernel (one "
+            "without kernel key)");
+}
+
+TEST(IrSelectKernels, UnknownOperatorsAndAllOverloads) {
+  SelectResult unknown = select_kernels(full_module(), {false, {need("aten::add.Tensor", {{""}})}});
+  ASSERT_EQ(unknown.diagnostics.size(), 1u);
+  EXPECT_EQ(unknown.diagnostics[0].code, "opscan-unknown-operator");
+  EXPECT_EQ(unknown.diagnostics[0].message,
+            "no kernel implements operator 'aten::add.Tensor' (needed by model.pte); did you mean "
+            "'aten::add.out'?");
+  OperatorNeed every = need("aten::add", std::nullopt);
+  every.all_overloads = true;
+  EXPECT_EQ(operators_of(select_kernels(full_module(), {false, {every}}).module).size(), 2u);
+}
+
 } // namespace

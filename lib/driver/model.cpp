@@ -1,0 +1,279 @@
+#include "driver/model.h"
+
+#include "emit/targets/executorch/kernel_key.h"
+#include "support/files.h"
+#include "support/text.h"
+#include "yaml/selected_operators.h"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace opscan::driver {
+namespace {
+
+// The most of a selected_operators.yaml read: a file naming every ATen
+// operator is well under a MiB, and the reader builds a tree.
+constexpr std::uintmax_t kMaxSelectionBytes = std::uintmax_t{16} << 20;
+
+// The bytes an extended header's fields need (lib/pte checks the rest).
+constexpr std::uintmax_t kHead = 32;
+
+diag::Diagnostic io_error(const std::string& path, std::string_view what, const std::string& why) {
+  return diag::make_error("opscan-io", {path, 0, 0, 0},
+                          fmt::format("cannot {} {}: {}", what, path, why));
+}
+
+// "'forward', 'decode'"
+std::string plans_of(const std::set<std::string>& plans) {
+  std::vector<std::string> quoted;
+  for (const std::string& plan : plans)
+    quoted.push_back(support::quoted(plan));
+  return fmt::format("{}", fmt::join(quoted, ", "));
+}
+
+std::string described_key(const std::string& key) {
+  return key.empty() ? "calls without tensors" : "kernel key '" + key + "'";
+}
+
+// A library's name for messages: its record's, else its file's.
+std::string library_name(const IrFile& file) {
+  return file.module.library ? file.module.library->name : file.path;
+}
+
+} // namespace
+
+ReadModel read_model(const std::string& path) {
+  ReadModel out;
+  auto fail = [&](const std::string& why) {
+    out.diagnostics.push_back(io_error(path, "read the model", why));
+    out.status = Status::failure;
+    return out;
+  };
+  // Any size: only the program part is read.
+  const std::string why =
+      support::unreadable_reason(path, std::numeric_limits<std::uintmax_t>::max());
+  if (!why.empty())
+    return fail(why);
+  std::error_code ec;
+  const std::uintmax_t file_size = std::filesystem::file_size(path, ec);
+  if (ec)
+    return fail(ec.message());
+  std::string error;
+  std::optional<std::string> head = support::read_file_head(path, kHead, &error);
+  if (!head)
+    return fail(error);
+  std::uintmax_t size = file_size;
+  if (std::optional<uint64_t> program = pte::program_size(*head); program && *program <= size)
+    size = *program;
+  if (size > support::kMaxInputBytes) {
+    return fail(fmt::format("its program is {} bytes, more than the {} MiB opscan reads", size,
+                            support::kMaxInputBytes >> 20));
+  }
+  std::optional<std::string> bytes = support::read_file_head(path, size, &error);
+  if (!bytes)
+    return fail(error);
+  pte::ReadResult read = pte::read_program(*bytes, path);
+  out.program = std::move(read.program);
+  out.diagnostics = std::move(read.diagnostics);
+  out.status = status_of(out.diagnostics);
+  return out;
+}
+
+ReadSelection read_operator_selection(const std::string& path) {
+  ReadSelection out;
+  std::string error;
+  std::optional<std::string> head = support::read_file_head(path, kHead, &error);
+  if (!head) {
+    out.diagnostics.push_back(io_error(path, "read --operators-from", error));
+    out.status = Status::failure;
+    return out;
+  }
+  ir::OperatorSelection selection;
+  if (pte::looks_like_program(*head)) {
+    ReadModel model = read_model(path);
+    out.diagnostics = std::move(model.diagnostics);
+    out.status = model.status;
+    if (!model.program)
+      return out;
+    for (auto& [op, need] : pte::needed_operators(*model.program)) {
+      selection.operators.push_back(
+          {op,
+           std::move(need.keys),
+           false,
+           {path, 0, 0, 0},
+           fmt::format("{}, plan{} {}", path, need.plans.size() == 1 ? "" : "s",
+                       plans_of(need.plans))});
+    }
+    out.selection = std::move(selection);
+    return out;
+  }
+  std::optional<std::string> text = support::read_file(path, &error, kMaxSelectionBytes);
+  if (!text) {
+    out.diagnostics.push_back(io_error(path, "read --operators-from", error));
+    out.status = Status::failure;
+    return out;
+  }
+  std::optional<yaml::SelectedOperators> read =
+      yaml::parse_selected_operators(*text, path, out.diagnostics);
+  if (!read) {
+    out.status = Status::errors;
+    return out;
+  }
+  selection.all_operators = read->include_all_operators;
+  for (yaml::SelectedOperator& op : read->operators) {
+    std::optional<std::set<std::string>> keys;
+    if (op.keys) {
+      keys.emplace();
+      for (const yaml::SelectedKey& key : *op.keys) {
+        if (!key.key.empty()) {
+          auto bad =
+              emit::executorch::check_kernel_key(key.key, 0, std::numeric_limits<size_t>::max());
+          if (bad) {
+            diag::Location at = key.where;
+            out.diagnostics.push_back(
+                diag::make_error("opscan-kernel-key", at,
+                                 fmt::format("kernel key {} of {}: {}", support::quoted(key.key),
+                                             support::quoted(op.name), bad->message)));
+            continue;
+          }
+        }
+        keys->insert(key.key);
+      }
+    }
+    selection.operators.push_back(
+        {std::move(op.name), std::move(keys), op.include_all_overloads, op.where, path});
+  }
+  out.status = status_of(out.diagnostics);
+  if (out.status == Status::ok)
+    out.selection = std::move(selection);
+  return out;
+}
+
+ModelCheck check_model(const pte::Program& program, const std::string& path,
+                       const std::vector<IrFile>& libraries) {
+  ModelCheck out;
+  const diag::Location at{path, 0, 0, 0};
+  // Every kernel of the libraries that count, by operator.
+  struct Served {
+    const IrFile* library;
+    const ir::Kernel* kernel;
+  };
+  std::map<std::string, std::vector<Served>> kernels;
+  for (const IrFile& file : libraries) {
+    if (file.module.library && file.module.library->target != "executorch") {
+      out.diagnostics.push_back(diag::make_warning(
+          "opscan-model-library-target", {file.path, 0, 0, 0},
+          fmt::format("{}: library '{}' is for the {} target; its kernels do not serve an "
+                      "ExecuTorch program and are not counted",
+                      file.path, file.module.library->name, file.module.library->target)));
+      continue;
+    }
+    for (const ir::Kernel& k : file.module.kernels)
+      kernels[k.op.str()].push_back({&file, &k});
+  }
+  std::vector<std::string> names;
+  for (const auto& [op, served] : kernels)
+    names.push_back(op);
+  const std::vector<std::string_view> candidates(names.begin(), names.end());
+
+  auto note_at = [](const Served& s, const std::string& what) {
+    return diag::Note{
+        fmt::format("library '{}' {}: {}", library_name(*s.library), what, ir::describe(*s.kernel)),
+        s.kernel->location};
+  };
+
+  for (const auto& [op, need] : pte::needed_operators(program)) {
+    auto found = kernels.find(op);
+    if (found == kernels.end()) {
+      std::string message =
+          fmt::format("{}: operator '{}' (called by plan{} {}) is in none of the libraries", path,
+                      op, need.plans.size() == 1 ? "" : "s", plans_of(need.plans));
+      std::optional<std::string_view> close = schema::closest_match(op, candidates);
+      if (!close) {
+        // Another overload of the same name.
+        const std::string base = op.substr(0, op.find('.'));
+        for (std::string_view c : candidates) {
+          if (c == base || c.starts_with(base + ".")) {
+            close = c;
+            break;
+          }
+        }
+      }
+      if (close)
+        message += fmt::format("; did you mean '{}'?", *close);
+      out.diagnostics.push_back(diag::make_error("opscan-model-missing-operator", at, message));
+      for (const std::string& key : need.keys)
+        out.rows.push_back({op, key, "", nullptr, false});
+      continue;
+    }
+    const std::vector<Served>& served = found->second;
+    // Two libraries registering one kernel (operator and key): the runtime
+    // aborts at the second registration, whatever the model calls.
+    std::map<std::string, std::vector<const Served*>> by_key;
+    for (const Served& s : served)
+      by_key[s.kernel->kernel_key].push_back(&s);
+    for (const auto& [key, registered] : by_key) {
+      std::set<const IrFile*> libs;
+      for (const Served* s : registered)
+        libs.insert(s->library);
+      if (libs.size() < 2)
+        continue;
+      diag::Diagnostic d = diag::make_error(
+          "opscan-model-served-twice", at,
+          fmt::format("{}: operator '{}' ({}) is registered by {} libraries: the runtime aborts "
+                      "at the second registration; keep it in one",
+                      path, op, key.empty() ? "its fallback kernel" : "kernel key '" + key + "'",
+                      libs.size()));
+      for (const Served* s : registered)
+        d.notes.push_back(note_at(*s, "registers it"));
+      out.diagnostics.push_back(std::move(d));
+    }
+    for (const std::string& key : need.keys) {
+      std::vector<const Served*> exact, fallback;
+      for (const Served& s : served) {
+        if (!key.empty() && s.kernel->kernel_key == key)
+          exact.push_back(&s);
+        if (s.kernel->kernel_key.empty())
+          fallback.push_back(&s);
+      }
+      const std::vector<const Served*>& servers = exact.empty() ? fallback : exact;
+      if (servers.empty()) {
+        diag::Diagnostic d = diag::make_error(
+            "opscan-model-missing-kernel-key", at,
+            fmt::format("{}: operator '{}' is called with {} (by plan{} {}), and no library has "
+                        "a kernel with that key or a fallback kernel (one without key)",
+                        path, op, described_key(key), need.plans.size() == 1 ? "" : "s",
+                        plans_of(need.plans)));
+        for (const Served& s : served)
+          d.notes.push_back(note_at(s, "has"));
+        out.diagnostics.push_back(std::move(d));
+        out.rows.push_back({op, key, "", nullptr, false});
+        continue;
+      }
+      for (const Served* s : servers)
+        out.rows.push_back({op, key, library_name(*s->library), s->kernel, exact.empty()});
+    }
+  }
+
+  for (const pte::Plan& plan : program.plans) {
+    if (plan.delegate_calls.empty())
+      continue;
+    std::set<std::string> backends;
+    for (const pte::DelegateCall& call : plan.delegate_calls)
+      backends.insert(call.backend.empty() ? "(unnamed)" : call.backend);
+    out.diagnostics.push_back(diag::make_note(
+        "opscan-model-delegate", at,
+        fmt::format("{}: plan {} makes {} delegate call{} (backend{} {}): the program needs "
+                    "{} linked in; their kernels are not checked here",
+                    path, support::quoted(plan.name), plan.delegate_calls.size(),
+                    plan.delegate_calls.size() == 1 ? "" : "s", backends.size() == 1 ? "" : "s",
+                    plans_of(backends), backends.size() == 1 ? "that backend" : "those backends")));
+  }
+  return out;
+}
+
+} // namespace opscan::driver

@@ -1,0 +1,65 @@
+// A model (an ExecuTorch program, .pte) against a build's kernel libraries:
+// what `opscan check --model` reports, and the selection `--operators-from`
+// makes from a model or from a selected_operators.yaml. The program format
+// is lib/pte's business; this file joins it with the libraries' IRs.
+#pragma once
+
+#include "driver/driver.h"
+#include "ir/ir.h"
+#include "pte/program.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace opscan::driver {
+
+// A model read from its file: only the program part is read (up to
+// support::kMaxInputBytes), so the data segments of a large model cost
+// nothing. Refusals: opscan-io (missing, not a regular file, too large;
+// a failure), lib/pte's opscan-pte-* codes (errors).
+struct ReadModel {
+  std::optional<pte::Program> program;
+  diag::Diagnostics diagnostics;
+  Status status = Status::ok;
+};
+ReadModel read_model(const std::string& path);
+
+// What --operators-from FILE selects: FILE is a model (the identifier "ET12"
+// at bytes 4..8) whose calls give the operators and kernel keys, or else a
+// selected_operators.yaml (lib/yaml/selected_operators.h), whose kernel keys
+// are checked (opscan-kernel-key, at the key).
+struct ReadSelection {
+  std::optional<ir::OperatorSelection> selection;
+  diag::Diagnostics diagnostics;
+  Status status = Status::ok;
+};
+ReadSelection read_operator_selection(const std::string& path);
+
+// One needed operator and kernel key, and the kernel that serves it.
+struct ModelRow {
+  std::string op;
+  std::string key;     // "" for calls without tensors
+  std::string library; // "" when nothing serves it
+  const ir::Kernel* kernel = nullptr;
+  bool fallback = false; // served by a kernel without key
+};
+
+// Whether the libraries serve every call of the program. Errors (at the
+// model's path):
+//   opscan-model-missing-operator    an operator no library implements
+//   opscan-model-missing-kernel-key  a key neither a kernel with it nor a
+//                                    fallback of the operator serves
+//   opscan-model-served-twice        a kernel (operator and key) of a called
+//                                    operator that two libraries register
+// Notes: opscan-model-delegate (the program runs delegates: their backends
+// must be linked); a warning, opscan-model-library-target, for a library
+// of another target than executorch (its kernels are not counted).
+struct ModelCheck {
+  std::vector<ModelRow> rows; // by operator, then key
+  diag::Diagnostics diagnostics;
+};
+ModelCheck check_model(const pte::Program& program, const std::string& path,
+                       const std::vector<IrFile>& libraries);
+
+} // namespace opscan::driver

@@ -1,0 +1,303 @@
+// The opscan binary and ExecuTorch programs: `check --model` against library
+// IRs made by real generations, and `--operators-from` (a .pte, or a
+// selected_operators.yaml) on generate and run. Programs are made by flatc
+// from test/data/pte/two_plans.json, which calls aten::add.out (three 2-D
+// float tensors: key v1/6;0,1|6;0,1|6;0,1), aten::relu (a 0-dim int
+// tensor), aten::mul.out (dim order 0,2,1) and demo::seed (no tensors), and
+// delegates to XnnpackBackend. Kernels: test/cli/inputs/model.
+#include "files.h"
+#include "pte.h"
+#include "run.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using opscan::testing::read_file;
+using opscan::testing::RunResult;
+using opscan::testing::TempDir;
+
+const fs::path kRepo = OPSCAN_SOURCE_DIR;
+const char* const kFlags = "-- -std=c++17 -Iinclude -Iexamples/include";
+
+RunResult opscan(const std::string& args) {
+  return opscan::testing::run_command(kRepo, "'" OPSCAN_BINARY "' " + args);
+}
+
+std::string sources(std::initializer_list<const char*> names) {
+  std::string out;
+  for (const char* name : names)
+    out += std::string(" test/cli/inputs/model/") + name + ".cpp";
+  return out;
+}
+
+std::string model_json() {
+  return read_file(kRepo / "test/data/pte/two_plans.json");
+}
+
+// The libraries of a build, generated once for every test: "full" serves the
+// whole model but demo::seed, which "seed" has; "keyed" has only the float
+// kernel of aten::add.out; "relu" registers aten::relu again.
+class ModelCli : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir;
+    for (const auto& [lib, files] :
+         {std::pair{"full", sources({"add", "add_f32", "add_f64", "misc"})},
+          std::pair{"seed", sources({"seed"})}, std::pair{"keyed", sources({"add_f32", "misc"})},
+          std::pair{"relu", sources({"relu_again"})}}) {
+      RunResult run = opscan(std::string("run") + files + " --registration named --lib " + lib +
+                             " -o '" + dir_->file("gen") + "' " + kFlags);
+      ASSERT_EQ(run.exit_code, 0) << run.err;
+    }
+    dir_->write("model.pte", opscan::testing::flatc_binary(model_json()));
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+
+  static std::string ir(const std::string& lib) {
+    return "'" + dir_->file("gen/" + lib + "/ir.json") + "'";
+  }
+  static std::string model() { return "'" + dir_->file("model.pte") + "'"; }
+  static std::string file(const std::string& name) { return dir_->file(name); }
+
+  static TempDir* dir_;
+};
+
+TempDir* ModelCli::dir_ = nullptr;
+
+TEST_F(ModelCli, CheckModelPrintsWhatServesEachCall) {
+  RunResult run = opscan("check --model " + model() + " " + ir("full") + " " + ir("seed"));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  // The exact key's kernel, else the fallback.
+  EXPECT_EQ(run.out, "operator       kernel key                  library  kernel\n"
+                     "aten::add.out  v1/6;0,1|6;0,1|6;0,1        full     "
+                     "test/cli/inputs/model/add_f32.cpp:12 model::add_out_f32\n"
+                     "aten::mul.out  v1/6;0,2,1|6;0,2,1|6;0,2,1  full     "
+                     "test/cli/inputs/model/misc.cpp:12 model::mul_out (fallback)\n"
+                     "aten::relu     v1/3;                       full     "
+                     "test/cli/inputs/model/misc.cpp:15 model::relu (fallback)\n"
+                     "demo::seed     (no tensors)                seed     "
+                     "test/cli/inputs/model/seed.cpp:11 model::seed (fallback)\n"
+                     "opscan: " +
+                         file("model.pte") +
+                         ": 4 operators, 4 kernel keys needed; all served by 2 libraries\n");
+  // The delegate is a note.
+  EXPECT_NE(run.err.find("note: "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("'XnnpackBackend'"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("[opscan-model-delegate]"), std::string::npos) << run.err;
+}
+
+TEST_F(ModelCli, CheckModelNamesAMissingOperator) {
+  RunResult run = opscan("check --model " + model() + " " + ir("full"));
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("error: " + file("model.pte") +
+                         ": operator 'demo::seed' (called by plan 'decode') is in none of the "
+                         "libraries [opscan-model-missing-operator]"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.out.find("demo::seed     (no tensors)                -        MISSING\n"),
+            std::string::npos)
+      << run.out;
+}
+
+TEST_F(ModelCli, CheckModelNamesAMissingKernelKey) {
+  // The model with double tensors: "keyed" has a float kernel and no fallback.
+  std::string json = model_json();
+  for (size_t at = 0;
+       (at = json.find("\"scalar_type\": 6, \"sizes\": [2, 3]", at)) != std::string::npos;)
+    json[at + 15] = '7';
+  TempDir dir;
+  dir.write("f64.pte", opscan::testing::flatc_binary(json));
+  RunResult run =
+      opscan("check --model '" + dir.file("f64.pte") + "' " + ir("keyed") + " " + ir("seed"));
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find(": operator 'aten::add.out' is called with kernel key "
+                         "'v1/7;0,1|7;0,1|7;0,1' (by plans 'decode', 'forward'), and no library "
+                         "has a kernel with that key or a fallback kernel (one without key) "
+                         "[opscan-model-missing-kernel-key]"),
+            std::string::npos)
+      << run.err;
+  // A note at the kernel the library has.
+  EXPECT_NE(run.err.find("test/cli/inputs/model/add_f32.cpp:12:9: note: library 'keyed' has"),
+            std::string::npos)
+      << run.err;
+  // The full library's fallback serves it.
+  EXPECT_EQ(opscan("check --model '" + dir.file("f64.pte") + "' " + ir("full") + " " + ir("seed"))
+                .exit_code,
+            0);
+}
+
+TEST_F(ModelCli, CheckModelRefusesAKernelServedTwice) {
+  RunResult run =
+      opscan("check --model " + model() + " " + ir("full") + " " + ir("seed") + " " + ir("relu"));
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find(": operator 'aten::relu' (its fallback kernel) is registered by 2 "
+                         "libraries: the runtime aborts at the second registration; keep it in "
+                         "one [opscan-model-served-twice]"),
+            std::string::npos)
+      << run.err;
+}
+
+TEST_F(ModelCli, CheckModelReportsInJson) {
+  RunResult run = opscan("check --format json --model " + model() + " " + ir("full"));
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_TRUE(run.out.starts_with("{")) << run.out;
+  EXPECT_NE(run.out.find("\"code\": \"opscan-model-missing-operator\""), std::string::npos)
+      << run.out;
+  // The table is on stderr then.
+  EXPECT_NE(run.err.find("MISSING"), std::string::npos) << run.err;
+}
+
+TEST_F(ModelCli, ADamagedOrMissingModelIsALocatedError) {
+  TempDir dir;
+  const std::string program = read_file(file("model.pte"));
+  dir.write("cut.pte", program.substr(0, program.size() / 2));
+  RunResult cut = opscan("check --model '" + dir.file("cut.pte") + "' " + ir("full"));
+  EXPECT_EQ(cut.exit_code, 1);
+  EXPECT_NE(cut.err.find("error: " + dir.file("cut.pte") + ": the program"), std::string::npos)
+      << cut.err;
+  EXPECT_NE(cut.err.find("[opscan-pte-invalid]"), std::string::npos) << cut.err;
+  EXPECT_EQ(cut.out, "");
+
+  dir.write("model.onnx", "\x08\x07\x12\x04onnx");
+  RunResult other = opscan("check --model '" + dir.file("model.onnx") + "' " + ir("full"));
+  EXPECT_EQ(other.exit_code, 1);
+  EXPECT_NE(other.err.find("[opscan-pte-identifier]"), std::string::npos) << other.err;
+
+  RunResult missing = opscan("check --model '" + dir.file("none.pte") + "' " + ir("full"));
+  EXPECT_EQ(missing.exit_code, 3);
+  EXPECT_NE(missing.err.find("[opscan-io]"), std::string::npos) << missing.err;
+  RunResult directory = opscan("check --model '" + dir.path().string() + "' " + ir("full"));
+  EXPECT_EQ(directory.exit_code, 3);
+
+  RunResult with_lib = opscan("check --model " + model() + " " + ir("full") + " --lib x");
+  EXPECT_EQ(with_lib.exit_code, 2);
+}
+
+// The operators and keys a generated selected_operators.yaml lists, as
+// "op: [keys]" lines of its et_kernel_metadata.
+std::string kernel_metadata(const std::string& yaml) {
+  const size_t at = yaml.find("et_kernel_metadata:\n");
+  return at == std::string::npos ? "" : yaml.substr(at);
+}
+
+const char* const kModelMetadata = "et_kernel_metadata:\n"
+                                   "  aten::add.out: [default, 'v1/6;0,1|6;0,1|6;0,1']\n"
+                                   "  aten::mul.out: [default]\n"
+                                   "  aten::relu: [default]\n"
+                                   "  demo::seed: [default]\n";
+
+TEST_F(ModelCli, GenerateFromAModelKeepsWhatItNeeds) {
+  TempDir dir;
+  const std::string ir_file = dir.file("all.ir.json");
+  ASSERT_EQ(opscan("scan -o '" + ir_file + "'" +
+                   sources({"add", "add_f32", "add_f64", "misc", "seed"}) + " " + kFlags)
+                .exit_code,
+            0);
+  RunResult run = opscan("generate '" + ir_file + "' --operators-from " + model() +
+                         " --registration named --lib m -o '" + dir.file("gen") + "'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  // Not the double kernel of add.out, nor demo::unused.
+  EXPECT_EQ(kernel_metadata(read_file(dir.path() / "gen/m/selected_operators.yaml")),
+            kModelMetadata);
+  const std::string library_ir = read_file(dir.path() / "gen/m/ir.json");
+  EXPECT_EQ(library_ir.find("add_out_f64"), std::string::npos);
+  EXPECT_EQ(library_ir.find("unused"), std::string::npos);
+
+  // run does the same from the sources.
+  RunResult ran =
+      opscan("run" + sources({"add", "add_f32", "add_f64", "misc", "seed"}) + " --operators-from " +
+             model() + " --registration named --lib m -o '" + dir.file("run") + "' " + kFlags);
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_EQ(read_file(dir.path() / "run/m/RegisterKernels.cpp"),
+            read_file(dir.path() / "gen/m/RegisterKernels.cpp"));
+
+  // With --operators: both.
+  RunResult both = opscan("generate '" + ir_file + "' --operators-from " + model() +
+                          " --operators demo::unused.out --registration named --lib m -o '" +
+                          dir.file("both") + "'");
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  EXPECT_NE(read_file(dir.path() / "both/m/selected_operators.yaml").find("demo::unused.out"),
+            std::string::npos);
+
+  // The selected_operators.yaml it wrote selects the same again.
+  RunResult again = opscan("generate '" + ir_file + "' --operators-from '" +
+                           dir.file("gen/m/selected_operators.yaml") +
+                           "' --registration named --lib m -o '" + dir.file("again") + "'");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  for (const char* name : {"selected_operators.yaml", "RegisterKernels.cpp", "ir.json"})
+    EXPECT_EQ(read_file(dir.path() / "again/m" / name), read_file(dir.path() / "gen/m" / name))
+        << name;
+  // But never over itself.
+  RunResult over = opscan("generate '" + ir_file + "' --operators-from '" +
+                          dir.file("gen/m/selected_operators.yaml") +
+                          "' --registration named --lib m -o '" + dir.file("gen") + "'");
+  EXPECT_EQ(over.exit_code, 2);
+  EXPECT_NE(over.err.find("[opscan-output-is-input]"), std::string::npos) << over.err;
+}
+
+TEST_F(ModelCli, GenerateFromASelectedOperatorsYaml) {
+  TempDir dir;
+  const std::string ir_file = dir.file("all.ir.json");
+  ASSERT_EQ(opscan("scan -o '" + ir_file + "'" + sources({"add", "add_f32", "add_f64", "misc"}) +
+                   " " + kFlags)
+                .exit_code,
+            0);
+  dir.write("selected.yaml", "operators:\n"
+                             "  aten::add.out:\n"
+                             "    is_root_operator: true\n"
+                             "  aten::relu: {}\n"
+                             "include_all_operators: false\n"
+                             "et_kernel_metadata:\n"
+                             "  aten::add.out: [\"v1/7;0,1|7;0,1|7;0,1\"]\n");
+  RunResult run =
+      opscan("generate '" + ir_file + "' --operators-from '" + dir.file("selected.yaml") +
+             "' --registration named --lib s -o '" + dir.file("gen") + "'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(kernel_metadata(read_file(dir.path() / "gen/s/selected_operators.yaml")),
+            "et_kernel_metadata:\n"
+            "  aten::add.out: [default, 'v1/7;0,1|7;0,1|7;0,1']\n"
+            "  aten::relu: [default]\n");
+
+  // An operator the library lacks, a malformed key: errors, nothing written.
+  dir.write("unknown.yaml", "operators:\n  aten::sub.out: {}\n");
+  RunResult unknown =
+      opscan("generate '" + ir_file + "' --operators-from '" + dir.file("unknown.yaml") +
+             "' --registration named --lib u -o '" + dir.file("gen") + "'");
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.err.find(dir.file("unknown.yaml") + ":2:3: error: no kernel implements "
+                                                        "operator 'aten::sub.out' (needed by "),
+            std::string::npos)
+      << unknown.err;
+  EXPECT_NE(unknown.err.find("[opscan-unknown-operator]"), std::string::npos);
+  dir.write("bad_key.yaml", "operators:\n  aten::add.out: {}\net_kernel_metadata:\n"
+                            "  aten::add.out: [\"v1/6;0,1|\"]\n");
+  RunResult bad_key =
+      opscan("generate '" + ir_file + "' --operators-from '" + dir.file("bad_key.yaml") +
+             "' --registration named --lib u -o '" + dir.file("gen") + "'");
+  EXPECT_EQ(bad_key.exit_code, 1);
+  EXPECT_NE(bad_key.err.find("[opscan-kernel-key]"), std::string::npos) << bad_key.err;
+  EXPECT_FALSE(fs::exists(dir.path() / "gen/u"));
+
+  // A model calling what the library lacks (demo::seed).
+  RunResult lacking = opscan("generate '" + ir_file + "' --operators-from " + model() +
+                             " --registration named --lib u -o '" + dir.file("gen") + "'");
+  EXPECT_EQ(lacking.exit_code, 1);
+  EXPECT_NE(lacking.err.find("no kernel implements operator 'demo::seed' (needed by "),
+            std::string::npos)
+      << lacking.err;
+  // A file that cannot be read.
+  EXPECT_EQ(opscan("generate '" + ir_file + "' --operators-from '" + dir.file("none.yaml") +
+                   "' --registration named --lib u -o '" + dir.file("gen") + "'")
+                .exit_code,
+            3);
+}
+
+} // namespace

@@ -1,0 +1,69 @@
+#include "model_command.h"
+
+#include "driver/model.h"
+
+#include <algorithm>
+#include <array>
+#include <fmt/format.h>
+#include <set>
+
+namespace opscan::tool {
+namespace {
+
+// The rows as an aligned table: operator, kernel key, library, kernel.
+std::string render(const std::vector<driver::ModelRow>& rows) {
+  std::vector<std::array<std::string, 4>> cells = {{"operator", "kernel key", "library", "kernel"}};
+  for (const driver::ModelRow& row : rows) {
+    std::string kernel = "MISSING";
+    if (row.kernel != nullptr) {
+      kernel = fmt::format("{}:{} {}{}", row.kernel->location.file, row.kernel->location.line,
+                           row.kernel->cpp_function, row.fallback ? " (fallback)" : "");
+    }
+    cells.push_back({row.op, row.key.empty() ? "(no tensors)" : row.key,
+                     row.library.empty() ? "-" : row.library, kernel});
+  }
+  std::array<size_t, 3> width{};
+  for (const auto& line : cells)
+    for (size_t i = 0; i < width.size(); ++i)
+      width[i] = std::max(width[i], line[i].size());
+  std::string out;
+  for (const auto& line : cells) {
+    out += fmt::format("{:<{}}  {:<{}}  {:<{}}  {}\n", line[0], width[0], line[1], width[1],
+                       line[2], width[2], line[3]);
+  }
+  return out;
+}
+
+} // namespace
+
+ModelOutcome check_model_command(const std::string& model, const std::vector<std::string>& irs) {
+  ModelOutcome out;
+  driver::ReadIrs read = driver::read_irs(irs);
+  out.diagnostics = std::move(read.diagnostics);
+  out.status = read.status;
+  driver::ReadModel program = driver::read_model(model);
+  out.diagnostics.insert(out.diagnostics.end(), program.diagnostics.begin(),
+                         program.diagnostics.end());
+  out.status = driver::worst(out.status, program.status);
+  if (out.status != driver::Status::ok || !program.program)
+    return out;
+  driver::ModelCheck check = driver::check_model(*program.program, model, read.files);
+  out.diagnostics.insert(out.diagnostics.end(), check.diagnostics.begin(), check.diagnostics.end());
+  out.status = driver::status_of(out.diagnostics);
+  std::set<std::string> operators;
+  size_t missing = 0;
+  for (const driver::ModelRow& row : check.rows) {
+    operators.insert(row.op);
+    missing += row.kernel == nullptr ? 1 : 0;
+  }
+  out.table = render(check.rows);
+  const size_t keys = check.rows.size();
+  out.table +=
+      fmt::format("opscan: {}: {} operator{}, {} kernel key{} needed; {} by {} librar{}\n", model,
+                  operators.size(), operators.size() == 1 ? "" : "s", keys, keys == 1 ? "" : "s",
+                  missing == 0 ? "all served" : fmt::format("{} not served", missing),
+                  read.files.size(), read.files.size() == 1 ? "y" : "ies");
+  return out;
+}
+
+} // namespace opscan::tool
