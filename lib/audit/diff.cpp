@@ -368,13 +368,17 @@ void Differ::compare_schemas(const Library& ol, const ir::Kernel& o, const Libra
     c.argument = a.name;
     c.position = i;
   }
+  // An added argument is trailing when no old argument follows it.
+  std::optional<size_t> last_matched;
+  for (size_t j = 0; j < n.arguments.size(); ++j) {
+    if (p.old_of_new[j])
+      last_matched = j;
+  }
   for (size_t j = 0; j < n.arguments.size(); ++j) {
     if (p.old_of_new[j])
       continue;
     const schema::Argument& a = n.arguments[j].schema;
-    bool trailing = true;
-    for (size_t later = j + 1; later < n.arguments.size(); ++later)
-      trailing = trailing && !p.old_of_new[later];
+    const bool trailing = !last_matched || j > *last_matched;
     std::string_view id;
     std::string how;
     if (is_out(a)) {

@@ -248,4 +248,16 @@ TEST(Diff, MessagesQuoteHostileValues) {
   EXPECT_EQ(c.message, R"(argument 'mode' (position 1): default '\'a\'' -> '\'b|`<x>\'')");
 }
 
+// Hostile sizes: thousands of arguments are matched without quadratic work
+// (the test only checks the result).
+TEST(Diff, ThousandsOfArguments) {
+  std::string before = "ops::f(Tensor self", after = "ops::f(Tensor self, int inserted";
+  for (int i = 0; i < 5000; ++i) {
+    before += ", int a" + std::to_string(i);
+    after += ", int a" + std::to_string(i);
+  }
+  audit::DiffResult result = diff_of(ops(before + ") -> Tensor"), ops(after + ") -> Tensor"));
+  EXPECT_EQ(classes(result), std::vector<std::string>{"argument-inserted"});
+}
+
 } // namespace
