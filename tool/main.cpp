@@ -1,6 +1,7 @@
 // opscan: the command-line driver. It parses arguments, calls the driver
 // library (lib/driver) and prints what it returns; the work is done there.
 #include "diag/text.h"
+#include "diff_command.h"
 #include "driver/driver.h"
 #include "driver/model.h"
 #include "driver/report.h"
@@ -8,6 +9,7 @@
 #include "lsp_command.h"
 #include "migrate/import_yaml.h"
 #include "model_command.h"
+#include "report_command.h"
 #include "support/files.h"
 #include "support/text.h"
 #include "yaml/operator_yaml.h"
@@ -655,6 +657,52 @@ int main(int argc, char** argv) {
   lsp_cmd->add_option("--debounce-ms", lsp_args.debounce_ms,
                       "Milliseconds after an edit before the file is analysed (default 25)");
 
+  // diff and report: their --format is their report's; diagnostics are text.
+  tool::DiffArgs diff_args;
+  CLI::App* diff_cmd = app.add_subcommand(
+      "diff", "What a change did to the operators of kernel libraries: classified changes, "
+              "breaking ones failing unless an allow-list allows them");
+  diff_cmd
+      ->add_option("old", diff_args.old_path,
+                   "The IRs before: an IR file, or a directory of generated libraries "
+                   "(DIR/*/ir.json, and DIR/ir.json)")
+      ->required();
+  diff_cmd->add_option("new", diff_args.new_path, "The IRs after, as OLD")->required();
+  diff_cmd
+      ->add_option("--format", diff_args.format,
+                   "The report's form on stdout: text (the default), json or markdown (for a "
+                   "pull-request comment); diagnostics go to stderr as text")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
+  diff_cmd->add_option("--allow", diff_args.allow_file,
+                       "Allow-list (JSON) of accepted breaking changes, each with a reason and an "
+                       "expiry date");
+  diff_cmd->add_option("--today", diff_args.today,
+                       "The date allow-list entries expire against (YYYY-MM-DD; default: today "
+                       "in UTC)");
+  diff_cmd->footer("Example:\n  opscan diff base/gen head/gen --allow opscan-allow.json --format "
+                   "markdown > comment.md");
+
+  tool::ReportArgs report_args;
+  CLI::App* report_cmd = app.add_subcommand(
+      "report", "What kernel libraries provide (operators, schemas, kernels, sources) and their "
+                "coverage of a list of operators");
+  report_cmd
+      ->add_option("ir", report_args.inputs,
+                   "IR files, or directories of generated libraries (DIR/*/ir.json, and "
+                   "DIR/ir.json)")
+      ->required();
+  report_cmd->add_option("--against", report_args.against,
+                         "File of operator names (or schemas), one per line ('#' comments): "
+                         "the report adds which are covered and which missing");
+  report_cmd
+      ->add_option("--format", report_args.format,
+                   "The report's form: markdown (the default) or json")
+      ->check(CLI::IsMember({"markdown", "json"}));
+  report_cmd->add_option("-o,--output", report_args.output, "Write the report here, not stdout");
+  report_cmd->add_flag("--fail-on-missing", report_args.fail_on_missing,
+                       "Exit code 1 when an operator of --against is missing");
+  report_cmd->footer("Example:\n  opscan report gen --against core_aten_ops.txt > operators.md");
+
   for (CLI::App* cmd : {scan_cmd, pch_cmd, gen_cmd, check_cmd, run_cmd, import_cmd})
     add_report_options(*cmd);
 
@@ -733,6 +781,10 @@ int main(int argc, char** argv) {
       g_outputs.push_back({"--stamp", check_stamp});
   }
   auto run = [&]() -> Status {
+    if (*diff_cmd)
+      return tool::run_diff(diff_args);
+    if (*report_cmd)
+      return tool::run_report(report_args);
     if (Status status = check_fixes_file(); status != Status::ok)
       return status;
     if (*scan_cmd) {

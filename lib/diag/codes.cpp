@@ -6,11 +6,18 @@ namespace opscan::diag {
 
 const std::vector<CodeInfo>& all_codes() {
   static const std::vector<CodeInfo> codes = {
+      {"opscan-allow-change", "an allow-list entry names a change class that does not exist"},
+      {"opscan-allow-date", "an allow-list entry's expiry date is not a real YYYY-MM-DD date"},
+      {"opscan-allow-expired", "an allow-list entry has expired"},
+      {"opscan-allow-file", "an allow-list file is not valid JSON or not in the allow-list format"},
+      {"opscan-allow-unused", "an allow-list entry allows no change of the diff"},
       {"opscan-annotation-misplaced",
        "OPSCAN_KERNEL annotates something that is not a function declared at namespace scope"},
       {"opscan-annotation-syntax", "the text of an OPSCAN_KERNEL annotation is malformed"},
+      {"opscan-audit-no-ir", "a directory given to diff or report holds no IR file"},
       {"opscan-clang-error", "the compiler reports an error in a scanned source"},
       {"opscan-depfile-path", "a path the depfile must list holds a line break"},
+      {"opscan-diff-breaking", "a diff found breaking changes no allow-list entry allows"},
       {"opscan-dispatch-key", "a dispatch key that the torch target does not accept"},
       {"opscan-dropped-flag",
        "a compiler argument that would make libclang write or load files was dropped"},
@@ -97,6 +104,7 @@ const std::vector<CodeInfo>& all_codes() {
       {"opscan-pte-invalid", "an ExecuTorch program is damaged or truncated"},
       {"opscan-pte-operator-name",
        "an ExecuTorch program names an operator with an empty or non-UTF-8 name"},
+      {"opscan-report-missing", "an operator of the --against list is served by no library"},
       {"opscan-scan-inline",
        "a kernel is inline or constexpr, so registration code cannot link to it"},
       {"opscan-scan-internal-linkage",

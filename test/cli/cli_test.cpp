@@ -246,9 +246,9 @@ TEST(Cli, UsageErrorsExitWithTwo) {
                 .exit_code,
             2);
   RunResult unknown = opscan("frobnicate");
-  EXPECT_EQ(unknown.err,
-            "opscan: error: unknown command 'frobnicate' (commands: scan, pch, "
-            "generate, check, run, import-yaml, lsp); see opscan --help [opscan-usage]\n");
+  EXPECT_EQ(unknown.err, "opscan: error: unknown command 'frobnicate' (commands: scan, pch, "
+                         "generate, check, run, import-yaml, lsp, diff, report); see opscan --help "
+                         "[opscan-usage]\n");
   RunResult no_output = opscan("scan test/cli/inputs/good.cpp");
   EXPECT_EQ(no_output.exit_code, 2);
   EXPECT_EQ(no_output.err,
@@ -271,7 +271,7 @@ TEST(Cli, VersionNamesOpscanAndLibclang) {
 }
 
 TEST(Cli, HelpOfEachCommandHasAnExample) {
-  for (const char* command : {"scan", "generate", "run", "check", "pch"}) {
+  for (const char* command : {"scan", "generate", "run", "check", "pch", "diff", "report"}) {
     RunResult run = opscan(std::string(command) + " --help");
     EXPECT_EQ(run.exit_code, 0) << command;
     EXPECT_NE(run.out.find("Example:\n  opscan " + std::string(command)), std::string::npos)
