@@ -14,8 +14,10 @@ set(_opscan_host_exe "${_opscan_host_dir}/tool/opscan")
 message(STATUS "opscan: building the opscan tool for this machine in ${_opscan_host_dir}")
 # The host's compilers, not a cross-compiling toolchain's; the settings that
 # find opscan's own dependencies are passed on.
+set(OPSCAN_HOST_BUILD_TYPE Release CACHE STRING
+    "Build type of the opscan tool built for this machine (Release; None: unoptimised, quickest to build)")
 set(_opscan_host_args -S "${PROJECT_SOURCE_DIR}" -B "${_opscan_host_dir}" -G "${CMAKE_GENERATOR}"
-  -DCMAKE_BUILD_TYPE=Release -DOPSCAN_BUILD_TESTS=OFF -DOPSCAN_WERROR=OFF)
+  -DCMAKE_BUILD_TYPE=${OPSCAN_HOST_BUILD_TYPE} -DOPSCAN_BUILD_TESTS=OFF -DOPSCAN_WERROR=OFF)
 foreach(_var OPSCAN_LLVM_VERSION OPSCAN_LLVM_CONFIG CMAKE_PREFIX_PATH)
   if(DEFINED ${_var} AND NOT "${${_var}}" STREQUAL "")
     list(APPEND _opscan_host_args "-D${_var}=${${_var}}")
