@@ -1,22 +1,34 @@
 #!/usr/bin/env bash
 # Installs what opscan needs (Debian packages), then configures and builds it
 # in build/. Sourced by demo.sh and test.sh; safe to run again.
+#
+# OPSCAN_SETUP (set by the sourcing script) says how much: "tool" (the demo:
+# the packages the opscan binary needs, and that binary alone, so a first
+# run shows generated code in the time it takes to build opscan) or "all"
+# (the default: every test's packages, npm packages, the whole build).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${OPSCAN_BUILD_DIR:-$repo/build}"
+setup="${OPSCAN_SETUP:-all}"
 
-packages=(cmake ninja-build g++ clang libclang-dev nlohmann-json3-dev libfmt-dev libcli11-dev
-          libicu-dev libgtest-dev libtorch-dev libyaml-cpp-dev meson
-          flatbuffers-compiler libflatbuffers-dev
-          neovim clang-tools nodejs)
+# What the opscan binary needs to build.
+packages=(cmake ninja-build g++ libclang-dev nlohmann-json3-dev libfmt-dev libcli11-dev
+          libicu-dev libyaml-cpp-dev libflatbuffers-dev flatbuffers-compiler)
+# What the tests need besides: GoogleTest, libtorch (the torch target), clang
+# (the compiler the CMake tests and the fuzz build try), Meson (a compile
+# database of another build system), Neovim and Node.js (LSP clients),
+# clang-tidy's tools (applying exported fixes).
+if [[ $setup == all ]]; then
+  packages+=(clang libgtest-dev libtorch-dev meson neovim clang-tools nodejs)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 if ((${#missing[@]})); then
   if [[ $(id -u) -eq 0 ]]; then
-    echo "opscan setup: installing ${missing[*]}"
+    echo "opscan setup: installing Debian packages: ${missing[*]}"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
@@ -40,15 +52,29 @@ install_npm_packages() {
     chmod u+x "$npm_dir/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
   fi
 }
-install_npm_packages "$build"
-
-if [[ ! -f "$build/build.ninja" ]]; then
-  # opscan's own build, the default preset (CMakePresets.json): Ninja, and
-  # warnings are errors (OPSCAN_WERROR is off for others).
-  cmake -S "$repo" --preset default -B "$build" >/dev/null
+if [[ $setup == all ]]; then
+  install_npm_packages "$build"
 fi
-echo "opscan setup: building in $build"
-if ! cmake --build "$build" -j"$(nproc)" >"$build/build.log" 2>&1; then
+
+# opscan's own build, the default preset (CMakePresets.json): Ninja, and
+# warnings are errors (OPSCAN_WERROR is off for others). The demo's build
+# leaves the tests out; the test command's turns them on in the same tree.
+build_tests=$([[ $setup == all ]] && echo ON || echo OFF)
+if [[ ! -f "$build/build.ninja" ]]; then
+  echo "opscan setup: configuring $build"
+  cmake -S "$repo" --preset default -B "$build" -DOPSCAN_BUILD_TESTS="$build_tests" >/dev/null
+elif [[ $build_tests == ON ]] && ! grep -q '^OPSCAN_BUILD_TESTS:BOOL=ON' "$build/CMakeCache.txt"; then
+  echo "opscan setup: configuring $build with the tests"
+  cmake -S "$repo" -B "$build" -DOPSCAN_BUILD_TESTS=ON >/dev/null
+fi
+if [[ $setup == all ]]; then
+  echo "opscan setup: building opscan and its tests in $build (about 10 minutes on 2 cores the first time)"
+  targets=()
+else
+  echo "opscan setup: building the opscan tool in $build (a few minutes on 2 cores the first time)"
+  targets=(--target opscan)
+fi
+if ! cmake --build "$build" -j"$(nproc)" "${targets[@]}" >"$build/build.log" 2>&1; then
   cat "$build/build.log" >&2
   echo "opscan setup: build failed (log: $build/build.log)" >&2
   exit 1
