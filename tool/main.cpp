@@ -141,6 +141,7 @@ struct ScanArgs {
   std::string cache_dir;
   std::string flags_file;
   unsigned jobs = 0;
+  bool no_auto_pch = false;
   std::vector<std::string> clang_args;
 };
 
@@ -170,7 +171,10 @@ void add_scan_options(CLI::App& cmd, ScanArgs& args) {
                  "(native_functions.yaml, functions.yaml); kernels annotated with only a known "
                  "operator's name are checked against its schema");
   cmd.add_option("--cache", args.cache_dir,
-                 "Directory caching each file's IR fragment: unchanged files are not parsed again");
+                 "Directory caching each file's IR fragment (unchanged files are not parsed "
+                 "again) and the precompiled leading #include lines that files share");
+  cmd.add_flag("--no-auto-pch", args.no_auto_pch,
+               "With --cache: do not precompile the leading #include lines that files share");
   add_flags_file_option(cmd, args.flags_file);
 }
 
@@ -286,6 +290,7 @@ Status scan_into(const ScanArgs& args, ir::Module& module, std::vector<std::stri
     options.schemas_file = args.schemas_file;
   if (!args.cache_dir.empty())
     options.cache_dir = args.cache_dir;
+  options.auto_pch = !args.no_auto_pch;
   options.check_field = driver::field_check(targets());
   // Progress on a terminal only, on one line, for scans long enough to want it.
   if (::isatty(STDERR_FILENO) && args.files.size() > 1) {

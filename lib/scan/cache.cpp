@@ -3,6 +3,7 @@
 #include "ir/json.h"
 #include "ir/validate.h"
 #include "scan/clang.h"
+#include "scan/includes.h"
 #include "support/files.h"
 #include "support/sha256.h"
 #include "support/version.h"
@@ -26,39 +27,6 @@ constexpr size_t kMaxEntryBytes = size_t{64} << 20;
 // Larger inputs (headers, precompiled headers) are not cached, nor read.
 constexpr size_t kMaxInputBytes = size_t{1} << 30;
 
-// The environment variables libclang's driver reads include directories from.
-constexpr const char* kIncludePathVariables[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
-                                                 "OBJC_INCLUDE_PATH", "OBJCPLUS_INCLUDE_PATH"};
-
-// The bytes of `path` when it is a regular file (not a link to one) of at
-// most `limit` bytes. Never blocks on a FIFO nor opens a device: the type is
-// checked before opening, and the opened file checked again.
-std::optional<std::string> read_regular_file(const std::string& path, size_t limit,
-                                             bool follow_links) {
-  struct stat before {};
-  if ((follow_links ? ::stat(path.c_str(), &before) : ::lstat(path.c_str(), &before)) != 0 ||
-      !S_ISREG(before.st_mode) || static_cast<size_t>(before.st_size) > limit)
-    return std::nullopt;
-  const int fd =
-      ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | (follow_links ? 0 : O_NOFOLLOW));
-  if (fd < 0)
-    return std::nullopt;
-  struct stat opened {};
-  std::optional<std::string> text;
-  if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode) && opened.st_ino == before.st_ino &&
-      opened.st_dev == before.st_dev) {
-    text.emplace();
-    char block[1 << 16];
-    ssize_t got = 0;
-    while ((got = ::read(fd, block, sizeof block)) > 0 && text->size() <= limit)
-      text->append(block, static_cast<size_t>(got));
-    if (got < 0 || text->size() > limit)
-      text.reset();
-  }
-  ::close(fd);
-  return text;
-}
-
 bool is_sha256(std::string_view text) {
   return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
@@ -74,12 +42,6 @@ bool is_sane_path(std::string_view path) {
 
 bool is_identifier_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-std::string_view skip_blanks(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-    text.remove_prefix(1);
-  return text;
 }
 
 // The line of `text` that holds `offset`, up to `offset`.
@@ -102,23 +64,6 @@ bool is_directive(std::string_view prefix, std::initializer_list<std::string_vie
   return false;
 }
 
-// A header name as written: "name" (quoted) or <name>.
-struct HeaderName {
-  std::string name;
-  bool quoted = false;
-};
-
-// The header name `text` starts with, if it starts with one on its line.
-std::optional<HeaderName> header_name_at(std::string_view text) {
-  if (text.empty() || (text.front() != '"' && text.front() != '<'))
-    return std::nullopt;
-  const char close = text.front() == '"' ? '"' : '>';
-  const size_t end = text.find_first_of(std::string{close, '\n'}, 1);
-  if (end == std::string_view::npos || text[end] != close || end == 1)
-    return std::nullopt;
-  return HeaderName{std::string(text.substr(1, end - 1)), close == '"'};
-}
-
 // The name an #include spells, from libclang's location of it (that of its
 // header name); nullopt when the directive is not one header name written
 // on the directive's line (a computed include, a comment in between).
@@ -127,20 +72,6 @@ std::optional<HeaderName> spelled_include(std::string_view includer, size_t offs
       !is_directive(line_before(includer, offset), {"include", "include_next", "import"}))
     return std::nullopt;
   return header_name_at(includer.substr(offset));
-}
-
-// Adds the header names of the #include lines of `text`, active or not.
-void add_included_names(std::string_view text, std::vector<HeaderName>& names) {
-  for (size_t at = text.find('#'); at != std::string_view::npos; at = text.find('#', at + 1)) {
-    std::string_view rest = skip_blanks(text.substr(at + 1));
-    for (std::string_view word : {"include_next", "include", "import"}) {
-      if (!rest.starts_with(word))
-        continue;
-      if (auto name = header_name_at(skip_blanks(rest.substr(word.size()))))
-        names.push_back(std::move(*name));
-      break;
-    }
-  }
 }
 
 // The macro defined on the line of `text` that holds a use of a tester at
@@ -228,155 +159,7 @@ bool add_tested_names(std::string_view text, const std::set<std::string>& tester
   return known;
 }
 
-// `dir`/`name` as the preprocessor forms it.
-std::string joined(const std::string& dir, const std::string& name) {
-  if (dir.empty())
-    return name;
-  return dir.back() == '/' ? dir + name : dir + "/" + name;
-}
-
-// The directory part of a file name as libclang gives it ("." for none).
-std::string directory_of(const std::string& file) {
-  const std::string parent = fs::path(file).parent_path().string();
-  return parent.empty() ? "." : parent;
-}
-
-// Whether `path` names nothing the preprocessor could open as a header.
-bool names_no_file(const std::string& path) {
-  struct stat status {};
-  return ::stat(path.c_str(), &status) != 0 || S_ISDIR(status.st_mode);
-}
-
-// The value of an option given as `-opt VALUE`, `-optVALUE` or `-opt=VALUE`
-// at args[i] (`joined_with` says which joined forms it has), advancing i
-// past it; nullopt when args[i] is not `opt`.
-std::optional<std::string> option_value(const std::vector<std::string>& args, size_t& i,
-                                        std::string_view opt, std::string_view joined_with) {
-  const std::string& arg = args[i];
-  if (arg == opt)
-    return i + 1 < args.size() ? std::optional(args[++i]) : std::nullopt;
-  if (!arg.starts_with(opt))
-    return std::nullopt;
-  std::string_view rest = std::string_view(arg).substr(opt.size());
-  if (joined_with == "=" && rest.starts_with('='))
-    return std::string(rest.substr(1));
-  if (joined_with == "" && !rest.empty())
-    return std::string(rest);
-  return std::nullopt;
-}
-
-// The files `args` include before the source (-include, -imacros).
-std::vector<std::string> forced_includes(const std::vector<std::string>& args) {
-  std::vector<std::string> names;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].starts_with("-include-pch"))
-      continue;
-    for (std::string_view opt : {"-include", "-imacros", "--include"}) {
-      if (auto value = option_value(args, i, opt, opt == "--include" ? "=" : "")) {
-        names.push_back(*value);
-        break;
-      }
-    }
-  }
-  return names;
-}
-
-// The frontend's working directory, which relative paths are taken from
-// (a compilation database's entry gives it); "" for the process's.
-std::string working_directory_of(const std::vector<std::string>& args) {
-  std::string directory;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (auto value = option_value(args, i, "-working-directory", "="))
-      directory = *value;
-  }
-  return directory;
-}
-
 } // namespace
-
-std::vector<std::string> search_directories(const std::vector<std::string>& args) {
-  std::set<std::string> dirs;
-  std::vector<std::string> sysroots = {""};
-  std::string prefix; // of -iwithprefix
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].starts_with("-include") || args[i].starts_with("-imacros"))
-      continue; // not directories
-    // Longer names first: -isystem-after before -isystem, and so on.
-    static constexpr std::pair<std::string_view, std::string_view> kDirectoryOptions[] = {
-        {"--include-directory-after", "="},
-        {"--include-directory", "="},
-        {"-iframeworkwithsysroot", ""},
-        {"-iwithprefixbefore", ""},
-        {"-iwithprefix", ""},
-        {"-iwithsysroot", ""},
-        {"-isystem-after", ""},
-        {"-iframework", ""},
-        {"-idirafter", ""},
-        {"-cxx-isystem", ""},
-        {"-isystem", ""},
-        {"-iquote", ""},
-        {"-I", ""},
-        {"-F", ""},
-    };
-    bool matched = false;
-    for (auto [opt, joined_with] : kDirectoryOptions) {
-      if (auto value = option_value(args, i, opt, joined_with)) {
-        if (opt.starts_with("-iwithprefix"))
-          dirs.insert(prefix + *value);
-        else if (opt.ends_with("withsysroot"))
-          dirs.insert("=" + *value); // joined to each sysroot below
-        else
-          dirs.insert(*value);
-        matched = true;
-        break;
-      }
-    }
-    if (matched)
-      continue;
-    if (auto value = option_value(args, i, "-iprefix", "")) {
-      prefix = *value;
-    } else if (auto root = option_value(args, i, "--sysroot", "=")) {
-      sysroots.push_back(*root);
-    } else if (auto isysroot = option_value(args, i, "-isysroot", "")) {
-      sysroots.push_back(*isysroot);
-    } else if (auto resource = option_value(args, i, "-resource-dir", "=")) {
-      dirs.insert(*resource + "/include");
-    }
-  }
-  for (const char* variable : kIncludePathVariables) {
-    const char* value = std::getenv(variable);
-    std::string_view list = value ? value : "";
-    while (value) {
-      const size_t colon = list.find(':');
-      const std::string_view dir = list.substr(0, colon);
-      dirs.insert(dir.empty() ? "." : std::string(dir)); // GCC's reading of an empty entry
-      if (colon == std::string_view::npos)
-        break;
-      list.remove_prefix(colon + 1);
-    }
-  }
-  const std::string working_directory = working_directory_of(args);
-  std::vector<std::string> out;
-  for (const std::string& root : sysroots) {
-    for (const char* dir : {"/usr/local/include", "/usr/include"})
-      out.push_back(root + dir);
-  }
-  for (const std::string& dir : dirs) {
-    if (dir.starts_with('=')) {
-      for (const std::string& root : sysroots)
-        out.push_back(root + dir.substr(1));
-    } else {
-      out.push_back(dir);
-    }
-  }
-  if (!working_directory.empty()) {
-    for (std::string& dir : out) {
-      if (!dir.starts_with('/'))
-        dir = joined(working_directory, dir);
-    }
-  }
-  return out;
-}
 
 Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string>& args) {
   struct Inclusion {
@@ -616,7 +399,7 @@ std::optional<FragmentCache::Entry> FragmentCache::lookup(const std::string& key
   }
   if (!names_the_file)
     return std::nullopt;
-  Entry entry{std::move(*read.module), {}};
+  Entry entry{std::move(*read.module), {}, {absent.begin(), absent.end()}};
   for (CachedInput& input : inputs)
     entry.inputs.push_back(std::move(input.path));
   return entry;

@@ -60,10 +60,6 @@ struct Dependencies {
 // The dependencies of `tu`, parsed with `args`.
 Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string>& args);
 
-// Every directory that may be on the include search path of a scan with
-// `args` (the default system ones included), in no particular order.
-std::vector<std::string> search_directories(const std::vector<std::string>& args);
-
 class FragmentCache {
 public:
   explicit FragmentCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
@@ -75,6 +71,7 @@ public:
   struct Entry {
     ir::Module fragment;
     std::vector<std::string> inputs; // the files it was made from
+    std::vector<std::string> absent; // where includes found nothing
   };
 
   // The entry of `key`, made for `file`, when it is valid and still true.

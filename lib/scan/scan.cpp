@@ -2,6 +2,7 @@
 
 #include "ir/validate.h"
 #include "scan/annotation.h"
+#include "scan/auto_pch.h"
 #include "scan/cache.h"
 #include "scan/clang.h"
 #include "scan/extract.h"
@@ -16,8 +17,10 @@
 #include <atomic>
 #include <fmt/format.h>
 #include <functional>
+#include <future>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <set>
 #include <thread>
 #include <unistd.h>
@@ -41,7 +44,8 @@ struct ScanContext {
   const CompilationDatabase* db = nullptr;
   const KnownSchemas* known = nullptr;
   FragmentCache* cache = nullptr;
-  std::string known_hash; // of the known-schemas file, part of cache keys
+  std::string known_hash;        // of the known-schemas file, part of cache keys
+  PchStore* pch_store = nullptr; // automatic precompiled headers, with a cache
 };
 
 // Every file the translation unit read: the main file and its includes.
@@ -108,52 +112,102 @@ std::optional<CompileCommand> command_for(const std::string& file, const Options
   return command;
 }
 
-FileResult scan_file_raw(CXIndex index, const ScanContext& context, const std::string& file) {
-  const Options& options = context.options;
-  const CompilationDatabase* db = context.db;
-  FileResult result;
-  std::optional<CompileCommand> command =
-      command_for(file, options, db, result.diagnostics, result.dropped);
-  if (!command)
-    return result;
-  const std::vector<std::string>& args = command->args;
-  // Only clean scans are cached, so a hit has no diagnostics to replay.
+// A file's command and cache key, and whether it still needs parsing.
+struct Prepared {
+  std::optional<CompileCommand> command;
   std::string cache_key;
+  bool done = false; // from the cache, or without a command: nothing to parse
+};
+
+// Finds how `file` is compiled and looks it up in the cache.
+FileResult prepare(const ScanContext& context, const std::string& file, Prepared& prepared) {
+  FileResult result;
+  prepared.command =
+      command_for(file, context.options, context.db, result.diagnostics, result.dropped);
+  prepared.done = !prepared.command;
+  if (!prepared.command)
+    return result;
+  // Only clean scans are cached, so a hit has no diagnostics to replay.
   if (context.cache && result.diagnostics.empty()) {
-    cache_key = FragmentCache::key(command->file, args, context.known_hash);
-    if (auto hit = context.cache->lookup(cache_key, command->file)) {
+    prepared.cache_key =
+        FragmentCache::key(prepared.command->file, prepared.command->args, context.known_hash);
+    if (auto hit = context.cache->lookup(prepared.cache_key, prepared.command->file)) {
       result.fragment = std::move(hit->fragment);
       result.inputs = std::move(hit->inputs);
-      return result;
+      prepared.done = true;
     }
   }
-  TranslationUnit tu =
-      parse(index, command->file, args,
-            CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing, result.diagnostics);
-  if (!tu)
-    return result;
-  Extracted extracted =
-      extract_kernels(tu.get(), command->file, context.known, options.check_field);
-  result.fragment = std::move(extracted.fragment);
-  result.diagnostics.insert(result.diagnostics.end(), extracted.diagnostics.begin(),
-                            extracted.diagnostics.end());
-  result.parsed = true;
-  if (!cache_key.empty() && result.diagnostics.empty()) {
-    Dependencies dependencies = dependencies_of(tu.get(), args);
-    for (const std::string& pch : precompiled_headers(args))
-      dependencies.inputs.push_back({pch, context.cache->hash_of(pch)});
-    context.cache->store(cache_key, command->file, dependencies, result.fragment);
-  }
-  result.inputs = inputs_of(tu.get());
-  std::vector<std::string> pchs = precompiled_headers(args);
-  result.inputs.insert(result.inputs.end(), pchs.begin(), pchs.end());
   return result;
 }
 
-// Scans one file; every path in its results is shown as the user sees it,
-// whichever way the scan ended.
-FileResult scan_file(CXIndex index, const ScanContext& context, const std::string& file) {
-  FileResult result = scan_file_raw(index, context, file);
+// Parses a prepared file into `result` (which holds what preparing it
+// found), loading the automatic precompiled header `pch` when given. False,
+// leaving `result` alone, when a scan with `pch` reports anything: the
+// caller scans again without it, so that what is reported is the same.
+bool parse_prepared(CXIndex index, const ScanContext& context, const Prepared& prepared,
+                    const AutoPch* pch, FileResult& result) {
+  const CompileCommand& command = *prepared.command;
+  std::vector<std::string> args = command.args;
+  if (pch)
+    args.insert(args.end(), {"-include-pch", pch->path});
+  FileResult out = result;
+  TranslationUnit tu =
+      parse(index, command.file, args,
+            CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing, out.diagnostics);
+  if (pch && (!tu || out.diagnostics.size() != result.diagnostics.size()))
+    return false;
+  if (!tu) {
+    result = std::move(out);
+    return true;
+  }
+  Extracted extracted =
+      extract_kernels(tu.get(), command.file, context.known, context.options.check_field);
+  if (pch && !extracted.diagnostics.empty())
+    return false;
+  out.fragment = std::move(extracted.fragment);
+  out.diagnostics.insert(out.diagnostics.end(), extracted.diagnostics.begin(),
+                         extracted.diagnostics.end());
+  out.parsed = true;
+  // The files the unit read; those a precompiled header holds are its own
+  // (loaded ones list no headers), and the automatic one's store is no input.
+  auto from_store = [&](const std::string& path) {
+    return context.pch_store && context.pch_store->holds(path);
+  };
+  if (!prepared.cache_key.empty() && out.diagnostics.empty()) {
+    Dependencies dependencies = dependencies_of(tu.get(), args);
+    for (const std::string& user_pch : precompiled_headers(command.args))
+      dependencies.inputs.push_back({user_pch, context.cache->hash_of(user_pch)});
+    if (pch) {
+      std::erase_if(dependencies.inputs,
+                    [&](const CachedInput& input) { return from_store(input.path); });
+      std::erase_if(dependencies.absent, from_store);
+      dependencies.inputs.insert(dependencies.inputs.end(), pch->dependencies.inputs.begin(),
+                                 pch->dependencies.inputs.end());
+      dependencies.absent.insert(dependencies.absent.end(), pch->dependencies.absent.begin(),
+                                 pch->dependencies.absent.end());
+      std::sort(dependencies.inputs.begin(), dependencies.inputs.end(),
+                [](const CachedInput& a, const CachedInput& b) { return a.path < b.path; });
+      dependencies.inputs.erase(
+          std::unique(dependencies.inputs.begin(), dependencies.inputs.end(),
+                      [](const CachedInput& a, const CachedInput& b) { return a.path == b.path; }),
+          dependencies.inputs.end());
+    }
+    context.cache->store(prepared.cache_key, command.file, dependencies, out.fragment);
+  }
+  out.inputs = inputs_of(tu.get());
+  std::erase_if(out.inputs, from_store);
+  if (pch) {
+    for (const CachedInput& input : pch->dependencies.inputs)
+      out.inputs.push_back(input.path);
+  }
+  std::vector<std::string> user_pchs = precompiled_headers(command.args);
+  out.inputs.insert(out.inputs.end(), user_pchs.begin(), user_pchs.end());
+  result = std::move(out);
+  return true;
+}
+
+// Every path in a file's results as the user sees it.
+void show_paths(FileResult& result) {
   for (auto& d : result.diagnostics) {
     d.location.file = display(d.location);
     for (auto& n : d.notes)
@@ -165,7 +219,6 @@ FileResult scan_file(CXIndex index, const ScanContext& context, const std::strin
     d.location.file = display(d.location);
   for (auto& k : result.fragment.kernels)
     k.location.file = display(k.location);
-  return result;
 }
 
 } // namespace
@@ -253,37 +306,114 @@ Result scan(const Options& options) {
         context.cache = nullptr;
     }
   }
+  std::optional<PchStore> pch_store;
+  if (context.cache && options.auto_pch) {
+    pch_store.emplace(std::filesystem::path(*options.cache_dir) / "pch", *context.cache);
+    context.pch_store = &*pch_store;
+  }
   const size_t files = options.files.size();
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::min<size_t>(jobs, files));
+  jobs = static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>(jobs, files)));
   std::vector<FileResult> results(files);
-  std::atomic<size_t> next{0};
+  std::vector<Prepared> prepared(files);
   std::mutex progress_mutex;
   size_t done = 0;
-  std::mutex index_mutex; // libclang indexes must be created one at a time
-  auto worker = [&] {
-    Index index;
-    {
-      std::lock_guard lock(index_mutex);
-      index = Index(clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0));
+  auto file_done = [&](size_t i) {
+    if (options.progress) {
+      std::lock_guard lock(progress_mutex);
+      options.progress(++done, files, options.files[i]);
     }
-    for (size_t i = next++; i < files; i = next++) {
-      results[i] = scan_file(index.get(), context, options.files[i]);
-      if (options.progress) {
-        std::lock_guard lock(progress_mutex);
-        options.progress(++done, files, options.files[i]);
-      }
-    }
-    std::lock_guard lock(index_mutex);
-    index.reset();
   };
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t)
-    threads.emplace_back(worker);
-  if (files > 0)
+  // Each worker's libclang indexes, made when first needed: one that walks
+  // the declarations of precompiled headers too, one that skips them (for
+  // files loading an automatic one, whose declarations are not theirs).
+  std::mutex index_mutex; // libclang indexes must be created and disposed of one at a time
+  struct Indexes {
+    Index plain, skip_pch;
+  };
+  auto index_of = [&](Index& index, bool skip_pch) {
+    if (!index) {
+      std::lock_guard lock(index_mutex);
+      index = Index(clang_createIndex(skip_pch, /*displayDiagnostics=*/0));
+    }
+    return index.get();
+  };
+  // Runs task(indexes, i) for every i < n, on `jobs` threads.
+  auto in_parallel = [&](size_t n, const std::function<void(Indexes&, size_t)>& task) {
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+      Indexes indexes;
+      for (size_t i = next++; i < n; i = next++)
+        task(indexes, i);
+      std::lock_guard lock(index_mutex);
+      indexes.plain.reset();
+      indexes.skip_pch.reset();
+    };
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < jobs && t < n; ++t)
+      threads.emplace_back(worker);
     worker();
-  for (auto& t : threads)
-    t.join();
+    for (auto& t : threads)
+      t.join();
+  };
+
+  // First what the cache has, then the precompiled headers the files left
+  // share, then those files.
+  in_parallel(files, [&](Indexes&, size_t i) {
+    results[i] = prepare(context, options.files[i], prepared[i]);
+    if (prepared[i].done)
+      file_done(i);
+  });
+  std::vector<size_t> to_parse;
+  for (size_t i = 0; i < files; ++i) {
+    if (!prepared[i].done)
+      to_parse.push_back(i);
+  }
+  PchPlan plan;
+  if (pch_store && to_parse.size() > 1) {
+    std::vector<PchCandidate> candidates;
+    for (size_t i : to_parse)
+      candidates.push_back({prepared[i].command->file, prepared[i].command->args});
+    plan = plan_pchs(candidates);
+  }
+  plan.pch_of.resize(to_parse.size(), -1);
+  // Files grouped by header, in the order the headers are made.
+  std::vector<size_t> order(to_parse.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return static_cast<unsigned>(plan.pch_of[a]) < static_cast<unsigned>(plan.pch_of[b]);
+  });
+  std::vector<std::promise<std::optional<AutoPch>>> made(plan.pchs.size());
+  std::vector<std::shared_future<std::optional<AutoPch>>> pchs;
+  for (auto& promise : made)
+    pchs.push_back(promise.get_future().share());
+  std::atomic<size_t> with_pch{0};
+  in_parallel(plan.pchs.size() + order.size(), [&](Indexes& indexes, size_t task) {
+    if (task < plan.pchs.size()) {
+      made[task].set_value(pch_store->get(index_of(indexes.plain, false), plan.pchs[task]));
+      return;
+    }
+    const size_t k = order[task - plan.pchs.size()];
+    const size_t i = to_parse[k];
+    // A file no header was planned for may have one stored by an earlier run.
+    std::optional<AutoPch> pch;
+    if (plan.pch_of[k] >= 0) {
+      pch = pchs[plan.pch_of[k]].get();
+    } else if (pch_store) {
+      const CompileCommand& command = *prepared[i].command;
+      pch = pch_store->find(command.args, shareable_prefix(command.file, command.args));
+    }
+    if (pch &&
+        parse_prepared(index_of(indexes.skip_pch, true), context, prepared[i], &*pch, results[i]))
+      ++with_pch;
+    else
+      parse_prepared(index_of(indexes.plain, false), context, prepared[i], nullptr, results[i]);
+    file_done(i);
+  });
+  out.files_with_pch = with_pch;
+  out.pchs = std::count_if(pchs.begin(), pchs.end(), [](const auto& pch) { return pch.get(); });
+  for (FileResult& r : results)
+    show_paths(r);
 
   std::vector<ir::Module> fragments;
   std::vector<std::string> inputs;

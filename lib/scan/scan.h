@@ -24,6 +24,9 @@ struct Options {
   // A directory caching each file's fragment: files whose inputs did not
   // change since they were scanned with the same arguments are not parsed.
   std::optional<std::string> cache_dir;
+  // With a cache directory: the leading #include lines that files share are
+  // precompiled once, and kept in its pch/ (the IR is the same either way).
+  bool auto_pch = true;
   // Judges the values of annotation fields (key = "...", dispatch = "..."),
   // which belong to the targets that read them; unset: not judged here.
   FieldCheck check_field;
@@ -35,7 +38,9 @@ struct Options {
 struct Result {
   ir::Module module; // the merged IR of all files
   diag::Diagnostics diagnostics;
-  size_t files_parsed = 0; // the others came from the cache
+  size_t files_parsed = 0;   // the others came from the cache
+  size_t files_with_pch = 0; // parsed with an automatic precompiled header
+  size_t pchs = 0;           // automatic precompiled headers used
   // Every file the scanned translation units read (the sources and all they
   // included), absolute and sorted: what a build tool's depfile lists.
   std::vector<std::string> inputs;

@@ -152,3 +152,47 @@ TEST_F(CacheCli, AnEntryEditedToListNoInputsIsAMiss) {
 }
 
 } // namespace
+
+// Seven sources starting with the same #include lines: with --cache, those
+// lines are precompiled once into cache/pch/; --no-auto-pch makes none. The
+// IR and depfile are the same either way.
+TEST(AutoPchCli, IsKeptInTheCacheAndCanBeTurnedOff) {
+  TempDir dir;
+  std::string files;
+  for (int i = 0; i < 7; ++i) {
+    const std::string name = "k" + std::to_string(i);
+    dir.write("src/" + name + ".cpp",
+              "#include <map>\n#include <vector>\n#include <functional>\n"
+              "#include <opscan/annotations.h>\n#include <opscan_examples/executorch_types.h>\n"
+              "OPSCAN_KERNEL(\"t::" +
+                  name + ".out\")\nexecutorch::aten::Tensor& " + name +
+                  "_out(executorch::runtime::KernelRuntimeContext& ctx, const "
+                  "executorch::aten::Tensor& self, executorch::aten::Tensor& out);\n");
+    files += " src/" + name + ".cpp";
+  }
+  auto scan = [&](const std::string& options, const std::string& out) {
+    const std::string command = "cd '" + dir.path().string() + "' && '" OPSCAN_BINARY "' scan " +
+                                options + " -o " + out + ".json --depfile " + out + ".d" + files +
+                                " -- -std=c++17 -I'" + (kRepo / "include").string() + "' -I'" +
+                                (kRepo / "examples/include").string() + "' >out.txt 2>&1";
+    const int status = std::system(command.c_str());
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << command << "\n"
+                                                               << read_file(dir.path() / "out.txt");
+  };
+  scan("--cache on", "on");
+  scan("--cache off --no-auto-pch", "off");
+  scan("", "none");
+  size_t pchs = 0;
+  for (const auto& entry : fs::directory_iterator(dir.path() / "on/pch"))
+    pchs += entry.path().extension() == ".pch";
+  EXPECT_EQ(pchs, 1u);
+  EXPECT_FALSE(fs::exists(dir.path() / "off/pch"));
+  EXPECT_EQ(read_file(dir.path() / "on.json"), read_file(dir.path() / "off.json"));
+  EXPECT_EQ(read_file(dir.path() / "on.json"), read_file(dir.path() / "none.json"));
+  auto depfile = [&](const std::string& name) {
+    std::string text = read_file(dir.path() / (name + ".d"));
+    return text.substr(text.find(':'));
+  };
+  EXPECT_EQ(depfile("on"), depfile("off"));
+  EXPECT_EQ(read_file(dir.path() / "on.d").find("/pch/"), std::string::npos);
+}

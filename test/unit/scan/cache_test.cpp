@@ -2,6 +2,7 @@
 // refuses to trust.
 #include "ir/json.h"
 #include "scan/cache.h"
+#include "scan/includes.h"
 #include "scan/scan.h"
 #include "scan_test_helpers.h"
 #include "support/sha256.h"

@@ -1,0 +1,104 @@
+// The automatic precompiled header of a scan: the leading #include lines
+// that several scanned files share, precompiled once with exactly their
+// compiler arguments and kept in the cache directory, so that each of those
+// files loads them instead of parsing them again. Private to lib/scan.
+//
+// Why the IR stays the same: a file uses a precompiled header only when its
+// own first lines are the header's #include lines, its arguments are those
+// the header was compiled with, and every header those lines name is
+// guarded against a second inclusion (so the file's own #include lines then
+// add nothing). Headers holding an OPSCAN_KERNEL, or that libclang reports
+// anything about, are never precompiled; a file whose scan with the
+// precompiled header reports anything is scanned again without it.
+#pragma once
+
+#include "scan/cache.h"
+#include "scan/includes.h"
+
+#include <clang-c/Index.h>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace opscan::scan {
+
+// The #include lines a source starts with: after blank lines and comments,
+// each `#include <name>` or `#include "name"` alone on its line (comments
+// aside), up to the first line that is anything else. A start the rules do
+// not cover (a line continuation, a byte-order mark, a computed include)
+// ends the list there.
+std::vector<HeaderName> leading_includes(std::string_view source);
+
+// The leading includes of `file` that an automatic header may hold when it
+// is compiled with `args`: none when the arguments add text before the
+// file's first line; up to a quoted name the file's own directory has.
+std::vector<HeaderName> shareable_prefix(const std::string& file,
+                                         const std::vector<std::string>& args);
+
+// A file to be parsed, as the planner sees it.
+struct PchCandidate {
+  std::string file;
+  std::vector<std::string> args; // its compiler arguments
+};
+
+// A precompiled header the plan asks for: `includes`, compiled with `args`.
+struct PlannedPch {
+  std::vector<std::string> args;
+  std::vector<HeaderName> includes;
+};
+
+struct PchPlan {
+  std::vector<PlannedPch> pchs;
+  std::vector<int> pch_of; // per candidate: its index in pchs, or -1 for none
+};
+
+// Chooses the shared prefixes worth precompiling: each file gets the longest
+// chosen prefix of its leading includes, and a prefix is chosen when parsing
+// it once, instead of in each file that starts with it, saves more than it
+// costs (estimated by the bytes of the headers it reaches).
+PchPlan plan_pchs(const std::vector<PchCandidate>& files);
+
+// A precompiled header ready to load, and the files it was made from.
+struct AutoPch {
+  std::string path; // the .pch, in the store
+  // The headers it holds, with their hashes, and where their includes found
+  // nothing: what a scan that loads it depends on (the store's own files
+  // are not listed).
+  Dependencies dependencies;
+};
+
+// The automatic precompiled headers kept in a directory, each used while
+// every file it was made from hashes the same and none is newer than it
+// (libclang refuses a precompiled header whose inputs changed times).
+class PchStore {
+public:
+  PchStore(std::filesystem::path dir, FragmentCache& cache);
+
+  // The precompiled header of `planned`: the stored one while valid, else
+  // made (with `index`, which must include declarations from precompiled
+  // headers) and stored. Nullopt when it cannot be used.
+  std::optional<AutoPch> get(CXIndex index, const PlannedPch& planned);
+
+  // The stored header of the longest part of `prefix` that has a valid one,
+  // for a file compiled with `args` (none is made).
+  std::optional<AutoPch> find(const std::vector<std::string>& args,
+                              const std::vector<HeaderName>& prefix);
+
+  // Whether `path` is one of the store's own files.
+  bool holds(const std::string& path) const;
+
+private:
+  struct Names {
+    std::string text, header, pch, key; // the header's text, its files, its cache key
+  };
+  Names names_of(const PlannedPch& planned) const;
+  std::optional<AutoPch> stored(const PlannedPch& planned);
+  AutoPch loadable(const std::string& pch, Dependencies dependencies) const;
+
+  std::filesystem::path dir_;
+  FragmentCache& cache_;
+};
+
+} // namespace opscan::scan
