@@ -31,6 +31,11 @@
 # content changes and touches a stamp per step, so an unchanged build runs
 # nothing and a changed header re-scans without recompiling unchanged code.
 #
+# Without SCAN_PCH, a step before the scans precompiles the leading
+# #include lines that several sources share (opscan pch --shared) into the
+# scans' cache (<target>.opscan/scan-cache), and each scan loads the one its
+# own first lines match; the IR is the same as without.
+#
 # SCAN_PCH names a header the sources include (typically first): opscan
 # precompiles it once, and every scan loads it instead of parsing it again,
 # as if each source included it first. It speeds up the scans only; the
@@ -256,6 +261,12 @@ function(opscan_add_kernel_library target)
   endif()
 
   set(scan_depends "${flags_file}" ${opscan_exe})
+  set(absolute_sources)
+  foreach(source IN LISTS arg_SOURCES)
+    get_filename_component(source "${source}" ABSOLUTE)
+    list(APPEND absolute_sources "${source}")
+  endforeach()
+  list(LENGTH absolute_sources source_count)
   set(scan_clang_args)
   if(DEFINED arg_SCAN_PCH)
     get_filename_component(pch_header "${arg_SCAN_PCH}" ABSOLUTE)
@@ -272,14 +283,34 @@ function(opscan_add_kernel_library target)
       VERBATIM)
     list(APPEND scan_depends "${pch}.stamp")
     set(scan_clang_args -- -include-pch "${pch}")
+  elseif(source_count GREATER 1)
+    # The automatic precompiled headers: a step before the scans makes those
+    # of the #include lines the sources share into the scans' cache, where
+    # each scan finds its own. The scans only come after it (a target-level
+    # order): they give the same IR with or without one, so a change to the
+    # headers made re-runs only the scans whose own inputs changed.
+    set(scan_cache "${gen}/scan-cache")
+    set(shared "${gen}/shared-pch")
+    add_custom_command(
+      OUTPUT "${shared}.stamp"
+      BYPRODUCTS "${shared}.txt"
+      COMMAND opscan::opscan pch --shared ${absolute_sources} --cache "${scan_cache}"
+              -o "${shared}.txt" --stamp "${shared}.stamp" --depfile "${shared}.d"
+              --flags-file "${flags_file}"
+      DEPENDS ${absolute_sources} "${flags_file}" ${opscan_exe}
+      DEPFILE "${shared}.d"
+      COMMENT "opscan: precompiling the #include lines the sources of kernel library '${lib}' share"
+      VERBATIM)
+    add_custom_target(${target}_opscan_shared_pch DEPENDS "${shared}.stamp")
+    add_dependencies(${target} ${target}_opscan_shared_pch)
+    list(APPEND scan_options --cache "${scan_cache}")
   endif()
 
   # One scan per source, so the build tool runs them in parallel.
   set(fragments)
   set(stamps)
   set(index 0)
-  foreach(source IN LISTS arg_SOURCES)
-    get_filename_component(source "${source}" ABSOLUTE)
+  foreach(source IN LISTS absolute_sources)
     get_filename_component(name "${source}" NAME)
     math(EXPR index "${index} + 1")
     set(fragment "${gen}/scan/${index}-${name}")

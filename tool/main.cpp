@@ -174,7 +174,7 @@ void add_scan_options(CLI::App& cmd, ScanArgs& args) {
                  "Directory caching each file's IR fragment (unchanged files are not parsed "
                  "again) and the precompiled leading #include lines that files share");
   cmd.add_flag("--no-auto-pch", args.no_auto_pch,
-               "With --cache: do not precompile the leading #include lines that files share");
+               "Do not precompile the leading #include lines that files share");
   add_flags_file_option(cmd, args.flags_file);
 }
 
@@ -479,6 +479,44 @@ struct ImportArgs {
 
 // import-yaml: annotates the kernels a functions.yaml names, in place. On
 // any error nothing is written.
+// opscan pch --shared: the automatic precompiled headers of kernel
+// sources, made into the scans' cache ahead of one scan per source; writes
+// the list of those made.
+Status shared_pch_command(const std::vector<std::string>& files, const std::string& cache,
+                          const std::string& out, const std::string& flags_file,
+                          const std::string& depfile, const std::string& stamp,
+                          const std::vector<std::string>& clang_args) {
+  if (cache.empty())
+    return usage("pch --shared needs --cache, the directory the scans will use");
+  if (Status status = checked_sources(files); status != Status::ok)
+    return status;
+  diag::Diagnostics diags;
+  auto args = driver::compiler_args(flags_file, clang_args, diags);
+  if (!args)
+    return reported(diags, Status::failure);
+  scan::Options options;
+  options.files = files;
+  options.extra_args = std::move(*args);
+  options.cache_dir = cache;
+  scan::SharedPchResult result = scan::precompile_shared(options);
+  for (const std::string& file : result.inputs)
+    g_inputs.push_back({"an input of the headers", file});
+  if (Status status = reported(result.diagnostics); status != Status::ok)
+    return status;
+  std::string list =
+      "# The #include lines these sources share, precompiled by opscan pch --shared:\n"
+      "# the header, how many sources start with its lines, the lines.\n";
+  for (const scan::SharedPch& pch : result.pchs)
+    list += fmt::format("{} {} {}\n", pch.path, pch.files, fmt::join(pch.includes, " "));
+  std::vector<driver::RoleFile> roles;
+  for (const std::string& file : files)
+    roles.push_back({"a source", file});
+  if (!flags_file.empty())
+    roles.push_back({"--flags-file", flags_file});
+  driver::Outcome written = driver::write_step({out, list, depfile, stamp}, result.inputs, roles);
+  return reported(written.diagnostics, written.status);
+}
+
 Status import_command(const ImportArgs& args) {
   diag::Diagnostics diags;
   std::string error;
@@ -575,11 +613,21 @@ int main(int argc, char** argv) {
   scan_cmd->footer("Example:\n  opscan scan -o kernels.ir.json src/op_add.cpp src/op_mul.cpp -- "
                    "-Iinclude -std=c++17");
 
-  std::string pch_header, pch_out, pch_flags_file, pch_depfile, pch_stamp;
+  std::string pch_out, pch_flags_file, pch_depfile, pch_stamp, pch_cache;
+  std::vector<std::string> pch_files;
+  bool pch_shared = false;
   CLI::App* pch_cmd = app.add_subcommand(
       "pch", "Precompile the header every kernel source includes first, for faster scans");
-  pch_cmd->add_option("header", pch_header, "The header")->required();
-  pch_cmd->add_option("-o,--output", pch_out, "Precompiled header to write")->required();
+  pch_cmd->add_option("header", pch_files, "The header (with --shared: the kernel sources)")
+      ->required();
+  pch_cmd
+      ->add_option("-o,--output", pch_out,
+                   "Precompiled header to write (with --shared: the list of those made)")
+      ->required();
+  pch_cmd->add_flag("--shared", pch_shared,
+                    "Make the automatic precompiled headers of the sources given, into --cache, "
+                    "ahead of one scan per source with that --cache");
+  pch_cmd->add_option("--cache", pch_cache, "With --shared: the scans' cache directory");
   add_flags_file_option(*pch_cmd, pch_flags_file);
   pch_cmd->add_option("--depfile", pch_depfile,
                       "Write a depfile (Make syntax) listing every file the header read");
@@ -766,7 +814,8 @@ int main(int argc, char** argv) {
     add_inputs(option_inputs(run_scan));
     add_inputs(generation_inputs({}, run_gen));
   } else if (*pch_cmd) {
-    g_inputs.push_back({"the header", pch_header});
+    for (const std::string& file : pch_files)
+      g_inputs.push_back({pch_shared ? "a source" : "the header", file});
     if (!pch_flags_file.empty())
       g_inputs.push_back({"--flags-file", pch_flags_file});
     add_step_outputs(pch_out, pch_depfile, pch_stamp);
@@ -806,7 +855,15 @@ int main(int argc, char** argv) {
           {ir_out, ir::to_json(module), depfile, scan_stamp}, inputs, option_inputs(scan_args));
       return reported(written.diagnostics, written.status);
     }
+    if (*pch_cmd && pch_shared)
+      return shared_pch_command(pch_files, pch_cache, pch_out, pch_flags_file, pch_depfile,
+                                pch_stamp, clang_args);
     if (*pch_cmd) {
+      if (pch_files.size() != 1 || !pch_cache.empty())
+        return usage(pch_files.size() != 1 ? "pch takes one header (several files only with "
+                                             "--shared)"
+                                           : "--cache is an option of pch --shared only");
+      const std::string& pch_header = pch_files[0];
       if (Status status = checked_sources({pch_header}); status != Status::ok)
         return status;
       diag::Diagnostics diags;

@@ -221,6 +221,74 @@ void show_paths(FileResult& result) {
     k.location.file = display(k.location);
 }
 
+// The commands of every file of options.files that has one, each dropped
+// argument noted once.
+std::vector<CompileCommand> commands_for(const Options& options, const CompilationDatabase* db,
+                                         diag::Diagnostics& diags) {
+  std::vector<CompileCommand> commands;
+  std::set<std::string> dropped;
+  for (const std::string& file : options.files) {
+    diag::Diagnostics notes;
+    std::optional<CompileCommand> command = command_for(file, options, db, diags, notes);
+    add_once(diags, notes, dropped);
+    if (command)
+      commands.push_back(std::move(*command));
+  }
+  return commands;
+}
+
+// The compilation database of options.build_dir (none without one); false,
+// with an error in `diags`, when it cannot be opened.
+bool open_database(const Options& options, std::unique_ptr<CompilationDatabase>& db,
+                   diag::Diagnostics& diags) {
+  if (options.build_dir)
+    db = CompilationDatabase::open(*options.build_dir, diags);
+  return !options.build_dir || db;
+}
+
+// A worker's libclang indexes, made when first needed: one that walks the
+// declarations of precompiled headers too, one that skips them (for files
+// loading an automatic one, whose declarations are not theirs).
+struct Indexes {
+  Index plain, skip_pch;
+};
+
+// libclang indexes must be created and disposed of one at a time.
+std::mutex index_mutex;
+
+CXIndex index_of(Index& index, bool skip_pch) {
+  if (!index) {
+    std::lock_guard lock(index_mutex);
+    index = Index(clang_createIndex(skip_pch, /*displayDiagnostics=*/0));
+  }
+  return index.get();
+}
+
+// Runs task(indexes, i) for every i < n, on up to `jobs` threads.
+void in_parallel(unsigned jobs, size_t n, const std::function<void(Indexes&, size_t)>& task) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    Indexes indexes;
+    for (size_t i = next++; i < n; i = next++)
+      task(indexes, i);
+    std::lock_guard lock(index_mutex);
+    indexes.plain.reset();
+    indexes.skip_pch.reset();
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < jobs && t < n; ++t)
+    threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads)
+    t.join();
+}
+
+// Worker threads for `files` files: options.jobs, or one per core.
+unsigned jobs_for(const Options& options, size_t files) {
+  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>(jobs, files)));
+}
+
 } // namespace
 
 std::string libclang_version() {
@@ -282,11 +350,8 @@ Result scan(const Options& options) {
   Result out;
   out.module.libclang_version = libclang_version();
   std::unique_ptr<CompilationDatabase> db;
-  if (options.build_dir) {
-    db = CompilationDatabase::open(*options.build_dir, out.diagnostics);
-    if (!db)
-      return out;
-  }
+  if (!open_database(options, db, out.diagnostics))
+    return out;
   std::optional<KnownSchemas> known;
   if (options.schemas_file) {
     known = load_known_schemas(*options.schemas_file, out.diagnostics);
@@ -306,14 +371,24 @@ Result scan(const Options& options) {
         context.cache = nullptr;
     }
   }
+  const size_t files = options.files.size();
   std::optional<PchStore> pch_store;
+  // Without a cache, the automatic headers live in a private temporary
+  // directory for this scan only.
+  std::optional<FragmentCache> private_cache;
+  std::string private_dir;
   if (context.cache && options.auto_pch) {
     pch_store.emplace(std::filesystem::path(*options.cache_dir) / "pch", *context.cache);
-    context.pch_store = &*pch_store;
+  } else if (!options.cache_dir && options.auto_pch && files > 1) {
+    std::string pattern = (std::filesystem::temp_directory_path() / "opscan-pch-XXXXXX").string();
+    if (::mkdtemp(pattern.data())) {
+      private_dir = pattern;
+      private_cache.emplace(private_dir);
+      pch_store.emplace(std::filesystem::path(private_dir) / "pch", *private_cache);
+    }
   }
-  const size_t files = options.files.size();
-  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>(jobs, files)));
+  context.pch_store = pch_store ? &*pch_store : nullptr;
+  const unsigned jobs = jobs_for(options, files);
   std::vector<FileResult> results(files);
   std::vector<Prepared> prepared(files);
   std::mutex progress_mutex;
@@ -324,42 +399,9 @@ Result scan(const Options& options) {
       options.progress(++done, files, options.files[i]);
     }
   };
-  // Each worker's libclang indexes, made when first needed: one that walks
-  // the declarations of precompiled headers too, one that skips them (for
-  // files loading an automatic one, whose declarations are not theirs).
-  std::mutex index_mutex; // libclang indexes must be created and disposed of one at a time
-  struct Indexes {
-    Index plain, skip_pch;
-  };
-  auto index_of = [&](Index& index, bool skip_pch) {
-    if (!index) {
-      std::lock_guard lock(index_mutex);
-      index = Index(clang_createIndex(skip_pch, /*displayDiagnostics=*/0));
-    }
-    return index.get();
-  };
-  // Runs task(indexes, i) for every i < n, on `jobs` threads.
-  auto in_parallel = [&](size_t n, const std::function<void(Indexes&, size_t)>& task) {
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-      Indexes indexes;
-      for (size_t i = next++; i < n; i = next++)
-        task(indexes, i);
-      std::lock_guard lock(index_mutex);
-      indexes.plain.reset();
-      indexes.skip_pch.reset();
-    };
-    std::vector<std::thread> threads;
-    for (unsigned t = 1; t < jobs && t < n; ++t)
-      threads.emplace_back(worker);
-    worker();
-    for (auto& t : threads)
-      t.join();
-  };
-
   // First what the cache has, then the precompiled headers the files left
   // share, then those files.
-  in_parallel(files, [&](Indexes&, size_t i) {
+  in_parallel(jobs, files, [&](Indexes&, size_t i) {
     results[i] = prepare(context, options.files[i], prepared[i]);
     if (prepared[i].done)
       file_done(i);
@@ -388,7 +430,7 @@ Result scan(const Options& options) {
   for (auto& promise : made)
     pchs.push_back(promise.get_future().share());
   std::atomic<size_t> with_pch{0};
-  in_parallel(plan.pchs.size() + order.size(), [&](Indexes& indexes, size_t task) {
+  in_parallel(jobs, plan.pchs.size() + order.size(), [&](Indexes& indexes, size_t task) {
     if (task < plan.pchs.size()) {
       made[task].set_value(pch_store->get(index_of(indexes.plain, false), plan.pchs[task]));
       return;
@@ -411,6 +453,10 @@ Result scan(const Options& options) {
     file_done(i);
   });
   out.files_with_pch = with_pch;
+  if (!private_dir.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(private_dir, ignored);
+  }
   out.pchs = std::count_if(pchs.begin(), pchs.end(), [](const auto& pch) { return pch.get(); });
   for (FileResult& r : results)
     show_paths(r);
@@ -438,25 +484,56 @@ Result scan(const Options& options) {
   return out;
 }
 
+SharedPchResult precompile_shared(const Options& options) {
+  SharedPchResult out;
+  if (!options.cache_dir)
+    return out;
+  std::unique_ptr<CompilationDatabase> db;
+  if (!open_database(options, db, out.diagnostics))
+    return out;
+  FragmentCache cache(*options.cache_dir);
+  PchStore store(std::filesystem::path(*options.cache_dir) / "pch", cache);
+  std::vector<PchCandidate> candidates;
+  for (CompileCommand& command : commands_for(options, db.get(), out.diagnostics))
+    candidates.push_back({command.file, std::move(command.args)});
+  const PchPlan plan = plan_pchs(candidates);
+  std::vector<std::optional<AutoPch>> made(plan.pchs.size());
+  in_parallel(jobs_for(options, plan.pchs.size()), plan.pchs.size(),
+              [&](Indexes& indexes, size_t i) {
+                made[i] = store.get(index_of(indexes.plain, false), plan.pchs[i]);
+              });
+  std::vector<std::string> inputs;
+  for (const PchCandidate& candidate : candidates)
+    inputs.push_back(candidate.file);
+  for (size_t i = 0; i < made.size(); ++i) {
+    if (!made[i])
+      continue;
+    SharedPch pch{made[i]->path, {}, 0};
+    for (const HeaderName& name : plan.pchs[i].includes)
+      pch.includes.push_back(name.quoted ? '"' + name.name + '"' : '<' + name.name + '>');
+    pch.files = std::count(plan.pch_of.begin(), plan.pch_of.end(), static_cast<int>(i));
+    out.pchs.push_back(std::move(pch));
+    for (const CachedInput& input : made[i]->dependencies.inputs)
+      inputs.push_back(input.path);
+  }
+  std::sort(out.pchs.begin(), out.pchs.end(),
+            [](const SharedPch& a, const SharedPch& b) { return a.path < b.path; });
+  out.inputs = real_paths(inputs);
+  for (auto& d : out.diagnostics)
+    d.location.file = display(d.location);
+  diag::sort(out.diagnostics);
+  return out;
+}
+
 LocateResult locate_functions(const Options& options) {
   LocateResult out;
   std::unique_ptr<CompilationDatabase> db;
-  if (options.build_dir) {
-    db = CompilationDatabase::open(*options.build_dir, out.diagnostics);
-    if (!db)
-      return out;
-  }
+  if (!open_database(options, db, out.diagnostics))
+    return out;
   Index index(clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0));
-  std::set<std::string> dropped;
-  for (const std::string& file : options.files) {
-    diag::Diagnostics notes;
-    std::optional<CompileCommand> command =
-        command_for(file, options, db.get(), out.diagnostics, notes);
-    add_once(out.diagnostics, notes, dropped);
-    if (!command)
-      continue;
+  for (const CompileCommand& command : commands_for(options, db.get(), out.diagnostics)) {
     TranslationUnit tu =
-        parse(index.get(), command->file, command->args,
+        parse(index.get(), command.file, command.args,
               CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing, out.diagnostics);
     if (!tu)
       continue;
@@ -465,7 +542,7 @@ LocateResult locate_functions(const Options& options) {
       out.diagnostics.insert(out.diagnostics.end(), errors.begin(), errors.end());
       continue;
     }
-    out.files.push_back(sites_of(tu.get(), command->file));
+    out.files.push_back(sites_of(tu.get(), command.file));
   }
   for (auto& d : out.diagnostics)
     d.location.file = display(d.location);

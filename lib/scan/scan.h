@@ -68,6 +68,25 @@ struct PrecompileResult {
 
 PrecompileResult precompile(const PrecompileOptions& options);
 
+// The automatic precompiled headers of a set of sources, made ahead of
+// their scans (a build step before one scan per source): the prefixes scan()
+// would choose for options.files are made into options.cache_dir's pch/,
+// where later scans with that cache find them. Nothing is scanned.
+struct SharedPch {
+  std::string path;                  // the .pch
+  std::vector<std::string> includes; // its #include lines' names, "<a.h>" or "\"a.h\""
+  size_t files = 0;                  // how many of the sources start with them
+};
+
+struct SharedPchResult {
+  std::vector<SharedPch> pchs; // sorted by path
+  diag::Diagnostics diagnostics;
+  // The sources (their first lines decide) and every file the headers read.
+  std::vector<std::string> inputs;
+};
+
+SharedPchResult precompile_shared(const Options& options);
+
 // A function declared in one of the files given, for tools that edit them
 // (opscan import-yaml).
 struct FunctionSite {

@@ -3,6 +3,7 @@
 // entry was edited in a valid but false way; a miss, where the IR follows a
 // change the cache must notice.
 #include "files.h"
+#include "run.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -195,4 +196,39 @@ TEST(AutoPchCli, IsKeptInTheCacheAndCanBeTurnedOff) {
   };
   EXPECT_EQ(depfile("on"), depfile("off"));
   EXPECT_EQ(read_file(dir.path() / "on.d").find("/pch/"), std::string::npos);
+}
+
+// opscan pch --shared: what it needs, and what it refuses.
+TEST(SharedPchCli, BadCommandLinesAreUsageErrorsAndBadPathsAreReported) {
+  using opscan::testing::run_command;
+  TempDir dir;
+  dir.write("a.cpp", "#include <vector>\n");
+  dir.write("b.cpp", "#include <vector>\n");
+  dir.write("not-a-dir", "");
+  const std::string opscan = "'" OPSCAN_BINARY "'";
+  auto run = [&](const std::string& arguments) {
+    return run_command(dir.path(), opscan + arguments);
+  };
+
+  auto no_cache = run(" pch --shared a.cpp b.cpp -o list.txt");
+  EXPECT_EQ(no_cache.exit_code, 2) << no_cache.err;
+  EXPECT_NE(no_cache.err.find("pch --shared needs --cache"), std::string::npos) << no_cache.err;
+  auto two_headers = run(" pch a.cpp b.cpp -o out.pch");
+  EXPECT_EQ(two_headers.exit_code, 2) << two_headers.err;
+  EXPECT_NE(two_headers.err.find("pch takes one header"), std::string::npos) << two_headers.err;
+  auto cache_alone = run(" pch a.cpp -o out.pch --cache c");
+  EXPECT_EQ(cache_alone.exit_code, 2) << cache_alone.err;
+  auto missing = run(" pch --shared a.cpp missing.cpp --cache c -o list.txt");
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.err.find("missing.cpp"), std::string::npos) << missing.err;
+  // The list must not overwrite a source.
+  auto overwrite = run(" pch --shared a.cpp b.cpp --cache c -o a.cpp");
+  EXPECT_NE(overwrite.exit_code, 0);
+  EXPECT_EQ(read_file(dir.path() / "a.cpp"), "#include <vector>\n");
+  // A cache that cannot be a directory: no header, the list still written.
+  auto file_cache = run(" pch --shared a.cpp b.cpp --cache not-a-dir -o list.txt");
+  EXPECT_EQ(file_cache.exit_code, 0) << file_cache.err;
+  EXPECT_EQ(read_file(dir.path() / "not-a-dir"), "");
+  for (const char* name : {"out.pch", "c"})
+    EXPECT_FALSE(fs::exists(dir.path() / name)) << name;
 }

@@ -142,6 +142,23 @@ TEST_F(AutoPchTest, SharedPrefixIsPrecompiledOnceAndGivesTheSameIr) {
   EXPECT_EQ(alone.inputs, run({files[4]}, false, "cache-alone").inputs);
 }
 
+TEST_F(AutoPchTest, WithoutACacheLivesOnlyForTheScan) {
+  const std::vector<std::string> files = kernels("n", "#include <common.h>\n", 7);
+  Options options;
+  options.files = files;
+  options.extra_args = {"-std=c++17", "-I" + dir_.file("include")};
+  options.jobs = 2;
+  const Result with = scan(options);
+  options.auto_pch = false;
+  const Result without = scan(options);
+  EXPECT_EQ(with.files_with_pch, 7u);
+  EXPECT_EQ(without.files_with_pch, 0u);
+  EXPECT_EQ(ir::to_json(with.module), ir::to_json(without.module));
+  EXPECT_EQ(with.inputs, without.inputs);
+  for (const std::string& input : with.inputs)
+    EXPECT_EQ(input.find("opscan-pch-"), std::string::npos) << input;
+}
+
 TEST_F(AutoPchTest, DivergingPrefixesEachGetTheirOwnOrNone) {
   std::vector<std::string> files = kernels("a", "#include <common.h>\n#include <extra.h>\n", 7);
   for (const std::string& f : kernels("b", "#include <extra.h>\n#include <common.h>\n", 7))
