@@ -388,8 +388,10 @@ std::optional<FragmentCache::Entry> FragmentCache::lookup(const std::string& key
     return std::nullopt;
   bool names_the_file = false;
   for (const ir::SourceFile& recorded : read.module->sources) {
+    // Names first: showing a path may resolve it, a system call per part.
+    const std::string name = fs::path(recorded.path).filename().string();
     auto input = std::find_if(inputs.begin(), inputs.end(), [&](const CachedInput& input) {
-      return support::display_path(input.path) == recorded.path;
+      return input.path.ends_with(name) && support::display_path(input.path) == recorded.path;
     });
     if (input == inputs.end())
       continue;

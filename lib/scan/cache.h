@@ -32,10 +32,10 @@
 #include "ir/ir.h"
 
 #include <filesystem>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 // libclang's handle, as clang-c/Index.h declares it (libclang's headers are
@@ -92,8 +92,8 @@ private:
 
   std::filesystem::path dir_;
   std::mutex mutex_;
-  std::map<std::string, std::string> hashes_;
-  std::map<std::string, bool> absent_;
+  std::unordered_map<std::string, std::string> hashes_;
+  std::unordered_map<std::string, bool> absent_;
 };
 
 } // namespace opscan::scan

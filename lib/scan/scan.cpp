@@ -298,12 +298,28 @@ std::string libclang_version() {
 // Every file of `files`, absolute with symbolic links resolved: what build
 // tools must watch (a lexically normalised "/usr/bin/../lib" may not exist).
 std::vector<std::string> real_paths(const std::vector<std::string>& files) {
-  // Files share most of their headers: resolve each name once (resolving
-  // costs a system call per path component).
+  namespace fs = std::filesystem;
+  // Files share most of their headers, and headers their directories:
+  // resolve each name once, and each directory once (resolving costs a
+  // system call per path component); only a file that is a link itself
+  // is resolved whole.
   std::set<std::string> names(files.begin(), files.end());
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  std::map<std::string, fs::path> dirs;
   std::set<std::string> paths;
-  for (const std::string& name : names)
-    paths.insert(std::filesystem::weakly_canonical(std::filesystem::absolute(name)).string());
+  for (const std::string& name : names) {
+    const fs::path path = cwd / name; // an absolute name stays itself
+    auto dir = dirs.find(path.parent_path().string());
+    if (dir == dirs.end())
+      dir = dirs.emplace(path.parent_path().string(), fs::weakly_canonical(path.parent_path(), ec))
+                .first;
+    fs::path real = dir->second / path.filename();
+    if (dir->second.empty() || path.filename() == ".." || path.filename() == "." ||
+        fs::is_symlink(real, ec))
+      real = fs::weakly_canonical(path, ec);
+    paths.insert(real.string());
+  }
   return {paths.begin(), paths.end()};
 }
 
