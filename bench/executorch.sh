@@ -72,7 +72,7 @@ else
   # import-yaml reports the kernels it cannot place; the scan check below
   # decides which files stay.
   "$OPSCAN" import-yaml "$ET/kernels/portable/functions.yaml" kernels/op_*.cpp -- $FLAGS \
-    2>"$WORK/import.err" || echo "executorch.sh: import-yaml reported problems (see below)" >&2
+    >"$WORK/import.out" 2>"$WORK/import.err" || echo "executorch.sh: import-yaml reported problems (see below)" >&2
   # A file that does not scan would void the comparison: scan each once and
   # drop the failures, loudly.
   mkdir -p "$WORK/check/kernels"
