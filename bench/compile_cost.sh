@@ -9,8 +9,7 @@
 #                   make_corpus.py --big-file KERNELS)
 #   --no-profiling  both files without the per-operator profiling calls
 #   --keep          keep the work directory (path printed)
-#   $OPSCAN         the opscan binary (default: build/tool/opscan, then
-#                   bench/build/tool/opscan)
+#   $OPSCAN         the opscan binary (default: a Release build in bench/build)
 #
 # Both files compile against the ExecuTorch stand-in (test/et_runtime) with
 # the flags the end-to-end tests use. Before timing, each must compile with
@@ -37,20 +36,9 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-if ! command -v hyperfine >/dev/null; then
-  if [ "$(id -u)" = 0 ]; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q hyperfine >/dev/null
-  else
-    echo "compile_cost.sh: missing hyperfine; run: sudo apt-get install hyperfine" >&2; exit 2
-  fi
-fi
-if [ -z "${OPSCAN:-}" ]; then
-  for c in "$REPO/build/tool/opscan" "$HERE/build/tool/opscan"; do
-    [ -x "$c" ] && OPSCAN=$c && break
-  done
-fi
-[ -x "${OPSCAN:-}" ] || { echo "compile_cost.sh: no opscan binary; set \$OPSCAN" >&2; exit 2; }
-OPSCAN=$(realpath "$OPSCAN")
+. "$HERE/tools.sh"
+need_pkg hyperfine hyperfine
+opscan_binary
 COMPILERS=(g++)
 command -v clang++ >/dev/null && COMPILERS+=(clang++)
 

@@ -31,19 +31,11 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# --- tools (as run.sh) --------------------------------------------------
-command -v hyperfine >/dev/null || {
-  if [ "$(id -u)" = 0 ]; then DEBIAN_FRONTEND=noninteractive apt-get install -y -q hyperfine >/dev/null
-  else echo "executorch.sh: missing hyperfine; run: sudo apt-get install hyperfine" >&2; exit 2; fi
-}
+# --- tools --------------------------------------------------------------
+. "$HERE/tools.sh"
+need_pkg hyperfine hyperfine
 command -v clang++ >/dev/null || { echo "executorch.sh: clang++ is needed for the baseline" >&2; exit 2; }
-if [ -z "${OPSCAN:-}" ]; then
-  cmake -S "$REPO" -B "$HERE/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DOPSCAN_BUILD_TESTS=OFF -DOPSCAN_WERROR=OFF >/dev/null
-  ninja -j2 -C "$HERE/build" opscan >/dev/null
-  OPSCAN=$HERE/build/tool/opscan
-fi
-OPSCAN=$(realpath "$OPSCAN")
+opscan_binary
 # (b) needs --no-auto-pch; a binary without it has no automatic PCH either,
 # so (b) then runs the same command as (a), and the table says so.
 NO_AUTO_PCH=

@@ -32,27 +32,11 @@ while [ $# -gt 0 ]; do
 done
 
 # --- tools --------------------------------------------------------------
-need_pkg() {  # need_pkg COMMAND PACKAGE
-  command -v "$1" >/dev/null && return
-  if [ "$(id -u)" = 0 ]; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$2" >/dev/null
-  else
-    echo "run.sh: missing $1; run: sudo apt-get install $2" >&2; exit 2
-  fi
-}
+. "$HERE/tools.sh"
 need_pkg hyperfine hyperfine
 [ -x /usr/bin/time ] || need_pkg /usr/bin/time time
 command -v clang++ >/dev/null || { echo "run.sh: clang++ is needed for the baseline" >&2; exit 2; }
-
-if [ -z "${OPSCAN:-}" ]; then
-  # OPSCAN_WERROR=OFF: GCC 12 at -O3 reports a false -Wrestrict in
-  # std::string code; a warning must not stop a benchmark build.
-  cmake -S "$REPO" -B "$HERE/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DOPSCAN_BUILD_TESTS=OFF -DOPSCAN_WERROR=OFF >/dev/null
-  ninja -j2 -C "$HERE/build" opscan >/dev/null
-  OPSCAN=$HERE/build/tool/opscan
-fi
-OPSCAN=$(realpath "$OPSCAN")
+opscan_binary
 
 # --- corpus -------------------------------------------------------------
 WORK=$(mktemp -d /tmp/opscan-bench.XXXXXX)

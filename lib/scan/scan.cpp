@@ -17,6 +17,7 @@
 #include <atomic>
 #include <fmt/format.h>
 #include <functional>
+#include <chrono>
 #include <future>
 #include <map>
 #include <mutex>
@@ -454,9 +455,13 @@ Result scan(const Options& options) {
     const size_t k = order[task - plan.pchs.size()];
     const size_t i = to_parse[k];
     // A file no header was planned for may have one stored by an earlier run.
+    // A header another worker is still making is not waited for: the file
+    // is scanned without it (the IR is the same), keeping every core busy.
     std::optional<AutoPch> pch;
     if (plan.pch_of[k] >= 0) {
-      pch = pchs[plan.pch_of[k]].get();
+      const auto& made = pchs[plan.pch_of[k]];
+      if (made.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+        pch = made.get();
     } else if (pch_store) {
       const CompileCommand& command = *prepared[i].command;
       pch = pch_store->find(command.args, shareable_prefix(command.file, command.args));
