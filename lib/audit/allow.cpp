@@ -11,6 +11,10 @@
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 namespace opscan::audit {
 
@@ -207,16 +211,29 @@ private:
   std::string key_;
 };
 
-// 1-based line and byte column of `offset`.
-diag::Location location_of(std::string_view text, size_t offset, const std::string& path) {
-  offset = std::min(offset, text.size());
-  const std::string_view before = text.substr(0, offset);
-  const auto line = static_cast<uint32_t>(std::count(before.begin(), before.end(), '\n') + 1);
-  const size_t line_start =
-      before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
-  return {path, line, static_cast<uint32_t>(offset - line_start + 1),
-          static_cast<uint32_t>(offset)};
-}
+// Locations of offsets in the text: its lines are found once, so that
+// locating every entry of a list (on one line or many) takes linear time.
+class Lines {
+public:
+  Lines(std::string_view text, std::string path) : size_(text.size()), path_(std::move(path)) {
+    for (size_t i = text.find('\n'); i != std::string_view::npos; i = text.find('\n', i + 1))
+      starts_.push_back(i + 1);
+  }
+
+  // 1-based line and byte column of `offset`.
+  diag::Location at(size_t offset) const {
+    offset = std::min(offset, size_);
+    const auto after = std::upper_bound(starts_.begin(), starts_.end(), offset);
+    const size_t line_start = *(after - 1);
+    return {path_, static_cast<uint32_t>(after - starts_.begin()),
+            static_cast<uint32_t>(offset - line_start + 1), static_cast<uint32_t>(offset)};
+  }
+
+private:
+  size_t size_;
+  std::string path_;
+  std::vector<size_t> starts_{0};
+};
 
 bool has_control(std::string_view text) {
   return std::any_of(text.begin(), text.end(),
@@ -267,9 +284,10 @@ AllowRead parse_allow_list(std::string_view text, const std::string& path) {
   Reader reader(text, &head);
   Json::sax_parse(TrackedIterator(text.data(), &head),
                   TrackedIterator(text.data() + text.size(), &head), &reader);
+  const Lines lines(text, path);
   if (reader.error) {
     result.diagnostics.push_back(diag::make_error(
-        "opscan-allow-file", location_of(text, reader.error->offset, path), reader.error->message));
+        "opscan-allow-file", lines.at(reader.error->offset), reader.error->message));
     return result;
   }
   std::vector<std::string_view> classes;
@@ -280,11 +298,11 @@ AllowRead parse_allow_list(std::string_view text, const std::string& path) {
     const RawEntry& raw = reader.entries[i];
     AllowEntry entry;
     entry.path = fmt::format("allow[{}]", i);
-    entry.location = location_of(text, raw.offset, path);
+    entry.location = lines.at(raw.offset);
     auto error = [&](std::string code, std::string_view field, std::string message) {
-      result.diagnostics.push_back(diag::make_error(
-          std::move(code), location_of(text, raw.fields.find(field)->second.offset, path),
-          fmt::format("{}.{}: {}", entry.path, field, message)));
+      result.diagnostics.push_back(
+          diag::make_error(std::move(code), lines.at(raw.fields.find(field)->second.offset),
+                           fmt::format("{}.{}: {}", entry.path, field, message)));
     };
     bool good = true;
     for (const auto& [name, field] : raw.fields) {
@@ -342,19 +360,31 @@ AllowRead parse_allow_list(std::string_view text, const std::string& path) {
 diag::Diagnostics apply(const AllowList& list, const Date& today, DiffResult& result) {
   diag::Diagnostics diags;
   std::vector<size_t> used(list.entries.size());
+  // The first live entry for each (operator, class, argument or none): a
+  // change is allowed by the earlier of its argument's and the any-argument
+  // one, found without going through the list for every change.
+  using Key = std::tuple<std::string_view, std::string_view, std::optional<std::string_view>>;
+  std::map<Key, size_t> first_live;
+  for (size_t i = 0; i < list.entries.size(); ++i) {
+    const AllowEntry& entry = list.entries[i];
+    if (!(entry.expires < today))
+      first_live.try_emplace(Key{entry.op, entry.change, entry.argument}, i);
+  }
+  auto find = [&](const Key& key) {
+    auto it = first_live.find(key);
+    return it == first_live.end() ? list.entries.size() : it->second;
+  };
   for (Change& change : result.changes) {
     if (change.compatibility != Compatibility::breaking)
       continue;
     const std::string& subject = change.op.empty() ? change.library : change.op;
-    for (size_t i = 0; i < list.entries.size(); ++i) {
-      const AllowEntry& entry = list.entries[i];
-      if (entry.expires < today || entry.op != subject || entry.change != change.change ||
-          (entry.argument && *entry.argument != change.argument))
-        continue;
-      change.allowed = Allowance{entry.reason, entry.expires.str()};
-      ++used[i];
-      break;
-    }
+    const size_t i = std::min(find(Key{subject, change.change, change.argument}),
+                              find(Key{subject, change.change, std::nullopt}));
+    if (i == list.entries.size())
+      continue;
+    const AllowEntry& entry = list.entries[i];
+    change.allowed = Allowance{entry.reason, entry.expires.str()};
+    ++used[i];
   }
   for (size_t i = 0; i < list.entries.size(); ++i) {
     const AllowEntry& entry = list.entries[i];

@@ -7,6 +7,8 @@
 #include <map>
 #include <optional>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace opscan::diag {
 namespace {
@@ -35,15 +37,6 @@ bool is_continuation(char c) {
   return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
 }
 
-// Code point index of byte `byte` of `line`; a byte inside a character maps
-// to that character, a byte past the end to just after the line.
-size_t column_of(std::string_view line, size_t byte) {
-  byte = std::min(byte, line.size());
-  while (byte > 0 && byte < line.size() && is_continuation(line[byte]))
-    --byte;
-  return code_points(line.substr(0, byte));
-}
-
 // A byte of a source line or a message that a terminal would act on (a
 // control character; DEL) or could not show (not UTF-8) is shown as '?':
 // input may be hostile, and the caret must still line up.
@@ -68,6 +61,54 @@ std::string printable(std::string_view text) {
   }
   return out;
 }
+
+// A source line as shown (printable() keeps each byte's place), with the
+// code points before every kStride-th byte: a column is found from the
+// nearest one, so thousands of diagnostics on one long line (a one-line
+// JSON file) measure it once, not once each.
+class ShownLine {
+public:
+  explicit ShownLine(std::string_view raw) : text_(printable(raw)) {
+    for (size_t at = 0; at < text_.size(); at += kStride) {
+      points_before_.push_back(length_);
+      length_ += code_points(std::string_view(text_).substr(at, kStride));
+    }
+  }
+
+  const std::string& text() const { return text_; }
+  size_t length() const { return length_; } // in code points
+
+  // column_of(text(), byte), from the nearest sample.
+  size_t column_of(size_t byte) const {
+    byte = std::min(byte, text_.size());
+    while (byte > 0 && byte < text_.size() && is_continuation(text_[byte]))
+      --byte;
+    const size_t block = byte / kStride;
+    if (block >= points_before_.size())
+      return length_;
+    return points_before_[block] +
+           code_points(std::string_view(text_).substr(block * kStride, byte - block * kStride));
+  }
+
+  // The byte where code point `column` starts; the line's size past the end.
+  size_t byte_of(size_t column) const {
+    if (column >= length_)
+      return text_.size();
+    const auto after = std::upper_bound(points_before_.begin(), points_before_.end(), column);
+    size_t byte = static_cast<size_t>(after - points_before_.begin() - 1) * kStride;
+    for (size_t seen = points_before_[byte / kStride]; byte < text_.size(); ++byte) {
+      if (!is_continuation(text_[byte]) && seen++ == column)
+        break;
+    }
+    return byte;
+  }
+
+private:
+  static constexpr size_t kStride = 4096;
+  std::string text_;
+  size_t length_ = 0;
+  std::vector<size_t> points_before_; // at bytes 0, kStride, 2 * kStride, ...
+};
 
 class Renderer {
 public:
@@ -125,27 +166,21 @@ private:
     const SourceFile* file = load(loc.file);
     if (file == nullptr || loc.line > file->line_starts.size())
       return;
-    const std::string full = printable(file->line(loc.line));
+    const ShownLine& shown_line = line_of(*file, loc.file, loc.line);
+    const std::string& full = shown_line.text();
     // A long line (a minified file, a hostile annotation) is shown as a
     // window around the caret, its cut ends marked.
-    const size_t caret = column_of(full, loc.column - 1);
-    const size_t length = code_points(full);
+    const size_t caret = shown_line.column_of(loc.column - 1);
+    const size_t length = shown_line.length();
     const size_t first = length <= kMaxLineColumns ? 0
                          : caret < kMaxLineColumns / 2
                              ? 0
                              : std::min(caret - kMaxLineColumns / 2, length - kMaxLineColumns);
     const size_t last = std::min(length, first + kMaxLineColumns);
-    auto byte_of = [&](size_t column) {
-      size_t byte = 0;
-      for (size_t seen = 0; byte < full.size(); ++byte) {
-        if (!is_continuation(full[byte]) && seen++ == column)
-          break;
-      }
-      return byte;
-    };
     const std::string_view ellipsis = "\u2026";
     std::string line = first > 0 ? std::string(ellipsis) : std::string();
-    line.append(full, byte_of(first), byte_of(last) - byte_of(first));
+    const size_t first_byte = shown_line.byte_of(first);
+    line.append(full, first_byte, shown_line.byte_of(last) - first_byte);
     if (last < length)
       line += ellipsis;
     // Columns of the full line, as shown.
@@ -171,7 +206,7 @@ private:
       if (fix.file != loc.file || fix.offset < start || fix.offset > start + full.size() ||
           fix.replacement.empty() || fix.replacement.find('\n') != std::string::npos)
         continue;
-      const size_t column = column_of(full, fix.offset - start);
+      const size_t column = shown_line.column_of(fix.offset - start);
       if (column >= first && column <= last)
         here.push_back(&fix);
     }
@@ -181,7 +216,7 @@ private:
                      [](const FixIt* a, const FixIt* b) { return a->offset < b->offset; });
     size_t cursor = 0;
     for (const FixIt* fix : here) {
-      size_t column = shown(column_of(full, fix->offset - start));
+      size_t column = shown(shown_line.column_of(fix->offset - start));
       // Like clang: a hint overlapping the previous one moves after it, past a space.
       if (column < cursor)
         column = cursor + 1;
@@ -201,9 +236,18 @@ private:
     return it->second ? &*it->second : nullptr;
   }
 
+  // Each line shown is made printable and measured once per render_text call.
+  const ShownLine& line_of(const SourceFile& file, const std::string& path, uint32_t n) {
+    auto it = lines_.find({path, n});
+    if (it == lines_.end())
+      it = lines_.try_emplace({path, n}, file.line(n)).first;
+    return it->second;
+  }
+
   const TextOptions& options_;
   std::string out_;
   std::map<std::string, std::optional<SourceFile>, std::less<>> files_;
+  std::map<std::pair<std::string, uint32_t>, ShownLine> lines_;
 };
 
 } // namespace

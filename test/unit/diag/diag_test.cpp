@@ -5,7 +5,9 @@
 #include "diag/text.h"
 #include "files.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -208,6 +210,86 @@ TEST_F(RenderText, FileIsReadOncePerCall) {
             path + ":1:1: error: a\nfirst\n^\n" + path + ":1:2: error: b\nfirst\n ^\n");
   dir_.write("r.cpp", "second\n");
   EXPECT_EQ(render_text({diags[0]}), path + ":1:1: error: a\nsecond\n^\n");
+}
+
+// The window of a long line render_text shows for a caret at byte `byte`
+// (the line is valid UTF-8 without control characters, so printable as it
+// is), worked out character by character.
+std::string window(const std::string& line, size_t byte) {
+  std::vector<std::string> chars;
+  size_t caret = 0;
+  for (size_t i = 0; i < line.size();) {
+    size_t n = 1;
+    while (i + n < line.size() && (static_cast<unsigned char>(line[i + n]) & 0xC0) == 0x80)
+      ++n;
+    if (i <= byte)
+      caret = chars.size();
+    chars.push_back(line.substr(i, n));
+    i += n;
+  }
+  const size_t length = chars.size();
+  if (byte >= line.size())
+    caret = length; // just after the line
+  const size_t first = length <= 160 ? 0 : caret < 80 ? 0 : std::min(caret - 80, length - 160);
+  const size_t last = std::min(length, first + 160);
+  std::string shown = first > 0 ? "\u2026" : "";
+  std::string pad = first > 0 ? " " : "";
+  for (size_t i = first; i < last; ++i) {
+    shown += chars[i];
+    if (i < caret)
+      pad += chars[i] == "\t" ? "\t" : " ";
+  }
+  if (last < length)
+    shown += "\u2026";
+  return shown + "\n" + pad + "^\n";
+}
+
+TEST_F(RenderText, ALongLineIsShownAsAWindowAroundTheCaret) {
+  // Characters of one to four bytes and tabs, over several thousand bytes:
+  // carets all along it, at the ends and inside characters, in one call.
+  std::string line;
+  const std::string pieces[] = {"a", "\t", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "bc"};
+  for (size_t i = 0; line.size() < 13'000; ++i)
+    line += pieces[(i * 7 + i / 5) % 6];
+  const std::string path = dir_.write("long.json", line + "\nshort\n");
+  Diagnostics diags;
+  std::string expected;
+  std::vector<size_t> bytes = {0, 1, 2, 79, 80, 81, 4095, 4096, 4097, 8191, 8192, 8193};
+  for (size_t byte = 3; byte < line.size(); byte += 37)
+    bytes.push_back(byte);
+  for (size_t byte : {line.size() - 1, line.size(), line.size() + 5})
+    bytes.push_back(byte);
+  for (size_t byte : bytes) {
+    const auto column = static_cast<uint32_t>(byte + 1);
+    diags.push_back(make_error("", at(path, 1, column), "m"));
+    const std::string one =
+        path + ":1:" + std::to_string(column) + ": error: m\n" + window(line, byte);
+    // (Lines this long are not printed when they differ.)
+    EXPECT_TRUE(render_text({diags.back()}) == one) << "caret at byte " << byte;
+    expected += one;
+  }
+  // Measured once for all of them.
+  EXPECT_TRUE(render_text(diags) == expected);
+}
+
+TEST_F(RenderText, ManyDiagnosticsOnOneLongLineAreRenderedInLinearTime) {
+  // A one-line file of 8 MB with 10,000 diagnostics: each used to measure
+  // the whole line (an hour of work here); the line is measured once, and
+  // each is shown as it is alone.
+  std::string line;
+  line.reserve(8'000'000);
+  while (line.size() < 8'000'000)
+    line += "{\"k\": \"\xc3\xa9t\xc3\xa9\"}, ";
+  const std::string path = dir_.write("one_line.json", line);
+  Diagnostics diags;
+  for (size_t i = 0; i < 10'000; ++i)
+    diags.push_back(make_error("", at(path, 1, static_cast<uint32_t>(i * 797 + 1)), "m"));
+  const std::string out = render_text(diags);
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 30'000);
+  for (size_t i : {size_t{0}, size_t{1}, size_t{5'139}, size_t{9'999}}) {
+    const std::string alone = render_text({diags[i]});
+    EXPECT_NE(out.find(alone), std::string::npos) << i;
+  }
 }
 
 } // namespace
