@@ -5,6 +5,7 @@
 #include "driver_test_helpers.h"
 #include "pte.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -211,6 +212,43 @@ et_kernel_metadata:
   EXPECT_TRUE(read.selection->operators[1].all_overloads);
   EXPECT_FALSE(read.selection->operators[1].keys);
   EXPECT_EQ(read.selection->operators[2].keys, std::set<std::string>{""});
+}
+
+TEST(ReadSelection, OpscansOwnSelectedOperatorsYamlIsReadBackForAnyNameLength) {
+  // YAML limits an implicit key to 1,024 characters; operator names have no
+  // bound, so a long one is written as an explicit key.
+  std::vector<ir::Kernel> kernels;
+  std::vector<std::string> names;
+  for (size_t length : {990, 1000, 1001, 1024, 1025, 2000}) {
+    const std::string name(length - std::string("ops::").size(), 'n');
+    kernels.push_back(
+        kernel("ops::" + name, "f" + std::to_string(length), length == 2000 ? "v1/6;0,1" : ""));
+    names.push_back("ops::" + name);
+  }
+  driver::Request request;
+  request.options.registration = ir::Registration::named;
+  request.registration_given = true;
+  request.options.library = "lengths";
+  driver::Plan plan = driver::plan({{"lengths.json", opscan::testing::fragment(kernels), {}}},
+                                   request, emit::builtin_targets());
+  ASSERT_EQ(plan.status, driver::Status::ok) << plan.diagnostics.at(0).message;
+  const std::string* yaml = nullptr;
+  for (const emit::OutputFile& f : plan.libraries.at(0).files)
+    yaml = f.path == "lengths/selected_operators.yaml" ? &f.content : yaml;
+  ASSERT_NE(yaml, nullptr);
+  EXPECT_NE(yaml->find("\n  ? ops::" + std::string(1995, 'n') + "\n  :\n    is_root_operator"),
+            std::string::npos);
+  TempDir dir;
+  driver::ReadSelection read = driver::read_operator_selection(dir.write("s.yaml", *yaml));
+  ASSERT_TRUE(read.selection) << read.diagnostics.at(0).message;
+  ASSERT_EQ(read.selection->operators.size(), names.size());
+  std::sort(names.begin(), names.end());
+  for (size_t i = 0; i < names.size(); ++i) {
+    const ir::OperatorNeed& op = read.selection->operators[i];
+    EXPECT_EQ(op.name, names[i]);
+    EXPECT_EQ(op.keys, op.name.size() == 2000 ? std::set<std::string>{"v1/6;0,1"}
+                                              : std::set<std::string>{""});
+  }
 }
 
 TEST(ReadSelection, BadSelectionFilesAreLocatedErrors) {

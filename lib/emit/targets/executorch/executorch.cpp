@@ -445,6 +445,19 @@ std::string yaml_scalar(std::string_view s, bool in_flow) {
   return quoted + "'";
 }
 
+// A mapping entry `key: value` YAML reads back for any key: an implicit key
+// is at most 1,024 characters (YAML 1.2; yaml-cpp and PyYAML refuse longer
+// ones), and operator names have no such bound, so a long key is an
+// explicit one (`? key`, then `:` and the value on the next line).
+// `value` starts with its separator: " [...]" or "\n  nested: ...".
+std::string yaml_entry(std::string_view key, std::string_view value) {
+  constexpr size_t kMaxImplicitKey = 1000; // below YAML's limit, however a reader counts
+  const std::string written = yaml_scalar(key, false);
+  if (written.size() <= kMaxImplicitKey)
+    return written + ":" + std::string(value);
+  return "? " + written + "\n:" + std::string(value);
+}
+
 // selected_operators.yaml: every operator of the library is a root operator,
 // with its kernel keys ("default" for the fallback kernel), in the order of
 // ExecuTorch's own tools (operators by name, keys sorted).
@@ -455,15 +468,15 @@ selected_operators(const ir::Module& module) {
     keys[k.op.str()].insert(k.kernel_key.empty() ? "default" : k.kernel_key);
   std::vector<std::string> operators, metadata;
   for (const auto& [op, op_keys] : keys) {
-    operators.push_back(yaml_scalar(op, false) + ":\n"
-                                                 "  is_root_operator: true\n"
-                                                 "  is_used_for_training: true\n"
-                                                 "  include_all_overloads: false\n"
-                                                 "  debug_info: []");
+    operators.push_back(yaml_entry(op, "\n"
+                                       "  is_root_operator: true\n"
+                                       "  is_used_for_training: true\n"
+                                       "  include_all_overloads: false\n"
+                                       "  debug_info: []"));
     std::vector<std::string> quoted;
     for (const std::string& key : op_keys)
       quoted.push_back(yaml_scalar(key, true));
-    metadata.push_back(fmt::format("{}: [{}]", yaml_scalar(op, false), fmt::join(quoted, ", ")));
+    metadata.push_back(yaml_entry(op, fmt::format(" [{}]", fmt::join(quoted, ", "))));
   }
   return {operators, metadata};
 }
