@@ -391,9 +391,10 @@ std::optional<AutoPch> PchStore::get(CXIndex index, const PlannedPch& planned) {
   std::vector<std::string> args = planned.args;
   args.insert(args.end(), {"-x", "c++-header"}); // the last -x wins
   diag::Diagnostics diagnostics;
-  TranslationUnit tu =
-      parse(index, header, args,
-            CXTranslationUnit_ForSerialization | CXTranslationUnit_SkipFunctionBodies, diagnostics);
+  TranslationUnit tu = parse(index, header, args,
+                             CXTranslationUnit_ForSerialization |
+                                 CXTranslationUnit_SkipFunctionBodies | kExtractParseOptions,
+                             diagnostics);
   if (!tu || !diagnostics.empty() || !clang_errors(tu.get()).empty())
     return std::nullopt;
   // The sources' own #include lines must add nothing after it: each header

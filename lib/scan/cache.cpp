@@ -21,7 +21,9 @@ namespace opscan::scan {
 namespace {
 namespace fs = std::filesystem;
 
-constexpr std::string_view kHeader = "opscan-fragment-cache 2";
+// 3: scans read the preprocessor's record of OPSCAN_KERNEL expansions (an
+// annotation in a function body is an error); a version 2 entry may hide one.
+constexpr std::string_view kHeader = "opscan-fragment-cache 3";
 // An entry is a few hundred kilobytes; anything near this is not one.
 constexpr size_t kMaxEntryBytes = size_t{64} << 20;
 // Larger inputs (headers, precompiled headers) are not cached, nor read.

@@ -41,6 +41,22 @@ std::optional<diag::Location> kernel_macro_in(CXTranslationUnit tu, CXSourceRang
   return std::nullopt;
 }
 
+// Whether the macro an expansion uses writes an annotate attribute (as
+// <opscan/annotations.h>'s OPSCAN_KERNEL does while scanning; a project
+// that defines its own, empty, OPSCAN_KERNEL annotates nothing with it).
+bool writes_annotation(CXTranslationUnit tu, CXCursor expansion) {
+  const CXCursor definition = clang_getCursorReferenced(expansion);
+  if (clang_getCursorKind(definition) != CXCursor_MacroDefinition)
+    return false;
+  Tokens tokens(tu, clang_getCursorExtent(definition));
+  for (unsigned i = 0; i < tokens.size(); ++i) {
+    if (clang_getTokenKind(tokens[i]) == CXToken_Identifier &&
+        take(clang_getTokenSpelling(tu, tokens[i])) == "annotate")
+      return true;
+  }
+  return false;
+}
+
 // The OPSCAN_KERNEL annotations of a declaration (a function's own and
 // those it inherits from earlier declarations).
 std::vector<CXCursor> annotations_of(CXCursor decl) {
@@ -376,20 +392,38 @@ public:
     result_.diagnostics.insert(result_.diagnostics.end(), errors.begin(), errors.end());
     clang_visitChildren(clang_getTranslationUnitCursor(tu_), &visit, this);
     refuse_inline_redeclarations();
+    refuse_unread_annotations();
     return std::move(result_);
   }
 
   void note_main_file(const std::string& file) { note_source(file); }
 
 private:
+  // Places in files, for annotations and expansions.
+  using Offset = std::pair<std::string, uint32_t>;
+  static Offset at(const diag::Location& where) { return {where.file, where.offset}; }
+  struct Scope {
+    std::string file;
+    uint32_t begin = 0, end = 0;
+    const char* what; // null: not a function or variable
+    std::string name;
+  };
+
   static CXChildVisitResult visit(CXCursor cursor, CXCursor parent, void* data) {
     return static_cast<TranslationUnitScanner*>(data)->visit(cursor, parent);
   }
 
   CXChildVisitResult visit(CXCursor cursor, CXCursor parent) {
-    if (clang_Location_isInSystemHeader(clang_getCursorLocation(cursor)))
+    const CXCursorKind kind = clang_getCursorKind(cursor);
+    // The preprocessing record (thousands of entries a file, most of them
+    // the headers'): only the OPSCAN_KERNEL expansions matter.
+    if (kind == CXCursor_MacroExpansion && spelling(cursor) == "OPSCAN_KERNEL")
+      note_expansion(cursor);
+    if (clang_isPreprocessing(kind) ||
+        clang_Location_isInSystemHeader(clang_getCursorLocation(cursor)))
       return CXChildVisit_Continue;
-    switch (clang_getCursorKind(cursor)) {
+    note_scope(cursor, kind);
+    switch (kind) {
     case CXCursor_Namespace:
     case CXCursor_LinkageSpec:
     case CXCursor_FriendDecl:
@@ -448,10 +482,18 @@ private:
         diag::make_error(std::move(code), std::move(where), std::move(message)));
   }
 
+  // The OPSCAN_KERNEL annotations of `decl`, each noted as read.
+  std::vector<CXCursor> annotations(CXCursor decl) {
+    std::vector<CXCursor> attrs = annotations_of(decl);
+    for (CXCursor attr : attrs)
+      read_annotations_.insert(at(location_of(clang_getCursorLocation(attr))));
+    return attrs;
+  }
+
   // An annotation on something that is not a namespace-scope function:
   // nothing could register it, and dropping it silently would hide that.
   void misplaced(CXCursor decl, const char* what) {
-    std::vector<CXCursor> attrs = annotations_of(decl);
+    std::vector<CXCursor> attrs = annotations(decl);
     if (!attrs.empty())
       misplaced_at(location_of(clang_getCursorLocation(attrs.front())), what, spelling(decl));
   }
@@ -510,7 +552,7 @@ private:
   }
 
   void consider(CXCursor function) {
-    std::vector<CXCursor> attrs = annotations_of(function);
+    std::vector<CXCursor> attrs = annotations(function);
     if (attrs.empty())
       return;
     const CXCursor attr = attrs.front();
@@ -577,6 +619,122 @@ private:
       error(code, it->second, message);
       return true;
     });
+  }
+
+  // Scans skip function bodies (CXTranslationUnit_SkipFunctionBodies): an
+  // annotation in one is never parsed, and one in a body that is parsed (a
+  // lambda's, a constexpr function's) is in no declaration the walk reads.
+  // The preprocessor expands every OPSCAN_KERNEL all the same, and the
+  // parse's detailed preprocessing record lists each expansion: one that
+  // no annotation the walk read came from annotates something nothing
+  // registers. Only direct uses are listed (the record leaves out a macro
+  // used inside another macro), as elsewhere in the scan.
+  void note_expansion(CXCursor expansion) {
+    const CXSourceLocation where = clang_getCursorLocation(expansion);
+    if (clang_Location_isInSystemHeader(where))
+      return;
+    const CXCursor definition = clang_getCursorReferenced(expansion);
+    const Offset defined_at = at(location_of(clang_getCursorLocation(definition)));
+    auto [known, fresh] = annotating_macros_.try_emplace(defined_at, false);
+    if (fresh)
+      known->second = writes_annotation(tu_, expansion);
+    if (!known->second)
+      return;
+    expansions_.push_back(location_of(where));
+    CXFile file = nullptr;
+    clang_getExpansionLocation(where, &file, nullptr, nullptr, nullptr);
+    if (std::find(expansion_files_.begin(), expansion_files_.end(), file) == expansion_files_.end())
+      expansion_files_.push_back(file);
+  }
+
+  // The declarations the walk meets, by extent: where an annotation it did
+  // not read is, to say so. Only in the files with an expansion: the walk
+  // meets them first (libclang visits the preprocessing record before the
+  // declarations), and the headers' thousands of declarations need none.
+  void note_scope(CXCursor cursor, CXCursorKind kind) {
+    if (expansion_files_.empty())
+      return;
+    CXFile file = nullptr;
+    clang_getExpansionLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
+    if (std::find(expansion_files_.begin(), expansion_files_.end(), file) == expansion_files_.end())
+      return;
+    const char* what = nullptr;
+    switch (kind) {
+    case CXCursor_FunctionDecl:
+    case CXCursor_CXXMethod:
+    case CXCursor_Constructor:
+    case CXCursor_Destructor:
+    case CXCursor_ConversionFunction:
+    case CXCursor_FunctionTemplate:
+      what = "a declaration in the body of a function";
+      break;
+    case CXCursor_VarDecl:
+      what = "a declaration in a variable's initializer";
+      break;
+    case CXCursor_FieldDecl:
+      what = "a declaration in a data member's initializer";
+      break;
+    default:
+      break;
+    }
+    const CXSourceRange extent = clang_getCursorExtent(cursor);
+    const diag::Location begin = location_of(clang_getRangeStart(extent));
+    const diag::Location end = location_of(clang_getRangeEnd(extent));
+    if (begin.file == end.file && begin.offset < end.offset)
+      scopes_.push_back(
+          {begin.file, begin.offset, end.offset, what, what ? qualified_name(cursor).name : ""});
+  }
+
+  // The function or variable `where` is inside, if the walk met it: the one
+  // whose extent holds it (a lambda's body is parsed), else the declaration
+  // the walk met last before it when that is a function whose skipped body
+  // (outside its extent) is still open there.
+  const Scope* scope_of(const diag::Location& where) const {
+    const Scope* inner = nullptr;
+    const Scope* last = nullptr;
+    for (const Scope& scope : scopes_) {
+      if (scope.file != where.file || scope.begin > where.offset)
+        continue;
+      if (scope.what && where.offset < scope.end &&
+          (!inner || scope.end - scope.begin < inner->end - inner->begin))
+        inner = &scope;
+      if (!last || scope.begin >= last->begin)
+        last = &scope;
+    }
+    if (inner || !last || !last->what || last->end > where.offset)
+      return inner;
+    CXFile file = clang_getFile(tu_, where.file.c_str());
+    Tokens tokens(tu_, clang_getRange(clang_getLocationForOffset(tu_, file, last->end),
+                                      clang_getLocationForOffset(tu_, file, where.offset)));
+    int depth = 0;
+    for (unsigned i = 0; i < tokens.size(); ++i) {
+      if (clang_getTokenKind(tokens[i]) != CXToken_Punctuation)
+        continue;
+      const std::string text = take(clang_getTokenSpelling(tu_, tokens[i]));
+      depth += text == "{" ? 1 : text == "}" ? -1 : 0;
+    }
+    return depth > 0 ? last : nullptr;
+  }
+
+  void refuse_unread_annotations() {
+    // After a parse error clang drops what it could not parse: the error
+    // is the problem to report.
+    if (has_clang_errors_ || expansions_.empty())
+      return;
+    std::set<Offset> reported;
+    for (const diag::Diagnostic& d : result_.diagnostics)
+      reported.insert(at(d.location));
+    for (const diag::Location& where : expansions_) {
+      if (read_annotations_.contains(at(where)) || !reported.insert(at(where)).second)
+        continue;
+      if (const Scope* inner = scope_of(where)) {
+        misplaced_at(where, inner->what, inner->name);
+      } else {
+        error("opscan-annotation-misplaced", where,
+              "OPSCAN_KERNEL annotates nothing the scan reads here: annotate a function "
+              "declared at namespace scope");
+      }
+    }
   }
 
   void note_source(const std::string& file) {

@@ -19,6 +19,12 @@ struct Extracted {
   diag::Diagnostics diagnostics;
 };
 
+// What a translation unit given to extract_kernels must be parsed with:
+// the preprocessor's record of macro expansions, where an OPSCAN_KERNEL in a
+// function body (skipped by CXTranslationUnit_SkipFunctionBodies, never
+// parsed) is seen.
+constexpr unsigned kExtractParseOptions = CXTranslationUnit_DetailedPreprocessingRecord;
+
 // libclang's errors about a translation unit, and annotations it dropped.
 diag::Diagnostics clang_errors(CXTranslationUnit tu);
 

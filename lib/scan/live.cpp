@@ -44,7 +44,7 @@ LiveAnalysis LiveUnit::analyze(const std::vector<Buffer>& buffers, const KnownSc
   if (!state_->tu) {
     state_->tu = parse(state_->index.get(), main_file_, args_,
                        CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing |
-                           CXTranslationUnit_PrecompiledPreamble |
+                           kExtractParseOptions | CXTranslationUnit_PrecompiledPreamble |
                            CXTranslationUnit_CreatePreambleOnFirstParse,
                        out.diagnostics, unsaved);
     if (!state_->tu)

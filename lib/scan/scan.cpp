@@ -152,9 +152,10 @@ bool parse_prepared(CXIndex index, const ScanContext& context, const Prepared& p
   if (pch)
     args.insert(args.end(), {"-include-pch", pch->path});
   FileResult out = result;
-  TranslationUnit tu =
-      parse(index, command.file, args,
-            CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing, out.diagnostics);
+  TranslationUnit tu = parse(index, command.file, args,
+                             CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing |
+                                 kExtractParseOptions,
+                             out.diagnostics);
   if (pch && (!tu || out.diagnostics.size() != result.diagnostics.size()))
     return false;
   if (!tu) {
@@ -331,8 +332,10 @@ PrecompileResult precompile(const PrecompileOptions& options) {
   args = parse_arguments(options.header, std::move(args), out.diagnostics);
   args.insert(args.end(), {"-x", "c++-header"}); // the last -x wins
   Index index(clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0));
-  if (TranslationUnit tu = parse(index.get(), options.header, args,
-                                 CXTranslationUnit_ForSerialization, out.diagnostics)) {
+  // With the preprocessing record, which scans loading the header read.
+  if (TranslationUnit tu =
+          parse(index.get(), options.header, args,
+                CXTranslationUnit_ForSerialization | kExtractParseOptions, out.diagnostics)) {
     diag::Diagnostics errors = clang_errors(tu.get());
     out.diagnostics.insert(out.diagnostics.end(), errors.begin(), errors.end());
     if (errors.empty()) {

@@ -246,6 +246,20 @@ TEST_F(AutoPchTest, UnguardedHeadersAndHeadersWithKernelsAreNotPrecompiled) {
   EXPECT_EQ(result.files_with_pch, 0u);
 }
 
+TEST_F(AutoPchTest, HeadersWithAnAnnotationInAFunctionBodyAreNotPrecompiled) {
+  // The annotation is in no declaration the scan reads, but the header's
+  // scan reports it: every file is scanned without the header, and says so.
+  const std::string header = write(
+      "include/body.h", "#pragma once\n#include <common.h>\ninline void host() {\n"
+                        "  OPSCAN_KERNEL(\"t::hidden\") Tensor hidden(const Tensor& self);\n}\n");
+  const Result result = same_either_way(kernels("b", "#include <body.h>\n", 7));
+  expect_diagnostics(
+      result.diagnostics, header,
+      {{"opscan-annotation-misplaced", 4, 3,
+        "OPSCAN_KERNEL annotates a declaration in the body of a function ('host')"}});
+  EXPECT_EQ(result.files_with_pch, 0u);
+}
+
 TEST_F(AutoPchTest, AQuotedNameBesideTheSourceEndsThePrefix) {
   // "local.h" is found beside the sources, not from the store.
   write("src/local.h", "#pragma once\nusing Local = double;\n");

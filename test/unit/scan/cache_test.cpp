@@ -601,7 +601,7 @@ TEST_F(FragmentCacheTest, HandEditedEntriesAreValidated) {
       {"a hash that is not one", replaced("\ninput " + b_hash.substr(0, 8), "\ninput ABCDEFGH")},
       {"a control character in a path", replaced("src/b.cpp\n", "src/b.cpp\r\n")},
       {"an unknown line", replaced("\n---\n", "\nextra line\n---\n")},
-      {"an old format", replaced("opscan-fragment-cache 2", "opscan-fragment-cache 1")},
+      {"an old format", replaced("opscan-fragment-cache 3", "opscan-fragment-cache 2")},
       {"no IR", original.substr(0, ir_at + 5)},
   };
   for (const auto& [what, text] : cases) {

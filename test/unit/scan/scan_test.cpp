@@ -810,6 +810,66 @@ TEST(ScanErrors, AnnotationsOnEnumeratorsParametersAndVariableTemplatesAreMispla
                      });
 }
 
+TEST(ScanErrors, AnnotationsInFunctionAndLambdaBodiesAreMisplacedNotDropped) {
+  // Scans skip function bodies: the preprocessor's record of the
+  // expansions finds the annotations no declaration the walk reads holds.
+  const Result& result = scanned("misplaced_in_bodies.cpp");
+  const std::string fix = "annotate a function declared at namespace scope";
+  const std::string body = "OPSCAN_KERNEL annotates a declaration in the body of a function ";
+  expect_diagnostics(
+      result.diagnostics, data_file("misplaced_in_bodies.cpp"),
+      {
+          {"opscan-annotation-misplaced", 10, 3, body + "('in_bodies::host'): " + fix},
+          {"opscan-annotation-misplaced", 15, 5, body + "('in_bodies::Holder::member'): " + fix},
+          {"opscan-annotation-misplaced", 22, 3,
+           body + "('in_bodies::Holder::defined_outside'): " + fix},
+          {"opscan-annotation-misplaced", 26, 3,
+           "OPSCAN_KERNEL annotates a declaration in a variable's initializer "
+           "('in_bodies::lambda'): " +
+               fix},
+          {"opscan-annotation-misplaced", 32, 22, body + "('in_bodies::templated'): " + fix},
+          {"opscan-annotation-misplaced", 36, 3, body + "('in_bodies::deduced'): " + fix},
+          {"opscan-annotation-misplaced", 46, 3, body + "('in_bodies::fine'): " + fix},
+      });
+  // The kernel whose body holds one is still a kernel; what `#if 0` hides
+  // is nothing.
+  EXPECT_EQ(schemas(result.module), std::vector<std::string>{"t::fine(Tensor self) -> ()"});
+}
+
+TEST(ScanErrors, AProjectsOwnEmptyKernelMacroAnnotatesNothing) {
+  // Only an OPSCAN_KERNEL that writes an annotation can have one dropped.
+  const Result& result = scanned("own_empty_macro.cpp");
+  EXPECT_TRUE(result.diagnostics.empty()) << describe(result.diagnostics);
+  EXPECT_TRUE(result.module.kernels.empty());
+}
+
+TEST(ScanErrors, AnnotationsInBodiesOfAPrecompiledHeaderAreMisplaced) {
+  // opscan pch keeps the preprocessor's record: a scan loading the header
+  // reads the expansions in it.
+  TempDir dir;
+  const std::string header = dir.write(
+      "body.h", "#pragma once\n#include \"" + data_file("et_types.h") +
+                    "\"\nOPSCAN_KERNEL(\"t::in_header\") Tensor in_header(const Tensor& self);\n"
+                    "inline void host() {\n"
+                    "  OPSCAN_KERNEL(\"t::hidden\") Tensor hidden(const Tensor& self);\n}\n");
+  const std::string source = dir.write("k.cpp", "#include \"body.h\"\n");
+  PrecompileOptions precompile_options;
+  precompile_options.header = header;
+  precompile_options.args = kArgs;
+  const PrecompileResult pch = precompile(precompile_options);
+  ASSERT_FALSE(pch.pch.empty()) << describe(pch.diagnostics);
+  write_file(dir.file("body.pch"), pch.pch);
+  std::vector<std::string> args = kArgs;
+  args.insert(args.end(), {"-include-pch", dir.file("body.pch")});
+  const Result result = scan_paths({source}, args);
+  expect_diagnostics(result.diagnostics, header,
+                     {{"opscan-annotation-misplaced", 5, 3,
+                       "OPSCAN_KERNEL annotates a declaration in the body of a function "
+                       "('host')"}});
+  EXPECT_EQ(schemas(result.module),
+            std::vector<std::string>{"t::in_header(Tensor self) -> Tensor"});
+}
+
 TEST(ScanErrors, OutputBreakingTheIRRulesIsReported) {
   // Reserved identifiers are C++ that compiles but that opscan must not
   // write; the scan does not check C++ names itself, ir::validate does.
