@@ -1,11 +1,15 @@
 #include "migrate/import_yaml.h"
 
+#include "emit/targets/executorch/kernel_key.h"
 #include "migrate/kernel_keys.h"
+#include "scan/annotation.h"
 #include "support/cpp_literal.h"
 #include "support/files.h"
+#include "support/text.h"
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -37,6 +41,77 @@ std::optional<schema::OperatorName> operator_of(const yaml::Entry& entry,
     return std::nullopt;
   }
   return parsed.value;
+}
+
+// Why the scan would refuse an entry's operator whatever the annotation
+// says: its name breaks opscan's naming rules, or (a func) its schema
+// breaks the schema rules a scan with --schemas applies. Nullopt when
+// neither. The scan's own checks, so an import never writes what it refuses.
+std::optional<diag::Diagnostic> refused_operator(const yaml::Entry& entry,
+                                                 const schema::OperatorName& op) {
+  std::vector<schema::Error> errors;
+  if (entry.func) {
+    if (auto parsed = yaml::parse_func(*entry.func); parsed.value)
+      errors = schema::check_schema(*parsed.value, schema::layout_of(*parsed.value));
+  } else {
+    errors = schema::check_operator_name(op);
+  }
+  if (errors.empty())
+    return std::nullopt;
+  const yaml::Scalar& text = entry.func ? *entry.func : *entry.op;
+  // An op's offsets index the printed name, which may add "aten::".
+  const std::string printed = op.str();
+  const size_t shift = printed.ends_with(text.text) ? printed.size() - text.text.size() : 0;
+  const size_t offset = entry.func ? 0 : errors[0].offset >= shift ? errors[0].offset - shift : 0;
+  return diag::make_warning("opscan-import-refused", text.at(offset),
+                            fmt::format("{} is not annotated: the scan would refuse it ({} [{}])",
+                                        support::quoted(printed, 200), errors[0].message,
+                                        errors[0].code));
+}
+
+// Why the scan would refuse the annotation `args` (what goes between
+// OPSCAN_KERNEL's parentheses) on `fn`: the text as the scan parses it, and
+// its kernel key against the tensors of the function (one entry each).
+std::optional<std::string> refused_annotation(std::string_view args, const scan::FunctionSite& fn) {
+  const scan::ParsedAnnotation parsed = scan::parse_annotation(args);
+  if (!parsed.annotation)
+    return parsed.error->message;
+  auto name = schema::parse_operator_name(parsed.annotation->spec);
+  if (!name)
+    return name.error->message;
+  const std::string& key = parsed.annotation->kernel_key;
+  if (key.empty())
+    return std::nullopt;
+  const auto [required, all] =
+      fn.key_tensors.value_or(std::pair<size_t, size_t>{0, std::numeric_limits<size_t>::max()});
+  if (auto error = emit::executorch::check_kernel_key(key, required, all))
+    return fmt::format("kernel key {}: {} [opscan-kernel-key]", support::quoted(key),
+                       error->message);
+  return std::nullopt;
+}
+
+// The first kMaxShown diagnostics of each code, and for each code with more
+// a note at the first left out saying how many: thousands of entries that
+// fail alike (a YAML of another library's kernels) are one screen, not 80 MB.
+constexpr size_t kMaxShown = 100;
+
+diag::Diagnostics capped(diag::Diagnostics diags) {
+  std::map<std::string, size_t> seen;
+  std::map<std::string, diag::Location> first_left_out;
+  diag::Diagnostics out;
+  for (diag::Diagnostic& d : diags) {
+    if (++seen[d.code] <= kMaxShown)
+      out.push_back(std::move(d));
+    else
+      first_left_out.try_emplace(d.code, d.location);
+  }
+  for (const auto& [code, where] : first_left_out) {
+    const size_t more = seen[code] - kMaxShown;
+    out.push_back(diag::make_note(
+        "opscan-import-more", where,
+        fmt::format("{} more {} like those above are not shown, from here on", more, code)));
+  }
+  return out;
 }
 
 struct Site {
@@ -71,6 +146,11 @@ ImportPlan plan_import(const std::vector<yaml::Entry>& entries,
                                          name + " names no kernel: nothing to annotate"));
       continue;
     }
+    if (auto refused = refused_operator(entry, *op)) {
+      diags.push_back(std::move(*refused));
+      plan.not_placed += entry.kernels.size();
+      continue;
+    }
     for (const yaml::Kernel& kernel : entry.kernels) {
       const std::string function = function_of(kernel.kernel_name.text);
       auto not_placed = [&](std::string code, diag::Location where, std::string message) {
@@ -78,7 +158,7 @@ ImportPlan plan_import(const std::vector<yaml::Entry>& entries,
         ++plan.not_placed;
       };
       // A dtype-specialised kernel (arg_meta) is annotated with its one key.
-      std::string annotation = "OPSCAN_KERNEL(" + support::cpp_string_literal(name);
+      std::string args = support::cpp_string_literal(name);
       if (kernel.arg_meta) {
         const std::string desc = fmt::format("'{}' ({})", function, name);
         std::optional<KernelKeys> keys = derive_kernel_keys(entry, kernel, desc, diags);
@@ -99,9 +179,9 @@ ImportPlan plan_import(const std::vector<yaml::Entry>& entries,
                                  desc, keys->count, listed, name));
           continue;
         }
-        annotation += ", key = " + support::cpp_string_literal(keys->keys[0]);
+        args += ", key = " + support::cpp_string_literal(keys->keys[0]);
       }
-      annotation += ")";
+      const std::string annotation = "OPSCAN_KERNEL(" + args + ")";
       auto found = by_name.find(function);
       if (found == by_name.end()) {
         not_placed("opscan-import-not-found", kernel.kernel_name.where,
@@ -118,7 +198,14 @@ ImportPlan plan_import(const std::vector<yaml::Entry>& entries,
       if (fn.written_by_macro) {
         not_placed("opscan-import-macro", fn.begin,
                    fmt::format("'{}' ({}) is declared by a macro: annotate it by hand with {}",
-                               function, name, annotation));
+                               function, name, support::clipped(annotation, 400)));
+        continue;
+      }
+      if (auto why = refused_annotation(args, fn)) {
+        not_placed("opscan-import-refused", kernel.where,
+                   fmt::format("'{}' ({}) is not annotated: the scan would refuse its annotation "
+                               "({})",
+                               function, name, *why));
         continue;
       }
       auto [previous, first] = annotated_for.try_emplace(function, name);
@@ -128,10 +215,11 @@ ImportPlan plan_import(const std::vector<yaml::Entry>& entries,
                                previous->second, name, previous->second));
         continue;
       }
-      insertions[found->second.file].emplace(fn.begin.offset, std::move(annotation));
+      insertions[found->second.file].emplace(fn.begin.offset, annotation);
       ++plan.placed;
     }
   }
+  diags = capped(std::move(diags));
   if (diag::has_errors(diags))
     return plan;
 
@@ -141,8 +229,9 @@ ImportPlan plan_import(const std::vector<yaml::Entry>& entries,
     std::string error;
     std::optional<std::string> text = support::read_file(sites[f].file, &error);
     if (!text) {
-      diags.push_back(diag::make_error("opscan-io", {sites[f].file, 0, 0, 0},
-                                       "cannot read the file to annotate " + sites[f].file + ": " + error));
+      diags.push_back(
+          diag::make_error("opscan-io", {sites[f].file, 0, 0, 0},
+                           "cannot read the file to annotate " + sites[f].file + ": " + error));
       continue;
     }
     FileEdit edit{sites[f].file, "", insertions[f].size()};

@@ -768,7 +768,34 @@ private:
   std::map<std::string, FirstAnnotation> first_annotations_;    // by USR
   std::map<std::string, diag::Location> inline_redeclarations_; // by USR
   std::set<std::string> hashed_files_;
+  std::vector<diag::Location> expansions_;   // of an OPSCAN_KERNEL that annotates
+  std::vector<CXFile> expansion_files_;      // the files they are in
+  std::map<Offset, bool> annotating_macros_; // by definition: writes an annotation
+  std::set<Offset> read_annotations_;        // the annotations the walk read
+  std::vector<Scope> scopes_;
 };
+
+// The tensor parameters of `function` a kernel key has entries for (see
+// FunctionSite::key_tensors): the schema's tensor arguments, which the scan
+// infers from them or checks them against.
+std::optional<std::pair<size_t, size_t>> key_tensors_of(CXCursor function) {
+  size_t required = 0, all = 0;
+  const int count = clang_Cursor_getNumArguments(function);
+  for (int i = 0; i < count; ++i) {
+    const CXType type =
+        clang_getCursorType(clang_Cursor_getArgument(function, static_cast<unsigned>(i)));
+    if (i == 0 && context_kind(type) != ir::ContextKind::none)
+      continue;
+    const MappedType mapped = map_parameter_type(type);
+    if (!mapped.type)
+      return std::nullopt;
+    if (mapped.type->base == "Tensor" && !mapped.type->is_list()) {
+      ++all;
+      required += !mapped.type->is_optional();
+    }
+  }
+  return std::pair{required, all};
+}
 
 } // namespace
 
@@ -843,6 +870,7 @@ SourceSites sites_of(CXTranslationUnit tu, const std::string& main_file) {
         site.written_by_macro =
             name_at.offset >= w.text.size() || !w.text.substr(name_at.offset).starts_with(name);
         site.annotated = !annotations_of(c).empty();
+        site.key_tensors = key_tensors_of(c);
         w.sites->functions.push_back(std::move(site));
         return CXChildVisit_Continue;
       },

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace opscan::scan {
@@ -95,6 +96,10 @@ struct FunctionSite {
   diag::Location begin;
   bool written_by_macro = false; // its name is not in the file: a macro wrote it
   bool annotated = false;        // it has an OPSCAN_KERNEL already
+  // Its tensor parameters as the scan maps them: the plain ones, and all
+  // (optional ones too), between which a kernel key has one entry each.
+  // Nullopt when a parameter maps to no schema type.
+  std::optional<std::pair<size_t, size_t>> key_tensors;
 };
 
 struct SourceSites {

@@ -22,7 +22,7 @@ std::vector<yaml::Entry> entries_of(const std::string& text) {
 // `name` declared at byte `offset` of `file`.
 scan::FunctionSite declared(const std::string& file, std::string name, uint32_t offset,
                             bool by_macro = false, bool annotated = false) {
-  return {std::move(name), {file, 1, 1, offset}, by_macro, annotated};
+  return {std::move(name), {file, 1, 1, offset}, by_macro, annotated, std::nullopt};
 }
 
 TEST(PlanImport, AnnotationGoesOnALineAboveIndentedLikeTheDeclaration) {
@@ -138,6 +138,110 @@ TEST(PlanImport, ABadArgMetaIsNotPlaced) {
   EXPECT_EQ(plan.diagnostics[0].code, "opscan-import-arg-meta");
   EXPECT_TRUE(plan.edits.empty());
   EXPECT_EQ(plan.not_placed, 1u);
+}
+
+std::vector<std::string> codes_of(const diag::Diagnostics& diags) {
+  std::vector<std::string> codes;
+  for (const diag::Diagnostic& d : diags)
+    codes.push_back(d.code);
+  return codes;
+}
+
+TEST(PlanImport, AnAnnotationTheScanWouldRefuseIsNotWritten) {
+  // The scan's own checks: operator naming rules, a func's schema rules,
+  // and one kernel key entry per tensor argument of the function.
+  TempDir dir;
+  const std::string file = dir.write("k.cpp", "void a();\nvoid b();\nvoid c();\nvoid d();\n");
+  scan::SourceSites sites{file,
+                          {declared(file, "a::native::a", 0), declared(file, "a::native::b", 10),
+                           declared(file, "a::native::c", 20), declared(file, "a::native::d", 30)},
+                          0,
+                          true};
+  sites.functions[2].key_tensors = std::pair<size_t, size_t>{2, 2};
+  sites.functions[3].key_tensors = std::pair<size_t, size_t>{3, 3};
+  const std::string keyed = "  type_alias: {T0: [Float]}\n  dim_order_alias: {D0: [0, 1]}\n"
+                            "  kernels:\n"
+                            "    - arg_meta: {self: [T0, D0], other: [T0, D0], out: [T0, D0]}\n";
+  ImportPlan plan =
+      plan_import(entries_of("- op: __neg__.out\n  kernels:\n    - kernel_name: a::a\n"
+                             "- func: custom::g(Tensor self, int n=1, Tensor other) -> Tensor\n"
+                             "  kernels:\n    - kernel_name: a::b\n"
+                             "- op: add.out\n" +
+                             keyed + "      kernel_name: a::c\n- op: sub.out\n" + keyed +
+                             "      kernel_name: a::d\n"),
+                  {sites});
+  ASSERT_EQ(codes_of(plan.diagnostics),
+            (std::vector<std::string>{"opscan-import-refused", "opscan-import-refused",
+                                      "opscan-import-refused"}));
+  const diag::Diagnostic& name = plan.diagnostics[0];
+  EXPECT_EQ(name.severity, diag::Severity::warning);
+  EXPECT_EQ(name.location.line, 1u);
+  EXPECT_EQ(name.location.column, 7u); // at "__neg__"
+  EXPECT_EQ(name.message, "'aten::__neg__.out' is not annotated: the scan would refuse it (name "
+                          "'__neg__' starts with '__', which is reserved "
+                          "[opscan-schema-reserved-name])");
+  EXPECT_EQ(plan.diagnostics[1].location.line, 4u);
+  EXPECT_NE(plan.diagnostics[1].message.find("[opscan-schema-default-order]"), std::string::npos)
+      << plan.diagnostics[1].message;
+  const diag::Diagnostic& key = plan.diagnostics[2];
+  EXPECT_EQ(key.location.line, 11u); // the kernel's arg_meta
+  EXPECT_EQ(key.message, "'a::native::c' (aten::add.out) is not annotated: the scan would refuse "
+                         "its annotation (kernel key 'v1/6;0,1|6;0,1|6;0,1': kernel key has 3 "
+                         "entries, the operator has 2 tensor arguments: one entry per tensor "
+                         "argument [opscan-kernel-key])");
+  // The one that fits is written.
+  ASSERT_EQ(plan.edits.size(), 1u);
+  EXPECT_EQ(plan.edits[0].content,
+            "void a();\nvoid b();\nvoid c();\n"
+            "OPSCAN_KERNEL(\"aten::sub.out\", key = \"v1/6;0,1|6;0,1|6;0,1\")\nvoid d();\n");
+  EXPECT_EQ(plan.placed, 1u);
+  EXPECT_EQ(plan.not_placed, 3u);
+}
+
+TEST(PlanImport, AnArgMetaOfAHundredThousandArgumentsIsNotWritten) {
+  TempDir dir;
+  const std::string file = dir.write("k.cpp", "void f();\n");
+  scan::SourceSites sites{file, {declared(file, "a::native::f", 0)}, 0, true};
+  sites.functions[0].key_tensors = std::pair<size_t, size_t>{2, 2};
+  std::string arg_meta;
+  for (size_t i = 0; i < 100'000; ++i)
+    arg_meta += (i ? ", a" : "a") + std::to_string(i) + ": [T0, D0]";
+  ImportPlan plan = plan_import(
+      entries_of("- op: f.out\n  type_alias: {T0: [Float]}\n  dim_order_alias: {D0: [0]}\n"
+                 "  kernels:\n    - arg_meta: {" +
+                 arg_meta + "}\n      kernel_name: a::f\n"),
+      {sites});
+  ASSERT_EQ(codes_of(plan.diagnostics), std::vector<std::string>{"opscan-import-refused"});
+  EXPECT_NE(plan.diagnostics[0].message.find("kernel key has 100000 entries"), std::string::npos);
+  EXPECT_LT(plan.diagnostics[0].message.size(), 500u); // the key is cut
+  EXPECT_TRUE(plan.edits.empty());
+}
+
+TEST(PlanImport, OnlyTheFirstHundredOfACodeAreShownAndTheRestCounted) {
+  // 250 kernels the files do not declare, and one that is found.
+  TempDir dir;
+  const std::string file = dir.write("k.cpp", "void f();\n");
+  scan::SourceSites sites{file, {declared(file, "a::native::f", 0)}, 0, true};
+  std::string yaml;
+  for (int i = 0; i < 250; ++i)
+    yaml += "- op: m" + std::to_string(i) + ".out\n  kernels:\n    - kernel_name: a::m" +
+            std::to_string(i) + "\n";
+  yaml += "- op: f.out\n  kernels:\n    - kernel_name: a::f\n";
+  ImportPlan plan = plan_import(entries_of(yaml), {sites});
+  ASSERT_EQ(plan.diagnostics.size(), 101u);
+  for (size_t i = 0; i < 100; ++i) {
+    EXPECT_EQ(plan.diagnostics[i].code, "opscan-import-not-found");
+    EXPECT_EQ(plan.diagnostics[i].location.line, 3 * i + 3);
+  }
+  const diag::Diagnostic& more = plan.diagnostics[100];
+  EXPECT_EQ(more.code, "opscan-import-more");
+  EXPECT_EQ(more.severity, diag::Severity::note);
+  EXPECT_EQ(more.location.line, 303u); // the first not shown
+  EXPECT_EQ(more.message,
+            "150 more opscan-import-not-found like those above are not shown, from here on");
+  EXPECT_EQ(plan.not_placed, 250u);
+  EXPECT_EQ(plan.placed, 1u);
+  EXPECT_EQ(plan.edits.size(), 1u);
 }
 
 } // namespace

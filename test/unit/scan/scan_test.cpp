@@ -1138,6 +1138,31 @@ TEST_F(CompilationDatabaseTest, ADatabaseThatIsNotARegularFileIsNeverOpened) {
 // ---------------------------------------------------------------------------
 // Multi-file scans
 
+TEST(LocateFunctions, GivesTheTensorsAKernelKeyHasEntriesFor) {
+  // What import-yaml checks a derived kernel key against: the tensor
+  // parameters as the scan maps them, after a runtime context.
+  TempDir dir;
+  const std::string file = dir.write(
+      "k.cpp", "#include \"" + data_file("et_types.h") +
+                   "\"\nnamespace a::native {\n"
+                   "Tensor& f(KernelRuntimeContext& ctx, const Tensor& self, "
+                   "const std::optional<Tensor>& weight, ArrayRef<Tensor> list, Tensor& out);\n"
+                   "Tensor& g(const Tensor& self, double x);\n"
+                   "void h(const Tensor& self, int* unmapped);\n}\n");
+  Options options;
+  options.files = {file};
+  options.extra_args = kArgs;
+  const LocateResult located = locate_functions(options);
+  ASSERT_TRUE(located.diagnostics.empty()) << describe(located.diagnostics);
+  ASSERT_EQ(located.files.size(), 1u);
+  std::map<std::string, std::optional<std::pair<size_t, size_t>>> tensors;
+  for (const FunctionSite& site : located.files[0].functions)
+    tensors[site.qualified_name] = site.key_tensors;
+  EXPECT_EQ(tensors.at("a::native::f"), (std::pair<size_t, size_t>{2, 3}));
+  EXPECT_EQ(tensors.at("a::native::g"), (std::pair<size_t, size_t>{1, 1}));
+  EXPECT_EQ(tensors.at("a::native::h"), std::nullopt);
+}
+
 TEST(ScanDeterminism, JobsAndFileOrderDoNotChangeTheOutput) {
   std::vector<std::string> files = {
       data_file("decl_def.cpp"), data_file("also_includes.cpp"), data_file("returns.cpp"),
