@@ -93,7 +93,7 @@ std::optional<std::string> refused_annotation(std::string_view args, const scan:
 // The first kMaxShown diagnostics of each code, and for each code with more
 // a note at the first left out saying how many: thousands of entries that
 // fail alike (a YAML of another library's kernels) are one screen, not 80 MB.
-constexpr size_t kMaxShown = 100;
+constexpr size_t kMaxShown = 20;
 
 diag::Diagnostics capped(diag::Diagnostics diags) {
   std::map<std::string, size_t> seen;
