@@ -166,7 +166,46 @@ std::string generator_name() {
   return "opscan " + version();
 }
 
-ReadIrs read_irs(const std::vector<std::string>& paths) {
+namespace {
+
+// What generate refuses in `file` on its own (see read_irs); a library IR's
+// regeneration is kept in it.
+diag::Diagnostics regenerate(IrFile& file, const emit::TargetRegistry& targets) {
+  diag::Diagnostics diags;
+  const ir::Locator locator = locator_of(file);
+  if (!file.module.library) {
+    const scan::FieldCheck check = field_check(targets);
+    for (size_t i = 0; i < file.module.kernels.size(); ++i) {
+      const ir::Kernel& k = file.module.kernels[i];
+      for (ir::Field field : {ir::Field::kernel_key, ir::Field::dispatch_key}) {
+        if (k.field(field).empty())
+          continue;
+        if (auto problem = check(field, k)) {
+          diags.push_back(
+              locator.kernel_error(i, k, emit::field_path(field), problem->code, problem->message));
+        }
+      }
+    }
+    return diags;
+  }
+  // The options of `opscan generate FILE`.
+  emit::Options base;
+  base.generator = generator_name();
+  std::optional<emit::Options> options = recorded_options(file, base, targets, locator, diags);
+  if (!options)
+    return diags;
+  auto output =
+      std::make_shared<emit::Output>(emit::generate(file.module, *options, targets, locator));
+  if (diag::has_errors(output->diagnostics))
+    return std::move(output->diagnostics);
+  file.regenerated = std::move(output);
+  file.regenerated_with = *options;
+  return {};
+}
+
+} // namespace
+
+ReadIrs read_irs(const std::vector<std::string>& paths, const emit::TargetRegistry& targets) {
   ReadIrs out;
   for (const std::string& path : paths) {
     std::string error;
@@ -184,6 +223,8 @@ ReadIrs read_irs(const std::vector<std::string>& paths) {
     }
     IrFile file{path, std::move(*read.module), std::move(read.positions)};
     diag::Diagnostics invalid = ir::validate(file.module, locator_of(file));
+    if (invalid.empty())
+      invalid = regenerate(file, targets);
     if (!invalid.empty()) {
       out.diagnostics.insert(out.diagnostics.end(), invalid.begin(), invalid.end());
       out.status = worst(out.status, Status::errors);
@@ -305,7 +346,11 @@ Plan plan(std::vector<IrFile> inputs, const Request& request, const emit::Target
       }
       if (request.registration_given)
         options->registration = request.options.registration;
-      emit::Output output = emit::generate(std::move(input.module), *options, targets, locator);
+      // Generated once already, to validate it, when read with these options.
+      emit::Output output =
+          input.regenerated && input.regenerated_with == *options
+              ? *input.regenerated
+              : emit::generate(std::move(input.module), *options, targets, locator);
       plan.diagnostics.insert(plan.diagnostics.end(), output.diagnostics.begin(),
                               output.diagnostics.end());
       plan.libraries.push_back(std::move(output));

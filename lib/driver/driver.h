@@ -14,6 +14,7 @@
 #include "scan/scan.h"
 #include "support/files.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,19 +41,33 @@ Status status_of(const diag::Diagnostics& diags);
 std::string generator_name();
 std::string version();
 
-// One IR file, read and validated (ir::validate).
+// One IR file, read and validated (read_irs).
 struct IrFile {
   std::string path;
   ir::Module module;
   ir::Positions positions;
+  // A library IR as read_irs regenerated it to validate it, and the options
+  // it used: a generation with the same options takes it instead of
+  // generating the library a second time.
+  std::shared_ptr<const emit::Output> regenerated = {};
+  emit::Options regenerated_with = {};
 };
 
+// Reads IR files for every command that reads them (generate, check, diff,
+// report, check --model), so that each refuses a file alike. A file is
+// valid when ir::validate finds nothing and generate would take it on its
+// own, as it is: a library IR's record (as check_libraries reads it) and
+// its regeneration as recorded (emit::generate, with the target's checks;
+// kept in the IrFile); scan output's annotation fields as a scan checks them
+// (field_check), the rest depending on the target and library a generation
+// gives it. Only a file's errors are reported.
 struct ReadIrs {
   std::vector<IrFile> files; // those that could be read and are valid
   diag::Diagnostics diagnostics;
   Status status = Status::ok;
 };
-ReadIrs read_irs(const std::vector<std::string>& paths);
+ReadIrs read_irs(const std::vector<std::string>& paths,
+                 const emit::TargetRegistry& targets = emit::builtin_targets());
 
 // What to generate, as `generate`, `check` and `run` are asked.
 struct Request {

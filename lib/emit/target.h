@@ -36,6 +36,8 @@ struct Options {
   // (ExecuTorch's profiler and event tracer; PyTorch's dispatcher profiles
   // by itself).
   bool profiling = true;
+
+  friend bool operator==(const Options&, const Options&) = default;
 };
 
 // The library being generated, after its name was checked.

@@ -1,5 +1,6 @@
 #include "ir/ir.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -66,6 +67,11 @@ MergeResult merge(std::vector<Module> fragments) {
                            "fragments disagree on the content of this file; scan it again"));
     }
   }
+  // Reported: the merged module keeps one entry per file, as a valid IR does.
+  out.sources.erase(
+      std::unique(out.sources.begin(), out.sources.end(),
+                  [](const SourceFile& a, const SourceFile& b) { return a.path == b.path; }),
+      out.sources.end());
   return result;
 }
 

@@ -118,8 +118,17 @@ public:
     text("libclang_version", module_.libclang_version);
     if (module_.library)
       library(*module_.library);
-    for (size_t i = 0; i < module_.sources.size(); ++i)
+    std::map<std::string_view, size_t> first_of_source;
+    for (size_t i = 0; i < module_.sources.size(); ++i) {
       source(i, module_.sources[i]);
+      // A file has one content: a second entry could only disagree or repeat.
+      auto [it, fresh] = first_of_source.emplace(module_.sources[i].path, i);
+      if (!fresh) {
+        module_error("sources[" + std::to_string(i) + "].path", kInvalid,
+                     support::quoted(module_.sources[i].path) + " is listed twice (also sources[" +
+                         std::to_string(it->second) + "]): a source has one entry");
+      }
+    }
     std::map<std::string_view, size_t> first_of_usr;
     for (size_t i = 0; i < module_.kernels.size(); ++i) {
       const Kernel& k = module_.kernels[i];

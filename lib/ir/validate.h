@@ -59,7 +59,7 @@ private:
 //    cpp_inline_namespaces: enclosing namespaces of it;
 //  - text that only messages show (types as written, USR, paths, keys):
 //    UTF-8 without control characters;
-//  - sources: a path, and a SHA-256 of 64 lowercase hex digits;
+//  - sources: a path, each once, and a SHA-256 of 64 lowercase hex digits;
 //  - the library record: a valid library name or "all";
 //  - no USR twice (a USR names one kernel).
 // Codes: opscan-ir-invalid (structure and text), opscan-ir-operator-name,

@@ -1,9 +1,12 @@
 // The hostile IR corpus (test/data/ir/hostile, listed in cases.txt): every
 // file is refused by `opscan generate` and `opscan check` alike, with exit
 // code 1 and one error located in the file at the JSON value it names, and
-// nothing is written. The valid bases the files were made from are
-// accepted, so each refusal is the damage's doing.
+// nothing is written; every other command that reads IR files (report,
+// diff on either side, check --model) refuses it the same way, unless only
+// its generation can tell. The valid bases the files were made from are
+// accepted by all, so each refusal is the damage's doing.
 #include "files.h"
+#include "pte.h"
 
 #include <algorithm>
 #include <cctype>
@@ -59,6 +62,7 @@ struct Case {
   std::string code;
   std::string path; // JSON path; "-" for a file that is not JSON
   std::string line_col;
+  std::string refused_by; // "all" or "generation"
   int manifest_line = 0;
 };
 
@@ -76,7 +80,7 @@ std::vector<Case> load_cases() {
     std::istringstream fields(line);
     Case c;
     c.manifest_line = number;
-    fields >> c.file >> c.kind >> c.base >> c.code >> c.path >> c.line_col;
+    fields >> c.file >> c.kind >> c.base >> c.code >> c.path >> c.line_col >> c.refused_by;
     cases.push_back(c);
   }
   return cases;
@@ -142,6 +146,51 @@ TEST_P(HostileIr, GenerateAndCheckRefuseItAtItsPathAndWriteNothing) {
   EXPECT_EQ(check.out, "");
 }
 
+// A program for check --model, made once.
+const std::string& model_file() {
+  static TempDir dir;
+  static const std::string path =
+      dir.write("two_plans.pte",
+                opscan::testing::flatc_binary(read_file(kRepo / "test/data/pte/two_plans.json")));
+  return path;
+}
+
+// One validation for every reader: what generate refuses in a file, report,
+// diff (the file as either side) and check --model refuse alike, before
+// reading anything else of it: the same errors, exit code 1, nothing on
+// stdout, nothing written.
+TEST_P(HostileIr, EveryCommandThatReadsItRefusesItAlike) {
+  const Case& c = GetParam();
+  SCOPED_TRACE("cases.txt:" + std::to_string(c.manifest_line));
+  const std::string file = "'" + kCorpus + "/" + c.file + "'";
+  const std::string base = "'" + kCorpus + "/base/" + c.base + "'";
+  const RunResult check = opscan("check " + file + options_of(c.kind));
+  ASSERT_EQ(check.exit_code, 1);
+  TempDir dir;
+  const std::string out = (dir.path() / "report.md").string();
+  const std::vector<std::pair<std::string, std::string>> readers = {
+      {"report", "report " + file},
+      {"report -o", "report " + file + " -o '" + out + "'"},
+      {"diff, new side", "diff " + base + " " + file},
+      {"diff, old side", "diff " + file + " " + base},
+      {"check --model", "check --model '" + model_file() + "' " + file},
+  };
+  for (const auto& [what, args] : readers) {
+    SCOPED_TRACE(what);
+    const RunResult run = opscan(args);
+    if (c.refused_by == "generation") {
+      // Scan output whose fault only a generation's target shows: read.
+      EXPECT_EQ(error_line(run.err, c), "") << run.err;
+      continue;
+    }
+    EXPECT_EQ(run.exit_code, 1) << run.err;
+    EXPECT_NE(error_line(run.err, c), "") << run.err;
+    EXPECT_EQ(run.err, check.err);
+    EXPECT_EQ(run.out, "");
+    EXPECT_FALSE(fs::exists(out));
+  }
+}
+
 // However hostile the file, what opscan prints cannot drive the terminal
 // (escape sequences) or garble it (bytes that are not UTF-8).
 TEST_P(HostileIr, ErrorsArePrintableText) {
@@ -193,6 +242,8 @@ TEST(HostileIrCorpus, ManifestListsEveryFileOfTheCorpus) {
     EXPECT_TRUE(fs::is_regular_file(kRepo / kCorpus / c.file));
     EXPECT_TRUE(fs::is_regular_file(kRepo / kCorpus / "base" / c.base));
     EXPECT_TRUE(kinds.contains(c.kind)) << c.kind;
+    EXPECT_TRUE(c.refused_by == "all" || (c.refused_by == "generation" && c.kind == "fragment"))
+        << c.refused_by;
     EXPECT_TRUE(c.code.starts_with("opscan-")) << c.code;
     EXPECT_FALSE(c.path.empty());
     const size_t colon = c.line_col.find(':');
@@ -238,6 +289,15 @@ TEST(HostileIrCorpus, TheBasesAreValid) {
     RunResult check = opscan("check " + input);
     EXPECT_EQ(check.exit_code, 0) << check.err;
     EXPECT_NE(check.out.find("can live in one program"), std::string::npos) << check.out;
+    // And every other reader reads it.
+    const std::string file = "'" + kCorpus + "/base/" + base + "'";
+    for (const std::string& args : {"report " + file, "diff " + file + " " + file}) {
+      RunResult run = opscan(args);
+      EXPECT_EQ(run.exit_code, 0) << args << "\n" << run.err;
+      EXPECT_EQ(run.err, "") << args;
+    }
+    RunResult model = opscan("check --model '" + model_file() + "' " + file);
+    EXPECT_EQ(model.err.find("error: " + kCorpus), std::string::npos) << model.err;
   }
 }
 

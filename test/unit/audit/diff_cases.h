@@ -2,7 +2,9 @@
 // tests (diff_test.cpp) check the class and compatibility the library
 // finds, the command-line tests (test/cli/audit_cli_test.cpp) write the
 // same modules as IR files and check the binary's exit code. Every module
-// is valid by ir::validate (checked in diff_test.cpp), as read_irs wants.
+// of cases() is valid by ir::validate (checked in diff_test.cpp) and as
+// generate would regenerate it (its kernels as the target passes them; the
+// command-line tests read them), as read_irs wants.
 #pragma once
 
 #include "audit/diff.h"
@@ -23,32 +25,27 @@ namespace schema = opscan::schema;
 
 inline const std::string kSha(64, 'a');
 
-// The C++ type a kernel takes a value of `type` by: tensors by reference,
-// const unless written.
-inline std::string cpp_type_of(const schema::Type& type) {
-  schema::Type plain = type;
-  plain.alias.reset();
-  for (schema::TypeSuffix& suffix : plain.suffixes)
-    suffix.alias.reset();
-  return type.is_mutable() ? plain.str() + " &" : "const " + plain.str() + " &";
-}
-
-// A kernel of `schema_text` (which must parse; emit's helper), defined as
-// `cpp_function` in src/kernels.cpp, with a runtime context and the given
-// keys.
+// An ExecuTorch kernel of `schema_text` (which must parse; emit's helper,
+// with the types ExecuTorch passes), defined as `cpp_function` in
+// src/kernels.cpp, with a runtime context and the given keys.
 inline ir::Kernel kernel(std::string_view schema_text, std::string cpp_function = "k::f",
                          std::string kernel_key = "", std::string dispatch_key = "",
                          uint32_t line = 10) {
-  ir::Kernel k = emit_test::detail::bare_kernel(schema_text, std::move(cpp_function),
-                                                ir::ContextKind::runtime_context);
-  for (ir::Argument& a : k.arguments)
-    a.cpp_type = a.cpp_canonical_type = cpp_type_of(a.schema.type);
-  k.cpp_return_type = k.returns.empty() ? "void" : cpp_type_of(k.returns.front().type);
-  k.cpp_canonical_return_type = k.cpp_return_type;
+  ir::Kernel k = emit_test::et_kernel(schema_text, std::move(cpp_function));
   k.usr += "#" + kernel_key + "#" + dispatch_key;
   k.kernel_key = std::move(kernel_key);
   k.dispatch_key = std::move(dispatch_key);
   k.location = {"src/kernels.cpp", line, 9, line * 40};
+  return k;
+}
+
+// The same for PyTorch's dispatcher (ATen types, no context).
+inline ir::Kernel torch_kernel(std::string_view schema_text, std::string cpp_function,
+                               std::string dispatch_key = "") {
+  ir::Kernel k = emit_test::torch_kernel(schema_text, std::move(cpp_function));
+  k.usr += "##" + dispatch_key;
+  k.dispatch_key = std::move(dispatch_key);
+  k.location = {"src/kernels.cpp", 10, 9, 400};
   return k;
 }
 
@@ -63,10 +60,12 @@ inline ir::Module library(std::string name, std::vector<ir::Kernel> kernels,
   info.name = name;
   info.registration = registration;
   info.target = std::move(target);
+  // The symbols the target gives (opscan's targets name them so).
+  const std::string scope = info.target == "executorch" ? "torch::executor::" : "";
   if (registration == ir::Registration::named)
-    info.function = "torch::executor::register_" + name + "_kernels";
+    info.function = scope + "register_" + name + "_kernels";
   else if (registration == ir::Registration::manual)
-    info.function = "torch::executor::register_all_kernels";
+    info.function = scope + "register_all_kernels";
   else
     info.link_anchor = "opscan_static_registration_" + name;
   m.library = info;
@@ -86,6 +85,11 @@ inline ir::Module fragment(std::vector<ir::Kernel> kernels) {
 // One library "ops" holding one kernel of each schema.
 inline std::vector<ir::Module> ops(std::string_view schema_text) {
   return {library("ops", {kernel(schema_text)})};
+}
+// The same for PyTorch's dispatcher, for schemas ExecuTorch cannot register
+// (several returns).
+inline std::vector<ir::Module> torch_ops(std::string_view schema_text) {
+  return {library("ops", {torch_kernel(schema_text, "k::f")}, "torch")};
 }
 
 struct Case {
@@ -114,8 +118,10 @@ inline std::vector<Case> cases() {
   const ir::Kernel abs = kernel("ops::abs(Tensor self) -> Tensor", "k::abs");
   const ir::Kernel keyed_a = kernel(add_out, "k::add_out_float", "v1/6;0|6;0|6;0");
   const ir::Kernel keyed_b = kernel(add_out, "k::add_out_int", "v1/4;0|4;0|4;0");
-  const ir::Kernel cpu = kernel("ops::neg(Tensor self) -> Tensor", "k::neg_cpu", "", "CPU");
-  const ir::Kernel cuda = kernel("ops::neg(Tensor self) -> Tensor", "k::neg_cuda", "", "CUDA");
+  const ir::Kernel cpu = torch_kernel("ops::neg(Tensor self) -> Tensor", "k::neg_cpu", "CPU");
+  const ir::Kernel cuda = torch_kernel("ops::neg(Tensor self) -> Tensor", "k::neg_cuda", "CUDA");
+  const ir::Kernel torch_neg = torch_kernel("ops::neg(Tensor self) -> Tensor", "k::neg");
+  const ir::Kernel g = kernel("ops::g(Tensor self) -> Tensor", "k::g");
   return {
       {"LibraryAdded",
        "library-added",
@@ -130,25 +136,26 @@ inline std::vector<Case> cases() {
       {"RegistrationFunctionChanged",
        "registration-function-changed",
        B,
+       // register_a_kernels -> register_all_kernels (the mode changes too).
        {library("a", {neg})},
-       {[&] {
-         ir::Module m = library("a", {neg});
-         m.library->function = "mine::register_a_kernels";
-         return m;
-       }()}},
+       {library("a", {neg}, "executorch", ir::Registration::manual)}},
       {"RegistrationModeChanged",
        "registration-mode-changed",
        B,
        {library("a", {neg})},
        {library("a", {neg}, "executorch", ir::Registration::static_init)}},
-      {"TargetChanged", "target-changed", B, {library("a", {neg})}, {library("a", {neg}, "torch")}},
+      {"TargetChanged",
+       "target-changed",
+       B,
+       {library("a", {neg})},
+       {library("a", {torch_neg}, "torch")}},
       {"OperatorAdded", "operator-added", C, {library("a", {neg})}, {library("a", {neg, abs})}},
       {"OperatorRemoved", "operator-removed", B, {library("a", {neg, abs})}, {library("a", {neg})}},
       {"LibraryChanged",
        "library-changed",
        B,
-       {library("a", {neg, abs}), library("b", {})},
-       {library("a", {neg}), library("b", {abs})}},
+       {library("a", {neg, abs}), library("b", {g})},
+       {library("a", {neg}), library("b", {abs, g})}},
       {"KernelKeyAdded",
        "kernel-key-added",
        C,
@@ -212,12 +219,12 @@ inline std::vector<Case> cases() {
        ops("ops::add.out(Tensor self, Tensor other, *, Tensor(a!) out, Tensor(b!) out2) -> "
            "(Tensor(a!), Tensor(b!))"),
        ops(add_out)},
-      {"ReturnAdded", "return-added", B, ops("ops::f(Tensor self) -> Tensor"),
-       ops("ops::f(Tensor self) -> (Tensor, Tensor)")},
-      {"ReturnRemoved", "return-removed", B, ops("ops::f(Tensor self) -> (Tensor, Tensor)"),
-       ops("ops::f(Tensor self) -> Tensor")},
+      {"ReturnAdded", "return-added", B, torch_ops("ops::f(Tensor self) -> Tensor"),
+       torch_ops("ops::f(Tensor self) -> (Tensor, Tensor)")},
+      {"ReturnRemoved", "return-removed", B, torch_ops("ops::f(Tensor self) -> (Tensor, Tensor)"),
+       torch_ops("ops::f(Tensor self) -> Tensor")},
       {"ReturnTypeChanged", "return-type-changed", B, ops("ops::f(Tensor self) -> Tensor"),
-       ops("ops::f(Tensor self) -> Tensor[]")},
+       ops("ops::f(Tensor self) -> int")},
       {"ReturnAliasChanged", "return-alias-changed", B, ops("ops::f(Tensor(a) self) -> Tensor"),
        ops("ops::f(Tensor(a) self) -> Tensor(a)")},
       {"ReturnRenamed", "return-renamed", C, ops("ops::f(Tensor self) -> Tensor result"),
@@ -230,15 +237,20 @@ inline std::vector<Case> cases() {
       {"CppSignatureChanged",
        "cpp-signature-changed",
        C,
-       {library("a", {neg})},
-       {library(
-           "a",
-           {with(neg, [](ir::Kernel& k) { k.arguments[0].cpp_canonical_type = "at::Tensor"; })})}},
+       // int64_t is long here and long long elsewhere: both are int.
+       ops("ops::f(Tensor self, int dim) -> Tensor"),
+       {library("ops",
+                {with(kernel("ops::f(Tensor self, int dim) -> Tensor"),
+                      [](ir::Kernel& k) { k.arguments[1].cpp_canonical_type = "long long"; })})}},
       {"ContextChanged",
        "context-changed",
        C,
-       {library("a", {neg})},
-       {library("a", {with(neg, [](ir::Kernel& k) { k.context = ir::ContextKind::none; })})}},
+       // The torch target takes a kernel with or without DispatchKeySet.
+       {library("a", {torch_neg}, "torch")},
+       {library(
+           "a",
+           {with(torch_neg, [](ir::Kernel& k) { k.context = ir::ContextKind::dispatch_key_set; })},
+           "torch")}},
       {"SchemaOriginChanged",
        "schema-origin-changed",
        C,

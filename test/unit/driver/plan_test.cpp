@@ -159,8 +159,13 @@ TEST(CheckLibraries, RecordsMustBeWhatTheTargetGives) {
   edited.library->function = "torch::executor::register_b_kernels";
   ir::Module unknown = library({et_kernel("ops", "abs", "abs")}, "c");
   unknown.library->target = "tvm";
-  auto files = read_ok({write_ir(dir, "a.json", edited), write_ir(dir, "c.json", unknown),
-                        write_ir(dir, "f.json", fragment({et_kernel("ops", "exp", "exp")}))});
+  // As they are: read_irs refuses them (below).
+  std::vector<driver::IrFile> files;
+  for (auto [name, module] : {std::pair{"a.json", edited}, std::pair{"c.json", unknown},
+                              std::pair{"f.json", fragment({et_kernel("ops", "exp", "exp")})}}) {
+    ir::ReadResult read = ir::from_json(ir::to_json(module), dir.file(name));
+    files.push_back({dir.file(name), std::move(*read.module), std::move(read.positions)});
+  }
   diag::Diagnostics diags = driver::check_libraries(files, emit::builtin_targets());
   ASSERT_EQ(diags.size(), 3u);
   EXPECT_EQ(diags[0].code, "opscan-ir-library");
@@ -175,6 +180,52 @@ TEST(CheckLibraries, RecordsMustBeWhatTheTargetGives) {
   driver::Plan plan = driver::plan(files, {}, emit::builtin_targets());
   EXPECT_EQ(plan.status, Status::errors);
   EXPECT_TRUE(plan.libraries.empty());
+  // And so does every command that reads them, with the same diagnostics.
+  driver::ReadIrs read =
+      driver::read_irs({write_ir(dir, "a.json", edited), write_ir(dir, "c.json", unknown)});
+  EXPECT_EQ(read.status, Status::errors);
+  EXPECT_TRUE(read.files.empty());
+  ASSERT_EQ(read.diagnostics.size(), 2u);
+  EXPECT_EQ(read.diagnostics[0].message, diags[0].message);
+  EXPECT_EQ(read.diagnostics[0].location, diags[0].location);
+  EXPECT_EQ(read.diagnostics[1].message, diags[1].message);
+}
+
+TEST(ReadIrs, WhatGenerateRefusesInALibraryIrEveryReaderRefuses) {
+  // The target's own refusals, found by regenerating the library as its
+  // record says (nothing is written).
+  TempDir dir;
+  ir::Module no_context = library({et_kernel("ops", "neg", "neg")}, "a");
+  no_context.kernels[0].context = ir::ContextKind::none;
+  ir::Module long_key = library({torch_kernel("ops", "neg", "neg_cpu")}, "t", "torch");
+  long_key.kernels[0].dispatch_key = std::string(1 << 20, 'A');
+  const std::vector<std::string> paths = {write_ir(dir, "a.json", no_context),
+                                          write_ir(dir, "t.json", long_key)};
+  driver::ReadIrs read = driver::read_irs(paths);
+  EXPECT_EQ(read.status, Status::errors);
+  EXPECT_TRUE(read.files.empty());
+  std::vector<std::string> codes;
+  for (const diag::Diagnostic& d : read.diagnostics)
+    codes.push_back(d.code);
+  EXPECT_EQ(codes,
+            (std::vector<std::string>{"opscan-executorch-unsupported", "opscan-dispatch-key"}));
+  EXPECT_EQ(read.diagnostics[0].message.rfind("kernels[0].context: ", 0), 0u);
+  EXPECT_EQ(read.diagnostics[1].message.rfind("kernels[0].dispatch_key: ", 0), 0u);
+}
+
+TEST(ReadIrs, ScanOutputIsReadWithWhatOnlyAGenerationDecides) {
+  // A kernel key no target takes is refused; two kernels of one operator
+  // are the target's business (generate refuses them for ExecuTorch).
+  TempDir dir;
+  ir::Module bad_key = fragment({et_kernel("ops", "neg", "neg", "v9/x")});
+  ir::Module two = fragment({et_kernel("ops", "neg", "neg"), et_kernel("ops", "neg", "neg2")});
+  driver::ReadIrs refused = driver::read_irs({write_ir(dir, "bad.json", bad_key)});
+  ASSERT_EQ(refused.diagnostics.size(), 1u);
+  EXPECT_EQ(refused.diagnostics[0].code, "opscan-kernel-key");
+  EXPECT_EQ(refused.diagnostics[0].message.rfind("kernels[0].kernel_key: ", 0), 0u);
+  driver::ReadIrs read = driver::read_irs({write_ir(dir, "two.json", two)});
+  EXPECT_EQ(read.status, Status::ok);
+  EXPECT_EQ(read.files.size(), 1u);
 }
 
 TEST(Plan, AKernelTwiceInOneLibraryIrIsRefusedAtTheSecond) {

@@ -3,6 +3,7 @@
 // target's business, so merging only reports one USR annotated two ways and
 // stale sources.
 #include "ir/ir_test_helpers.h"
+#include "ir/validate.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -158,6 +159,17 @@ TEST(IrMerge, SameSourceWithDifferentContentIsStale) {
   ASSERT_EQ(two_files.diagnostics.size(), 2u);
   EXPECT_EQ(two_files.diagnostics[0].location.file, "include/k.h");
   EXPECT_EQ(two_files.diagnostics[1].location.file, "src/a.cpp");
+}
+
+TEST(IrMerge, AStaleSourceIsListedOnceInTheMergedModule) {
+  // Reported as stale, and kept once: the merged module is a valid IR.
+  MergeResult merged = merge({fragment({{"include/k.h", kShaB}, {"src/a.cpp", kShaA}}, {}),
+                              fragment({{"include/k.h", kShaA}}, {})});
+  ASSERT_EQ(merged.diagnostics.size(), 1u);
+  EXPECT_EQ(merged.diagnostics[0].code, "opscan-ir-stale");
+  EXPECT_EQ(merged.module.sources,
+            (std::vector<SourceFile>{{"include/k.h", kShaB}, {"src/a.cpp", kShaA}}));
+  EXPECT_TRUE(validate(merged.module, Locator()).empty());
 }
 
 TEST(IrMerge, SameSourceWithSameContentIsFine) {

@@ -218,6 +218,21 @@ TEST(IrValidate, SourcesHaveAPath) {
   }
 }
 
+TEST(IrValidate, EachSourceIsListedOnce) {
+  // With two contents (kShaB sorts first), or twice alike: a file has one
+  // entry.
+  Module m = full_module();
+  m.sources = {{"a.cpp", kShaB}, {"a.cpp", kShaA}, {"b.cpp", kShaB}};
+  diag::Diagnostic d = expect_error(validated(m), "opscan-ir-invalid", "sources[1].path");
+  EXPECT_EQ(d.message, "sources[1].path: 'a.cpp' is listed twice (also sources[0]): a source "
+                       "has one entry");
+  m.sources = {{"a.cpp", kShaA}, {"a.cpp", kShaA}};
+  const diag::Diagnostics twice = validate(m, Locator());
+  ASSERT_EQ(twice.size(), 1u) << messages(twice);
+  EXPECT_EQ(twice[0].code, "opscan-ir-invalid");
+  EXPECT_EQ(twice[0].message, "'a.cpp' is listed twice (also sources[0]): a source has one entry");
+}
+
 TEST(IrValidate, Sha256Is64LowercaseHexDigits) {
   const std::vector<std::string> bad = {
       "",
