@@ -299,6 +299,38 @@ void two_scans_one_cache(const fs::path& dir) {
   }
 }
 
+// An operator name longer than YAML's implicit keys (1,024 characters):
+// the library's own selected_operators.yaml selects it again.
+void long_name_round_trip(const fs::path& dir) {
+  const RunResult first = opscan(dir, "run long.cpp --registration named --lib l -o gen" + kFlags);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const RunResult again =
+      opscan(dir, "generate gen/l/ir.json --operators-from gen/l/selected_operators.yaml "
+                  "--registration named --lib l2 -o gen2");
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(
+      read_file(dir / "gen2/l2/selected_operators.yaml").find("demo::" + std::string(2000, 'n')),
+      std::string::npos);
+}
+
+// A one-line allow-list of `entries` entries, the last with a date that is
+// none.
+std::string one_line_allow_list(size_t entries) {
+  std::string text = "{\"allow\": [";
+  for (size_t i = 0; i < entries; ++i) {
+    text += (i ? ", " : "") + std::string("{\"operator\": \"demo::op") + std::to_string(i) +
+            ".out\", \"change\": \"operator-removed\", \"reason\": \"r\", \"expires\": \"" +
+            (i + 1 == entries ? "2030-02-30" : "2030-01-01") + "\"}";
+  }
+  return text + "]}";
+}
+
+// An entry of functions.yaml for demo::native::neg_out (kNeg).
+std::string neg_entry(const std::string& op, const std::string& arg_meta = "null") {
+  return "- op: " + op + "\n  type_alias: {T0: [Float]}\n  dim_order_alias: {D0: [0, 1]}\n" +
+         "  kernels:\n    - arg_meta: " + arg_meta + "\n      kernel_name: demo::neg_out\n";
+}
+
 Case custom(std::string name, std::vector<Step> setup, std::function<void(const fs::path&)> check) {
   return Case{std::move(name), std::move(setup), "",    0, "",
               Expect::custom,  std::move(check), kBound};
@@ -675,6 +707,79 @@ std::vector<Case> cases() {
       custom("concurrency_two_runs_one_output", {put("a.cpp", kAbs)}, two_runs_one_output),
       custom("concurrency_two_identical_runs", {put("a.cpp", kAbs)}, two_identical_runs),
       custom("concurrency_two_scans_one_cache", {put("a.cpp", kAbs)}, two_scans_one_cache),
+
+      // ---- checks: annotations in bodies, long lists, YAML round trips, imports, IR readers ----
+      refused("checks_annotation_in_function_body",
+              {put("bad.cpp", kHead + "void host() {\n  OPSCAN_KERNEL(\"demo::neg.out\") " + kNeg +
+                                  "}\n")},
+              run("bad.cpp"), 1, "opscan-annotation-misplaced"),
+      refused("checks_annotation_in_member_function_body",
+              {put("bad.cpp", kHead + "struct S {\n  void m() { OPSCAN_KERNEL(\"demo::neg.out\") " +
+                                  kNeg + "}\n};\n" + kernel("OPSCAN_KERNEL(\"demo::abs\")",
+                                                            "Tensor abs(const Tensor& self);\n"))},
+              run("bad.cpp"), 1, "opscan-annotation-misplaced"),
+      refused("checks_annotation_in_lambda_in_variable",
+              {put("bad.cpp", kHead + "auto v = [] {\n  OPSCAN_KERNEL(\"demo::neg.out\") " + kNeg +
+                                  "  return 0;\n};\n")},
+              run("bad.cpp"), 1, "opscan-annotation-misplaced"),
+      refused("checks_annotation_in_template_body",
+              {put("bad.cpp", kHead + "template <class T> void host() {\n  OPSCAN_KERNEL(\"demo::"
+                                      "neg.out\") " +
+                                  kNeg + "}\n")},
+              run("bad.cpp"), 1, "opscan-annotation-misplaced"),
+      refused("checks_annotation_on_namespace",
+              {put("bad.cpp", kHead + "namespace n OPSCAN_KERNEL(\"demo::neg.out\") {}\n")},
+              run("bad.cpp"), 1, "opscan-annotation-misplaced"),
+      refused("checks_annotation_in_header_body",
+              {put("body.h", "#pragma once\n" + kHead + "inline void host() { OPSCAN_KERNEL(\"demo::"
+                                                        "neg.out\") " +
+                                 kNeg + "}\n"),
+               put("bad.cpp", "#include \"body.h\"\n" + kAbs)},
+              run("bad.cpp"), 1, "opscan-annotation-misplaced"),
+      // Read in linear time (20,000 entries on one line took over 2 minutes).
+      refused("checks_allow_list_of_20000_entries_on_one_line",
+              {put("allow.json", one_line_allow_list(20'000))},
+              "diff out/t/ir.json out/t/ir.json --allow allow.json", 1, "opscan-allow-date"),
+      custom("checks_selected_operators_long_operator_name",
+             {put("long.cpp", kernel("OPSCAN_KERNEL(\"demo::" + std::string(2000, 'n') + ".out\")"))},
+             long_name_round_trip),
+      refused("checks_import_reserved_operator_name",
+              {put("imp.cpp", kHead + "namespace demo::native {\n" + kNeg + "}\n"),
+               put("functions.yaml", neg_entry("__neg__.out"))},
+              "import-yaml functions.yaml imp.cpp" + kFlags, 0, "opscan-import-refused"),
+      refused("checks_import_kernel_key_of_100000_entries",
+              {put("imp.cpp", kHead + "namespace demo::native {\n" + kNeg + "}\n"),
+               put("functions.yaml", neg_entry("neg.out", [] {
+                     std::string meta = "{";
+                     for (int i = 0; i < 100'000; ++i)
+                       meta += (i ? ", a" : "a") + std::to_string(i) + ": [T0, D0]";
+                     return meta + "}";
+                   }()))},
+              "import-yaml functions.yaml imp.cpp" + kFlags, 0, "opscan-import-refused"),
+      refused("checks_import_20000_unmatched_entries",
+              {put("imp.cpp", kHead + "namespace demo::native {\n" + kNeg + "}\n"),
+               put("functions.yaml",
+                   [] {
+                     std::string yaml;
+                     for (int i = 0; i < 20'000; ++i)
+                       yaml += "- op: op" + std::to_string(i) + ".out\n  kernels:\n    - "
+                               "kernel_name: demo::missing" +
+                               std::to_string(i) + "\n";
+                     return yaml;
+                   }())},
+              "import-yaml functions.yaml imp.cpp" + kFlags, 0, "opscan-import-more"),
+      refused("checks_ir_report_context_none_in_executorch_library",
+              {put_from("bad.json", hostile + "context_none_in_executorch_library.json")},
+              "report bad.json", 1, "opscan-executorch-unsupported"),
+      refused("checks_ir_diff_dispatch_key_of_one_megabyte",
+              {put_from("bad.json", hostile + "dispatch_key_one_megabyte.json")},
+              "diff out/t/ir.json bad.json", 1, "opscan-dispatch-key"),
+      refused("checks_ir_report_sources_twice",
+              {put_from("bad.json", hostile + "sources_twice_other_hash.json")}, "report bad.json",
+              1, "opscan-ir-invalid"),
+      refused("checks_ir_list_outputs_hostile_kernel_key",
+              {put_from("bad.json", hostile + "kernel_key_version.json")},
+              "generate bad.json --list-outputs", 1, "opscan-kernel-key"),
   };
   return rows;
 }
