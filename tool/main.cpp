@@ -11,6 +11,7 @@
 #include "model_command.h"
 #include "report_command.h"
 #include "support/files.h"
+#include "support/interrupt.h"
 #include "support/text.h"
 #include "yaml/operator_yaml.h"
 
@@ -591,6 +592,7 @@ Status usage_error(const CLI::App& app, const std::string& first, std::string me
 }
 
 int main(int argc, char** argv) {
+  opscan::support::hold_interrupts_during_commits();
   CLI::App app{"opscan: operator registration code from annotated C++ kernels", "opscan"};
   app.require_subcommand(1);
   app.set_version_flag("--version", [] {
