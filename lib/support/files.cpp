@@ -197,13 +197,13 @@ public:
   // messages.
   int open_directory(const fs::path& root, const fs::path& shown, const fs::path& below) {
     int at = open_root(root);
+    if (at < 0)
+      return at;
     fs::path path = root;
     fs::path shown_path = shown;
     for (const fs::path& part : below) {
       path /= part;
       shown_path /= part;
-      if (at < 0)
-        return at;
       if (auto known = dirs_.find(path); known != dirs_.end()) {
         at = known->second.get();
         continue;

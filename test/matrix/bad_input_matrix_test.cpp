@@ -18,6 +18,8 @@
 #include <string>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -297,6 +299,101 @@ void two_scans_one_cache(const fs::path& dir) {
     EXPECT_EQ(read_file(dir / "x.json"), ref);
     EXPECT_EQ(read_file(dir / "y.json"), ref);
   }
+}
+
+// ---- Links planted in the output tree, file modes, interrupted runs (issue
+// 23, findings 1, 7 and 18). ----
+
+// Moves `relative` (a directory or file of the tree) into elsewhere/ and
+// plants a symbolic link to it in its place: a write through the link would
+// change elsewhere/, which the snapshot sees.
+Step planted_link(const std::string& relative) {
+  return [=](const fs::path& dir) {
+    fs::create_directories(dir / "elsewhere");
+    const fs::path moved = dir / "elsewhere" / fs::path(relative).filename();
+    fs::rename(dir / relative, moved);
+    fs::create_symlink(moved, dir / relative);
+  };
+}
+
+// opscan's arguments run with the umask `mask`, set by the shell that
+// starts it.
+RunResult with_umask(const fs::path& dir, const std::string& mask, const std::string& args) {
+  return opscan::testing::run_command(
+      dir, "sh -c \"umask " + mask + " && exec '" OPSCAN_BINARY "' " + args + "\"", kBound);
+}
+
+// The mode bits of `path`.
+unsigned mode_of(const fs::path& path) {
+  return static_cast<unsigned>(fs::symlink_status(path).permissions());
+}
+
+// Runs `args` with the umask `mask`; every file and directory under
+// `made` (relative to the tree) is then new, with the mode the umask gives.
+std::function<void(const fs::path&)> made_with_umask(std::string mask, std::string args,
+                                                     std::string made) {
+  return [=](const fs::path& dir) {
+    ASSERT_FALSE(fs::exists(dir / made));
+    const RunResult run = with_umask(dir, mask, args);
+    ASSERT_EQ(run.exit_code, 0) << args << "\n" << run.err;
+    const unsigned umask = static_cast<unsigned>(std::stoul(mask, nullptr, 8));
+    EXPECT_EQ(mode_of(dir / made), 0777u & ~umask) << made;
+    size_t files = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(dir / made)) {
+      files += entry.is_regular_file();
+      EXPECT_EQ(mode_of(entry.path()), (entry.is_directory() ? 0777u : 0666u) & ~umask)
+          << entry.path();
+    }
+    EXPECT_GT(files, 0u);
+  };
+}
+
+// A generation that replaces out/t/RegisterKernels.cpp, made 0640 first,
+// under umask 077: it stays 0640.
+void replaced_keeps_its_mode(const fs::path& dir) {
+  const fs::path file = dir / "out/t/RegisterKernels.cpp";
+  fs::permissions(file, fs::perms(0640));
+  const std::string before = read_file(file);
+  const RunResult run =
+      with_umask(dir, "077", "generate ir.json --registration static --lib t -o out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(read_file(file), before);
+  EXPECT_EQ(mode_of(file), 0640u);
+}
+
+// ulimit -f 4 (2 or 4 KiB): a generation whose RegisterKernels.cpp is
+// larger fails as an I/O error, everything undone, instead of dying of
+// SIGXFSZ between two writes.
+void file_size_limit(const fs::path& dir) {
+  ASSERT_GT(fs::file_size(dir / "out/t/RegisterKernels.cpp"), 4096u);
+  const Snapshot before = snapshot(dir);
+  const RunResult run = opscan::testing::run_command(
+      dir, "sh -c \"ulimit -f 4 && exec '" OPSCAN_BINARY
+           "' generate ir.json --registration static --lib t -o out\"", kBound);
+  EXPECT_EQ(run.exit_code, 3) << run.err;
+  EXPECT_NE(run.err.find("File too large (no output was changed) [opscan-io]"), std::string::npos)
+      << run.err;
+  EXPECT_EQ(snapshot(dir), before);
+}
+
+// The temporaries and backups of a run killed mid-generation (SIGKILL) are
+// removed by the next one; those of a live process and other names stay.
+void leftovers_of_a_killed_run(const fs::path& dir) {
+  const pid_t child = ::fork();
+  if (child == 0)
+    ::_exit(0);
+  ::waitpid(child, nullptr, 0);
+  const std::string dead = std::to_string(child), live = std::to_string(::getpid());
+  for (const std::string& name : {".RegisterKernels.cpp.opscan-" + dead + "-1.tmp",
+                                  ".Functions.h.opscan-" + dead + "-3.old",
+                                  ".RegisterKernels.cpp.opscan-" + live + "-1.tmp", std::string("notes.old")})
+    write_file(dir / "out/t" / name, "left\n");
+  const RunResult run = opscan(dir, "generate ir.json --registration static --lib t -o out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_FALSE(fs::exists(dir / "out/t" / (".RegisterKernels.cpp.opscan-" + dead + "-1.tmp")));
+  EXPECT_FALSE(fs::exists(dir / "out/t" / (".Functions.h.opscan-" + dead + "-3.old")));
+  EXPECT_TRUE(fs::exists(dir / "out/t" / (".RegisterKernels.cpp.opscan-" + live + "-1.tmp")));
+  EXPECT_TRUE(fs::exists(dir / "out/t/notes.old"));
 }
 
 Case custom(std::string name, std::vector<Step> setup, std::function<void(const fs::path&)> check) {
@@ -675,6 +772,27 @@ std::vector<Case> cases() {
       custom("concurrency_two_runs_one_output", {put("a.cpp", kAbs)}, two_runs_one_output),
       custom("concurrency_two_identical_runs", {put("a.cpp", kAbs)}, two_identical_runs),
       custom("concurrency_two_scans_one_cache", {put("a.cpp", kAbs)}, two_scans_one_cache),
+
+      // ---- output tree: planted links, file modes ----
+      refused("links_library_directory_elsewhere", {planted_link("out/t")},
+              "generate ir.json --registration static --lib t -o out", 3, "opscan-io"),
+      refused("links_run_into_library_link", {planted_link("out/t")}, run("k.cpp"), 3,
+              "opscan-io"),
+      refused("links_subdirectory_elsewhere", {planted_link("out/t/kernel_count")},
+              "generate ir.json --registration static --lib t -o out", 3, "opscan-io"),
+      refused("links_new_library_elsewhere", {directory("elsewhere"), symlink("../elsewhere", "out/u")},
+              "generate ir.json --registration named --lib u -o out", 3, "opscan-io"),
+      refused("links_generated_file_elsewhere", {planted_link("out/t/RegisterKernels.cpp")},
+              "generate ir.json --registration static --lib t -o out", 3, "opscan-io"),
+      custom("modes_umask_077_new_library", {},
+             made_with_umask("077", "generate ir.json --registration named --lib u -o out", "out/u")),
+      custom("modes_umask_022_new_library", {},
+             made_with_umask("022", "generate ir.json --registration named --lib u -o out", "out/u")),
+      custom("modes_umask_077_cache_entries", {},
+             made_with_umask("077", "scan --cache cache k.cpp -o ir2.json" + kFlags, "cache")),
+      custom("modes_replaced_file_keeps_its_mode", {}, replaced_keeps_its_mode),
+      custom("signals_file_size_limit", {}, file_size_limit),
+      custom("signals_leftovers_of_a_killed_run", {}, leftovers_of_a_killed_run),
   };
   return rows;
 }
