@@ -4,6 +4,7 @@
 #include "audit/diff.h"
 #include "audit/render.h"
 #include "audit_inputs.h"
+#include "stdout.h"
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -44,8 +45,7 @@ driver::Status run_diff(const DiffArgs& args) {
   const std::string report = args.format == "json"       ? audit::render_json(result)
                              : args.format == "markdown" ? audit::render_markdown(result)
                                                          : audit::render_text(result);
-  std::fputs(report.c_str(), stdout);
-  std::fflush(stdout);
+  write_stdout(report);
   if (const size_t failing = result.not_allowed(); failing > 0) {
     status = printer.print({diag::make_error(
         "opscan-diff-breaking", {},
