@@ -6,7 +6,6 @@
 #include "audit_inputs.h"
 #include "stdout.h"
 
-#include <cstdio>
 #include <fmt/format.h>
 
 namespace opscan::tool {

@@ -4,7 +4,6 @@
 #include "audit_inputs.h"
 #include "stdout.h"
 
-#include <cstdio>
 #include <fmt/format.h>
 
 namespace opscan::tool {
