@@ -66,7 +66,8 @@ diag::Diagnostics g_reported;
 bool g_say_on_stderr = false;
 
 // Prints such a message.
-template <typename... Args> void say(fmt::format_string<Args...> format, Args&&... args) {
+template <typename... Args>
+void say(fmt::format_string<Args...> format, Args&&... args) {
   const std::string text = fmt::format(format, std::forward<Args>(args)...);
   if (g_say_on_stderr)
     std::fputs(text.c_str(), stderr);
@@ -153,11 +154,11 @@ int exit_with(Status status) {
   if (std::optional<std::string> error = tool::close_stdout()) {
     diag::TextOptions options;
     options.color = ::isatty(STDERR_FILENO) != 0;
-    std::fputs(diag::render_text({diag::make_error("opscan-io", {},
-                                                   "cannot write to stdout: " + *error)},
-                                 options)
-                   .c_str(),
-               stderr);
+    std::fputs(
+        diag::render_text({diag::make_error("opscan-io", {}, "cannot write to stdout: " + *error)},
+                          options)
+            .c_str(),
+        stderr);
     status = Status::failure;
   }
   return exit_code(status);
@@ -401,15 +402,15 @@ void print_summary(const emit::Output& library, const emit::WriteReport& written
   for (const auto& [ns, count] : per_namespace)
     namespaces += fmt::format("{}{} {}", namespaces.empty() ? "" : ", ", count, ns);
   const std::string& function = library.symbols.registration_function;
-  say("opscan: library '{}': {} operator{} ({}), registration: {}\n",
-             library.library.name, module.kernels.size(), module.kernels.size() == 1 ? "" : "s",
-             namespaces, function.empty() ? "static initializer" : function + "()");
+  say("opscan: library '{}': {} operator{} ({}), registration: {}\n", library.library.name,
+      module.kernels.size(), module.kernels.size() == 1 ? "" : "s", namespaces,
+      function.empty() ? "static initializer" : function + "()");
   std::vector<std::string> names;
   for (const emit::OutputFile& f : library.files)
     names.push_back(std::filesystem::path(f.path).filename());
   say("opscan: {}: {} ({} written, {} unchanged)\n",
-             support::display_path(std::filesystem::path(out_dir) / library.library.name),
-             fmt::join(names, ", "), count(written.written), count(written.unchanged));
+      support::display_path(std::filesystem::path(out_dir) / library.library.name),
+      fmt::join(names, ", "), count(written.written), count(written.unchanged));
 }
 
 // Writes every library of a successful plan, all or nothing, then the stamp.
@@ -510,7 +511,7 @@ Status check_command(const CLI::App& cmd, const std::vector<std::string>& ir_fil
       return status;
   }
   say("opscan: {} librar{} ({}) can live in one program\n", names.size(),
-             names.size() == 1 ? "y" : "ies", fmt::join(names, ", "));
+      names.size() == 1 ? "y" : "ies", fmt::join(names, ", "));
   return Status::ok;
 }
 
@@ -561,8 +562,8 @@ Status shared_pch_command(const std::vector<std::string>& files, const std::stri
     roles.push_back({"a source", file});
   if (!flags_file.empty())
     roles.push_back({"--flags-file", flags_file});
-  driver::Outcome written = driver::write_step({out, list, depfile, stamp}, result.inputs, roles,
-                                               fixes_with_outputs());
+  driver::Outcome written =
+      driver::write_step({out, list, depfile, stamp}, result.inputs, roles, fixes_with_outputs());
   return reported(written.diagnostics, written.status);
 }
 
@@ -612,13 +613,11 @@ Status import_command(const ImportArgs& args) {
       return status;
   }
   for (const migrate::FileEdit& edit : plan.edits) {
-    say("opscan: {}: {} annotation{}{}\n", support::display_path(edit.path),
-               edit.annotations, edit.annotations == 1 ? "" : "s",
-               args.dry_run ? " (dry run: not written)" : "");
+    say("opscan: {}: {} annotation{}{}\n", support::display_path(edit.path), edit.annotations,
+        edit.annotations == 1 ? "" : "s", args.dry_run ? " (dry run: not written)" : "");
   }
-  say("opscan: {} kernel{} annotated, {} not placed{}\n", plan.placed,
-             plan.placed == 1 ? "" : "s", plan.not_placed,
-             plan.not_placed > 0 ? " (see the warnings above)" : "");
+  say("opscan: {} kernel{} annotated, {} not placed{}\n", plan.placed, plan.placed == 1 ? "" : "s",
+      plan.not_placed, plan.not_placed > 0 ? " (see the warnings above)" : "");
   return Status::ok;
 }
 
@@ -641,11 +640,16 @@ Status check_working_directory() {
 // empty one (a variable a script left unset) as a usage error: "-o ''"
 // would otherwise write into the current directory, or fail deep inside.
 void refuse_empty_paths(CLI::App& app) {
-  static const std::set<std::string> paths = {
-      "files",        "header",   "ir",          "yaml",         "old",
-      "new",          "--output", "--depfile",   "--stamp",      "--cache",
-      "-p",           "--schemas", "--flags-file", "--operators-from", "--model",
-      "--export-fixes", "--srcroot", "--compile-commands-dir", "--allow", "--against"};
+  static const std::set<std::string> paths = {"files",        "header",
+                                              "ir",           "yaml",
+                                              "old",          "new",
+                                              "--output",     "--depfile",
+                                              "--stamp",      "--cache",
+                                              "-p",           "--schemas",
+                                              "--flags-file", "--operators-from",
+                                              "--model",      "--export-fixes",
+                                              "--srcroot",    "--compile-commands-dir",
+                                              "--allow",      "--against"};
   const CLI::Validator non_empty(
       [](std::string& value) { return value.empty() ? "the path is empty" : std::string(); }, "");
   for (CLI::App* cmd : app.get_subcommands({})) {

@@ -9,8 +9,8 @@
 namespace opscan::tool {
 namespace {
 
-int g_fd = -1;     // opscan's stdout
-int g_error = 0;   // the first error writing to it (errno)
+int g_fd = -1;   // opscan's stdout
+int g_error = 0; // the first error writing to it (errno)
 bool g_wrote = false;
 
 bool is_open(int fd) {

@@ -455,7 +455,8 @@ std::vector<RoleFile> files_under(const std::string& dir, const std::string& rol
 }
 
 Outcome write_files(const std::vector<support::FileWrite>& files, const std::string& role,
-                    const std::vector<RoleFile>& inputs, const std::optional<Companion>& companion) {
+                    const std::vector<RoleFile>& inputs,
+                    const std::optional<Companion>& companion) {
   std::vector<RoleFile> outputs;
   for (const support::FileWrite& file : files)
     outputs.push_back({role, file.path.string()});
@@ -497,7 +498,7 @@ Written write_libraries(const std::vector<emit::Output>& libraries, const std::s
   }
   for (size_t i = 0; i < names.size(); ++i) {
     (result.outcomes[i] == support::WriteOutcome::written ? written.report.written
-                                                           : written.report.unchanged)
+                                                          : written.report.unchanged)
         .push_back(names[i]);
   }
   std::string error;

@@ -928,9 +928,9 @@ ReadResult from_json(std::string text, const std::string& path) {
     auto number = overflowing_number(document->text);
     result.diagnostics.push_back(diag::make_error(
         "opscan-ir-invalid", document->lines().at(path, number ? number->first : 0),
-        "not valid JSON: " +
-            (number ? "the number " + support::quoted(number->second) + " is outside a double's range"
-                    : std::string("a number is outside a double's range"))));
+        "not valid JSON: " + (number ? "the number " + support::quoted(number->second) +
+                                           " is outside a double's range"
+                                     : std::string("a number is outside a double's range"))));
     return result;
   }
   try {

@@ -108,7 +108,8 @@ TEST(ExportFixes, AFixesFileThatCannotBeWrittenLeavesEveryOutputAsItWas) {
       target.make(dir.path() / "fixes.yaml");
       const Snapshot before = snapshot(dir.path());
 
-      const RunResult run = opscan(dir.path(), command.args + " --export-fixes fixes.yaml" + command.compiler);
+      const RunResult run =
+          opscan(dir.path(), command.args + " --export-fixes fixes.yaml" + command.compiler);
       EXPECT_EQ(run.exit_code, 3) << run.err;
       EXPECT_NE(run.err.find("opscan: error: cannot write fixes.yaml (--export-fixes): " +
                              target.why + " (no output was changed) [opscan-io]\n"),
@@ -128,7 +129,8 @@ TEST(ExportFixes, AWritableFixesFileIsWrittenWithTheOutputs) {
     TempDir dir;
     fs::copy(earlier.path(), dir.path(), fs::copy_options::recursive);
     write_file(dir.path() / "fixes.yaml", "stale\n");
-    const RunResult run = opscan(dir.path(), command.args + " --export-fixes fixes.yaml" + command.compiler);
+    const RunResult run =
+        opscan(dir.path(), command.args + " --export-fixes fixes.yaml" + command.compiler);
     EXPECT_EQ(run.exit_code, 0) << run.err;
     EXPECT_TRUE(read_file(dir.path() / "fixes.yaml").starts_with("---\nMainSourceFile:"))
         << read_file(dir.path() / "fixes.yaml");
@@ -237,8 +239,9 @@ TEST(UnusableTmpdir, AMultiFileScanGoesOnWithoutItsPrecompiledHeaders) {
   // /proc: a directory no one may create files in (not even root).
   for (const std::string tmpdir : {"missing", "a-file", "/proc", ""}) {
     SCOPED_TRACE("TMPDIR='" + tmpdir + "'");
-    const RunResult scan = run_command(dir.path(), "env TMPDIR='" + tmpdir + "' '" OPSCAN_BINARY
-                                                   "' scan " + kSources + " -o ir.json" + kFlags);
+    const RunResult scan =
+        run_command(dir.path(), "env TMPDIR='" + tmpdir + "' '" OPSCAN_BINARY "' scan " + kSources +
+                                    " -o ir.json" + kFlags);
     EXPECT_EQ(scan.exit_code, 0) << scan.err;
     EXPECT_EQ(scan.err, "");
     EXPECT_EQ(read_file(dir.path() / "ir.json"), read_file(dir.path() / "plain.json"));
@@ -249,9 +252,9 @@ TEST(UnusableTmpdir, AMultiFileScanGoesOnWithoutItsPrecompiledHeaders) {
 TEST(UnusableTmpdir, PchSaysItHasNoTemporaryDirectory) {
   TempDir dir;
   write_file(dir.path() / "a-file", "not a directory\n");
-  const RunResult pch = run_command(dir.path(), "env TMPDIR=a-file '" OPSCAN_BINARY "' pch '" +
-                                                    (kRepo / "include/opscan/annotations.h").string() +
-                                                    "' -o h.pch");
+  const RunResult pch =
+      run_command(dir.path(), "env TMPDIR=a-file '" OPSCAN_BINARY "' pch '" +
+                                  (kRepo / "include/opscan/annotations.h").string() + "' -o h.pch");
   EXPECT_EQ(pch.exit_code, 3) << pch.err;
   EXPECT_EQ(pch.err, "opscan: error: cannot save the precompiled header: no temporary directory "
                      "(TMPDIR: Not a directory) [opscan-io]\n");
@@ -294,14 +297,12 @@ TEST(IrNumbers, ANumberNoDoubleHoldsIsLocatedAtTheNumber) {
     write_file(dir.path() / "bad.json", edited);
     // Where the number is: 1-based line and byte column.
     const size_t number = value + n.value.find_first_of("-0123456789");
-    const size_t line = static_cast<size_t>(std::count(edited.begin(),
-                                                       edited.begin() + static_cast<long>(number),
-                                                       '\n')) +
+    const size_t line = static_cast<size_t>(std::count(
+                            edited.begin(), edited.begin() + static_cast<long>(number), '\n')) +
                         1;
     const size_t column = number - (edited.rfind('\n', number) + 1) + 1;
-    const std::string expected = "bad.json:" + std::to_string(line) + ":" +
-                                 std::to_string(column) + ": error: " + n.error +
-                                 " [opscan-ir-invalid]\n";
+    const std::string expected = "bad.json:" + std::to_string(line) + ":" + std::to_string(column) +
+                                 ": error: " + n.error + " [opscan-ir-invalid]\n";
     for (const std::string command : {"check bad.json --registration named --lib l",
                                       "generate bad.json --registration named --lib l -o gen",
                                       "report bad.json", "diff ir.json bad.json"}) {

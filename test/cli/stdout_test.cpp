@@ -9,7 +9,6 @@
 //    whatever else writes to descriptor 1 reaches stderr, and a closed
 //    stdout leaves no descriptor 1 for a later open to take.
 #include "../../tool/stdout.h"
-
 #include "files.h"
 #include "run.h"
 
@@ -206,9 +205,9 @@ TEST_F(StdoutFaults, ACommandThatPrintsNothingThereIsUnaffected) {
 TEST_F(StdoutFaults, AClosedStdoutLeavesTheOutputsWhole) {
   const std::string run = "run '" + kSource + "' --registration named --lib l -o ";
   ASSERT_EQ(opscan(dir(), run + "open" + kFlags).exit_code, 0);
-  EXPECT_EQ(opscan(dir(), run + "shut" + kFlags + " -Xclang --show-includes", Stdout::closed)
-                .exit_code,
-            3);
+  EXPECT_EQ(
+      opscan(dir(), run + "shut" + kFlags + " -Xclang --show-includes", Stdout::closed).exit_code,
+      3);
   for (const auto& entry : fs::recursive_directory_iterator(dir() / "open")) {
     if (!entry.is_regular_file())
       continue;
@@ -230,8 +229,8 @@ TEST(StdoutDocument, AScanDocumentIsAllThereIsOnStdout) {
   TempDir dir;
   for (const char* format : {"json", "sarif"}) {
     SCOPED_TRACE(format);
-    const Ran scan = opscan(dir.path(), "scan '" + kSource + "' -o ir.json --format " +
-                                            format + kFlags + kPrintingArgs);
+    const Ran scan = opscan(dir.path(), "scan '" + kSource + "' -o ir.json --format " + format +
+                                            kFlags + kPrintingArgs);
     ASSERT_EQ(scan.exit_code, 0) << scan.err;
     EXPECT_TRUE(nlohmann::json::accept(scan.out)) << scan.out.substr(0, 400);
   }
@@ -282,14 +281,21 @@ TEST(StdoutDocument, TheLanguageServersStreamHoldsOnlyItsMessages) {
   write_file(dir.path() / "compile_commands.json", database.dump());
   const std::string uri = "file://" + source.string();
   const std::string opening =
-      frame({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"},
-             {"params", {{"processId", nullptr}, {"rootUri", nullptr}, {"capabilities", nlohmann::json::object()}}}}) +
+      frame({{"jsonrpc", "2.0"},
+             {"id", 1},
+             {"method", "initialize"},
+             {"params",
+              {{"processId", nullptr},
+               {"rootUri", nullptr},
+               {"capabilities", nlohmann::json::object()}}}}) +
       frame({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", nlohmann::json::object()}}) +
       frame({{"jsonrpc", "2.0"},
              {"method", "textDocument/didOpen"},
              {"params",
               {{"textDocument",
-                {{"uri", uri}, {"languageId", "cpp"}, {"version", 1},
+                {{"uri", uri},
+                 {"languageId", "cpp"},
+                 {"version", 1},
                  {"text", read_file(source)}}}}}}) +
       frame({{"jsonrpc", "2.0"},
              {"id", 2},
@@ -357,7 +363,8 @@ struct Child {
 
 // Runs `body` in a child with stdout and stderr in files (stdout closed when
 // `close_stdout` is set), after keep_stdout_private.
-template <typename Body> Child in_child(Body body, bool close_stdout = false) {
+template <typename Body>
+Child in_child(Body body, bool close_stdout = false) {
   TempDir io;
   const std::string out = io.file("out"), err = io.file("err");
   std::fflush(nullptr);

@@ -327,7 +327,8 @@ std::function<void(const fs::path&)> scans_with_tmpdir(std::string tmpdir) {
     const RunResult plain = opscan(dir, "scan k.cpp a.cpp --no-auto-pch -o ref.json" + kFlags);
     ASSERT_EQ(plain.exit_code, 0) << plain.err;
     const RunResult scan = opscan::testing::run_command(
-        dir, "env TMPDIR='" + tmpdir + "' '" OPSCAN_BINARY "' scan k.cpp a.cpp -o ir2.json" + kFlags,
+        dir,
+        "env TMPDIR='" + tmpdir + "' '" OPSCAN_BINARY "' scan k.cpp a.cpp -o ir2.json" + kFlags,
         kBound);
     EXPECT_EQ(scan.exit_code, 0) << scan.err;
     EXPECT_EQ(scan.err, "");
