@@ -33,7 +33,7 @@ support::WriteFilesResult write_all(std::vector<support::FileWrite> files,
   support::WriteFilesResult result = support::write_files(files);
   if (result.ok())
     return result;
-  std::string path = result.failed_path->string();
+  const std::string path = result.failed_path->string();
   const std::string why = result.error + " (no output was changed)";
   outcome.diagnostics.push_back(
       companion && *result.failed_path == companion->file.path
@@ -490,7 +490,7 @@ Written write_libraries(const std::vector<emit::Output>& libraries, const std::s
     return written;
   }
   Outcome outcome;
-  support::WriteFilesResult result = write_all(files, companion, outcome);
+  support::WriteFilesResult result = write_all(std::move(files), companion, outcome);
   if (!result.ok()) {
     written.report.diagnostics = std::move(outcome.diagnostics);
     written.status = outcome.status;
