@@ -2,6 +2,7 @@
 
 #include "lsp/protocol.h"
 #include "lsp/server.h"
+#include "stdout.h"
 
 #include <cerrno>
 #include <csignal>
@@ -15,7 +16,7 @@ namespace {
 // Writes all of `data` to stdout; false when the client has gone.
 bool write_all(std::string_view data) {
   while (!data.empty()) {
-    const ssize_t n = ::write(STDOUT_FILENO, data.data(), data.size());
+    const ssize_t n = ::write(stdout_descriptor(), data.data(), data.size());
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)

@@ -7,8 +7,8 @@ WriteReport write_outputs(const std::filesystem::path& out_dir,
                           const std::vector<OutputFile>& files) {
   std::vector<support::FileWrite> writes;
   for (const OutputFile& file : files)
-    writes.push_back({out_dir / file.path, file.content});
-  support::WriteFilesResult result = support::write_files(writes, out_dir);
+    writes.push_back({out_dir / file.path, file.content, out_dir});
+  support::WriteFilesResult result = support::write_files(writes);
   WriteReport report;
   if (!result.ok()) {
     const std::string path = result.failed_path->string();

@@ -429,8 +429,7 @@ std::optional<std::string> read_file_head(const fs::path& path, std::uintmax_t h
   return read_regular(path, error, std::numeric_limits<std::uintmax_t>::max(), head);
 }
 
-WriteFilesResult write_files(const std::vector<FileWrite>& files, const fs::path& root,
-                             const WriteHooks& hooks) {
+WriteFilesResult write_files(const std::vector<FileWrite>& files, const WriteHooks& hooks) {
   WriteFilesResult result;
   result.outcomes.assign(files.size(), WriteOutcome::failed);
   // Held until the transaction has committed or undone everything (it is
@@ -451,7 +450,6 @@ WriteFilesResult write_files(const std::vector<FileWrite>& files, const fs::path
   };
   std::vector<Place> places;
   std::set<fs::path> destinations;
-  const fs::path absolute_root = root.empty() ? fs::path() : fs::absolute(root).lexically_normal();
   for (const FileWrite& file : files) {
     const fs::path absolute = fs::absolute(file.path).lexically_normal();
     if (!destinations.insert(absolute).second) {
@@ -459,13 +457,14 @@ WriteFilesResult write_files(const std::vector<FileWrite>& files, const fs::path
       return failed();
     }
     Place place{absolute.parent_path(), file.path.parent_path(), {}, absolute.filename()};
-    if (!root.empty()) {
+    if (!file.root.empty()) {
+      const fs::path absolute_root = fs::absolute(file.root).lexically_normal();
       const fs::path relative = absolute.lexically_relative(absolute_root);
       if (relative.empty() || *relative.begin() == ".." || relative == ".") {
-        transaction.fail(file.path, "not below the output directory " + root.string());
+        transaction.fail(file.path, "not below the output directory " + file.root.string());
         return failed();
       }
-      place = {absolute_root, root, relative.parent_path(), absolute.filename()};
+      place = {absolute_root, file.root, relative.parent_path(), absolute.filename()};
     }
     if (place.name.empty()) {
       transaction.fail(file.path, system_error(EISDIR));

@@ -401,6 +401,38 @@ Case custom(std::string name, std::vector<Step> setup, std::function<void(const 
               Expect::custom,  std::move(check), kBound};
 }
 
+// `script` (sh syntax; "OPSCAN" stands for the binary) run in `dir`, which
+// must not change: exit code 3 and `message` on stderr.
+std::function<void(const fs::path&)> fails_with_io(std::string script, std::string message) {
+  return [=](const fs::path& dir) {
+    std::string line = script;
+    line.replace(line.find("OPSCAN"), 6, "'" OPSCAN_BINARY "'");
+    write_file(dir / "fault.sh", line + "\n");
+    const Snapshot before = snapshot(dir);
+    const RunResult run = opscan::testing::run_command(dir, "sh fault.sh", kBound);
+    EXPECT_EQ(run.exit_code, 3) << run.err;
+    EXPECT_NE(run.err.find("opscan: error: " + message + " [opscan-io]"), std::string::npos)
+        << run.err;
+    EXPECT_TRUE(snapshot(dir) == before) << "a file in the tree changed or appeared";
+  };
+}
+
+// A multi-file scan with TMPDIR `tmpdir`: its IR is that of a scan without
+// automatic precompiled headers, and nothing is said.
+std::function<void(const fs::path&)> scans_with_tmpdir(std::string tmpdir) {
+  return [=](const fs::path& dir) {
+    const RunResult plain = opscan(dir, "scan k.cpp a.cpp --no-auto-pch -o ref.json" + kFlags);
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    const RunResult scan = opscan::testing::run_command(
+        dir,
+        "env TMPDIR='" + tmpdir + "' '" OPSCAN_BINARY "' scan k.cpp a.cpp -o ir2.json" + kFlags,
+        kBound);
+    EXPECT_EQ(scan.exit_code, 0) << scan.err;
+    EXPECT_EQ(scan.err, "");
+    EXPECT_EQ(read_file(dir / "ir2.json"), read_file(dir / "ref.json"));
+  };
+}
+
 std::vector<Case> cases() {
   const std::string hostile = (kRepo / "test/data/ir/hostile").string() + "/";
   const std::string y = (kRepo / "test/data/schemas_yaml").string() + "/";
@@ -793,6 +825,47 @@ std::vector<Case> cases() {
       custom("modes_replaced_file_keeps_its_mode", {}, replaced_keeps_its_mode),
       custom("signals_file_size_limit", {}, file_size_limit),
       custom("signals_leftovers_of_a_killed_run", {}, leftovers_of_a_killed_run),
+
+      // ---- stdout, the fixes file, empty paths, the environment ----
+      refused("paths_empty_o", {}, "scan k.cpp -o ''" + kFlags, 2, "opscan-usage"),
+      refused("paths_empty_o_of_run", {}, "run k.cpp --registration named --lib t -o ''" + kFlags,
+              2, "opscan-usage"),
+      refused("paths_empty_depfile", {}, "scan k.cpp -o ir2.json --depfile ''" + kFlags, 2,
+              "opscan-usage"),
+      refused("paths_empty_ir", {}, "generate '' --registration named --lib t -o out", 2,
+              "opscan-usage"),
+      refused("fixes_fifo", {fifo("fixes.yaml")},
+              "scan k.cpp -o ir2.json --export-fixes fixes.yaml" + kFlags, 3, "opscan-io"),
+      refused("fixes_directory", {directory("fixes.yaml")},
+              "generate ir.json --registration static --lib t -o out --export-fixes fixes.yaml", 3,
+              "opscan-io"),
+      refused("fixes_read_only", {put("fixes.yaml", "the user's\n"), read_only("fixes.yaml")},
+              "run k.cpp --registration static --lib t -o out --export-fixes fixes.yaml" + kFlags,
+              3, "opscan-io"),
+      refused("ir_number_too_large", {edit("ir.json", "\"version\": 2", "\"version\": 1e309")},
+              generate("ir.json"), 1, "opscan-ir-invalid"),
+      refused("ir_number_too_large_negative",
+              {edit("ir.json", "\"version\": 2", "\"version\": -1e309")}, "check ir.json", 1,
+              "opscan-ir-invalid"),
+      custom("stdout_full_report", {},
+             fails_with_io("exec OPSCAN report ir.json >/dev/full",
+                           "cannot write to stdout: No space left on device")),
+      custom("stdout_full_sarif", {},
+             fails_with_io("exec OPSCAN check out/t/ir.json --format sarif >/dev/full",
+                           "cannot write to stdout: No space left on device")),
+      custom("stdout_closed_list_outputs", {},
+             fails_with_io("exec OPSCAN generate --list-outputs --registration named --lib t >&-",
+                           "cannot write to stdout: Bad file descriptor")),
+      custom("stdout_closed_diff_json", {},
+             fails_with_io("exec OPSCAN diff ir.json out/t/ir.json --format json >&-",
+                           "cannot write to stdout: Bad file descriptor")),
+      custom("cwd_removed", {},
+             fails_with_io("mkdir gone && cd gone && rmdir ../gone && exec OPSCAN generate "
+                           "\"$OLDPWD/ir.json\" --registration static --lib t -o \"$OLDPWD/out\"",
+                           "the current directory no longer exists")),
+      custom("tmpdir_missing", {put("a.cpp", kAbs)}, scans_with_tmpdir("missing")),
+      custom("tmpdir_a_file", {put("a.cpp", kAbs), put("file", "x")}, scans_with_tmpdir("file")),
+      custom("tmpdir_not_writable", {put("a.cpp", kAbs)}, scans_with_tmpdir("/proc")),
   };
   return rows;
 }

@@ -397,7 +397,7 @@ TEST_F(WriteFiles, ARenameThatFailsPutsEveryFileBack) {
     if (destination == last)
       fs::create_directories(last / "in-the-way");
   };
-  WriteFilesResult result = write_files(outputs(), {}, hooks);
+  WriteFilesResult result = write_files(outputs(), hooks);
   EXPECT_EQ(result.failed_path, last);
   EXPECT_FALSE(result.error.empty());
   fs::remove_all(dir_ / "lib" / "gen"); // what the hook made
@@ -412,7 +412,7 @@ TEST_F(WriteFiles, AFailedRenameOfANewFileRemovesTheOthersItWrote) {
     if (destination == files[1].path)
       fs::create_directories(destination / "in-the-way");
   };
-  WriteFilesResult result = write_files(files, {}, hooks);
+  WriteFilesResult result = write_files(files, hooks);
   EXPECT_EQ(result.failed_path, files[1].path);
   EXPECT_FALSE(fs::exists(files[0].path));
   EXPECT_EQ(tree(),
@@ -508,12 +508,18 @@ protected:
     opscan::testing::write_file(dir_ / "elsewhere" / "a.h", "precious\n");
     fs::create_directories(dir_ / "out" / "t");
   }
+  // `files`, each to be written below `root`.
+  static std::vector<FileWrite> below(std::vector<FileWrite> files, const fs::path& root) {
+    for (FileWrite& file : files)
+      file.root = root;
+    return files;
+  }
   // Writes files under out/ (the root), and expects it refused naming
   // `link`, with nothing written anywhere.
   void expect_refused(const fs::path& link, const std::vector<FileWrite>& files) {
     before_ = opscan::testing::snapshot(dir_);
     const std::vector<std::string> entries = tree();
-    const WriteFilesResult result = write_files(files, dir_ / "out");
+    const WriteFilesResult result = write_files(below(files, dir_ / "out"));
     EXPECT_EQ(result.failed_path, link);
     EXPECT_EQ(result.error, "a symbolic link; opscan writes only below the output directory, "
                             "through real directories");
@@ -543,7 +549,7 @@ TEST_F(LinkedOutput, ALinkDeeperInTheTreeIsRefused) {
 TEST_F(LinkedOutput, ALinkInPlaceOfAFileIsRefused) {
   fs::create_symlink(dir_ / "elsewhere" / "a.h", dir_ / "out" / "t" / "a.h");
   before_ = opscan::testing::snapshot(dir_);
-  const WriteFilesResult result = write_files({{dir_ / "out" / "t" / "a.h", "new a\n"}}, dir_ / "out");
+  const WriteFilesResult result = write_files({{dir_ / "out" / "t" / "a.h", "new a\n", dir_ / "out"}});
   EXPECT_EQ(result.failed_path, dir_ / "out" / "t" / "a.h");
   EXPECT_EQ(result.error, "Not a regular file (a symbolic link); opscan replaces only regular files");
   EXPECT_EQ(opscan::testing::snapshot(dir_), before_);
@@ -553,7 +559,7 @@ TEST_F(LinkedOutput, ALinkInPlaceOfAFileIsRefused) {
 // without a root, so is each file's own directory.
 TEST_F(LinkedOutput, TheRootItselfMayBeALink) {
   fs::create_symlink(dir_ / "elsewhere", dir_ / "linked-out");
-  ASSERT_TRUE(write_files({{dir_ / "linked-out" / "t" / "x.h", "x\n"}}, dir_ / "linked-out").ok());
+  ASSERT_TRUE(write_files({{dir_ / "linked-out" / "t" / "x.h", "x\n", dir_ / "linked-out"}}).ok());
   EXPECT_EQ(opscan::testing::read_file(dir_ / "elsewhere" / "t" / "x.h"), "x\n");
   ASSERT_TRUE(write_files({{dir_ / "linked-out" / "y.h", "y\n"}}).ok());
   EXPECT_EQ(opscan::testing::read_file(dir_ / "elsewhere" / "y.h"), "y\n");
@@ -562,7 +568,7 @@ TEST_F(LinkedOutput, TheRootItselfMayBeALink) {
 TEST_F(LinkedOutput, AFileOutsideTheRootIsRefused) {
   before_ = opscan::testing::snapshot(dir_);
   const WriteFilesResult result =
-      write_files({{dir_ / "out" / "t" / ".." / ".." / "escaped.h", "x\n"}}, dir_ / "out");
+      write_files({{dir_ / "out" / "t" / ".." / ".." / "escaped.h", "x\n", dir_ / "out"}});
   EXPECT_EQ(result.error, "not below the output directory " + (dir_ / "out").string());
   EXPECT_EQ(opscan::testing::snapshot(dir_), before_);
 }
@@ -645,7 +651,7 @@ TEST_F(WriteFilesDeathTest, ASignalBetweenTheRenamesWaitsForTheWholeSet) {
             if (destination == dir_ / "lib" / "b.cpp")
               ::raise(sig);
           };
-          write_files(outputs(), {}, hooks);
+          write_files(outputs(), hooks);
           std::exit(0); // not reached: the signal ends the process when the set is whole
         },
         ::testing::KilledBySignal(sig), "");
@@ -669,7 +675,7 @@ TEST_F(WriteFilesDeathTest, ASignalDuringAFailingCommitWaitsForTheUndo) {
           if (destination == last)
             fs::create_directories(last / "in-the-way");
         };
-        write_files(outputs(), {}, hooks);
+        write_files(outputs(), hooks);
         std::exit(0);
       },
       ::testing::KilledBySignal(SIGTERM), "");
