@@ -97,7 +97,8 @@ constexpr std::array<std::string_view, 4> kSpecialIdentifiers = {"final", "impor
 // they define is here.
 
 // What comes after a family's prefix: anything, or (as the standards word
-// the reservation) an uppercase letter or digit, or a lowercase letter or X.
+// the reservation) an uppercase letter or digit, in a name of capitals (as
+// the macros are; "EValue" is none), or a lowercase letter or X.
 enum class After { any, upper_or_digit, lower_or_x };
 
 struct MacroFamily {
@@ -339,14 +340,18 @@ bool is_upper(char c) {
   return c >= 'A' && c <= 'Z';
 }
 
+// Uppercase letters, digits and '_' only, as macro names are: "EINVAL",
+// not "EValue".
+bool all_caps(std::string_view name) {
+  return std::ranges::all_of(
+      name, [](char c) { return is_upper(c) || (c >= '0' && c <= '9') || c == '_'; });
+}
+
 // The limits of <climits>, <cstdint> and POSIX's <limits.h> (which reserves
 // the suffix _MAX): CHAR_MAX, INT64_MIN, SIZE_WIDTH, PATH_MAX...; and
 // <cstdint>'s constant macros INT64_C, UINTMAX_C.
 std::optional<std::string_view> limit_macro(std::string_view name) {
-  const bool caps = !name.empty() && std::ranges::all_of(name, [](char c) {
-    return is_upper(c) || (c >= '0' && c <= '9') || c == '_';
-  });
-  if (!caps)
+  if (name.empty() || !all_caps(name))
     return std::nullopt;
   if (name.ends_with("_MAX") || name.ends_with("_MIN") || name.ends_with("_WIDTH"))
     return "<climits> and <cstdint> (POSIX reserves the suffix _MAX)";
@@ -806,13 +811,20 @@ std::optional<std::string_view> macro_origin(std::string_view name) {
   if (it != end && it->name == name)
     return it->from;
   for (const MacroFamily& family : kMacroFamilies) {
-    if (name.size() <= family.prefix.size() || !name.starts_with(family.prefix))
+    if (!name.starts_with(family.prefix))
       continue;
+    // The prefix alone is a macro too (HUGE_VAL, SNAN) where anything may
+    // follow it.
+    if (name.size() == family.prefix.size()) {
+      if (family.after == After::any)
+        return family.from;
+      continue;
+    }
     const char next = name[family.prefix.size()];
     const bool fits =
         family.after == After::any ||
         (family.after == After::upper_or_digit &&
-         (is_upper(next) || (next >= '0' && next <= '9'))) ||
+         (is_upper(next) || (next >= '0' && next <= '9')) && all_caps(name)) ||
         (family.after == After::lower_or_x && ((next >= 'a' && next <= 'z') || next == 'X'));
     if (fits)
       return family.from;

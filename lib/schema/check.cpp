@@ -200,8 +200,8 @@ std::optional<std::string> number_problem(std::string_view value, bool reads_as_
     int64_t parsed = 0;
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), parsed);
     if (ec == std::errc::result_out_of_range)
-      return "it is outside int64 (-9223372036854775808 to 9223372036854775807), which libtorch "
-             "reads integer defaults as";
+      return "it is outside int64 (-9223372036854775808 to 9223372036854775807), as libtorch "
+             "reads integers: registering the operator would fail";
     return std::nullopt;
   }
   // std::stod, as libtorch: ERANGE on overflow and on results too small for

@@ -574,7 +574,7 @@ TEST(IdentMacros, TheIssuesNamesAreRefusedSayingWhy) {
   }
   // Near misses stay valid names.
   for (const char* name : {"null", "Eof", "eof", "int64_max", "Linux", "unix_time", "errno_", "E",
-                           "M", "SIG", "MAX", "size_max", "nan", "my_linux"})
+                           "EValue", "SIGma", "M", "SIG", "MAX", "size_max", "nan", "my_linux"})
     EXPECT_TRUE(is_valid_identifier(name, L)) << name;
 }
 
