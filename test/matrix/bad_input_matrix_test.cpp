@@ -134,6 +134,17 @@ std::string run(const std::string& files, const std::string& options = "") {
 std::string generate(const std::string& irs, const std::string& options = "") {
   return "generate " + irs + " --registration named --lib t" + options + " -o out";
 }
+std::string generate_as(const std::string& lib) {
+  return "generate ir.json --registration named --lib " + lib + " -o out";
+}
+// A source whose kernel takes one more argument: `schema` in its declared
+// schema, `cpp` in its C++ signature.
+std::string with_argument(const std::string& schema, const std::string& cpp) {
+  return kernel("OPSCAN_KERNEL(\"demo::neg.out(Tensor self, " + schema +
+                    ", *, Tensor(a!) out) -> Tensor(a!)\")",
+                "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& self, " + cpp +
+                    ", Tensor& out);\n");
+}
 
 // ---- The rows. ----
 
@@ -866,6 +877,111 @@ std::vector<Case> cases() {
       custom("tmpdir_missing", {put("a.cpp", kAbs)}, scans_with_tmpdir("missing")),
       custom("tmpdir_a_file", {put("a.cpp", kAbs), put("file", "x")}, scans_with_tmpdir("file")),
       custom("tmpdir_not_writable", {put("a.cpp", kAbs)}, scans_with_tmpdir("/proc")),
+
+      // ---- what the runtimes cannot read; names that are macros; spaced names ----
+      // (issue 23: findings 5, 13, 19 and the library name of 16)
+      refused("runtime_int_default_beyond_int64",
+              {put("bad.cpp", with_argument("int by=18446744073709551616", "int64_t by"))},
+              run("bad.cpp"), 1, "opscan-schema-default-type"),
+      refused("runtime_int_default_below_int64",
+              {put("bad.cpp", with_argument("int by=-9223372036854775809", "int64_t by"))},
+              run("bad.cpp"), 1, "opscan-schema-default-type"),
+      refused("runtime_int_default_beyond_int64_torch_static",
+              {put("bad.cpp", with_argument("int by=18446744073709551616", "int64_t by"))},
+              "run bad.cpp --target torch --registration static -o out" + kFlags, 1,
+              "opscan-schema-default-type"),
+      refused("runtime_float_default_overflows",
+              {put("bad.cpp", with_argument("float v=1e309", "double v"))}, run("bad.cpp"), 1,
+              "opscan-schema-default-type"),
+      refused("runtime_float_default_negative_overflow",
+              {put("bad.cpp", with_argument("float v=-1e309", "double v"))}, run("bad.cpp"), 1,
+              "opscan-schema-default-type"),
+      refused("runtime_float_default_underflows",
+              {put("bad.cpp", with_argument("float v=1e-310", "double v"))}, run("bad.cpp"), 1,
+              "opscan-schema-default-type"),
+      refused("runtime_float_default_nan",
+              {put("bad.cpp", with_argument("float v=nan", "double v"))}, run("bad.cpp"), 1,
+              "opscan-schema-default-type"),
+      refused("runtime_float_default_inf",
+              {put("bad.cpp", with_argument("float v=inf", "double v"))}, run("bad.cpp"), 1,
+              "opscan-schema-default-type"),
+      refused("runtime_scalar_default_30_digits",
+              {put("bad.cpp", with_argument("Scalar v=123456789012345678901234567890",
+                                            "const Scalar& v"))},
+              run("bad.cpp"), 1, "opscan-schema-default-type"),
+      refused("runtime_scalar_default_uppercase_exponent",
+              {put("bad.cpp", with_argument("Scalar v=1E5", "const Scalar& v"))}, run("bad.cpp"),
+              1, "opscan-schema-default-type"),
+      refused("runtime_dtype_default_unknown_to_libtorch",
+              {put("bad.cpp", with_argument("ScalarType t=bfloat16", "executorch::aten::ScalarType t"))},
+              run("bad.cpp"), 1, "opscan-schema-default-type"),
+      refused("runtime_string_default_hex_escape",
+              {put("bad.cpp", with_argument("str s='\\\\x41'", "std::string_view s"))},
+              run("bad.cpp"), 1, "opscan-schema-default-type"),
+      refused("runtime_device_default_unknown",
+              {put("bad.cpp", with_argument("Device d='gpu'", "executorch::aten::Device d"))}, run("bad.cpp"), 1,
+              "opscan-schema-default-type"),
+      refused("runtime_list_default_too_long_to_repeat",
+              {put("bad.cpp", with_argument("int[100000] v=1", "executorch::aten::ArrayRef<int64_t> v"))},
+              run("bad.cpp"), 1, "opscan-schema-default-type"),
+      refused("runtime_list_size_beyond_32_bits",
+              {put("bad.cpp", with_argument("int[4294967296] v", "executorch::aten::ArrayRef<int64_t> v"))},
+              run("bad.cpp"), 1, "opscan-schema-syntax"),
+      refused("runtime_argument_named_class",
+              {put("bad.cpp", with_argument("int class", "int64_t klass"))}, run("bad.cpp"), 1,
+              "opscan-schema-reserved-word"),
+      refused("runtime_argument_named_in_inferred",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\")",
+                                     "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& "
+                                     "self, int64_t in, Tensor& out);\n"))},
+              run("bad.cpp"), 1, "opscan-schema-reserved-word"),
+      refused("runtime_namespace_keyword",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"None::neg.out\")"))}, run("bad.cpp"), 1,
+              "opscan-schema-reserved-word"),
+      refused("macros_argument_NULL", {put("bad.cpp", with_argument("int NULL", "int64_t n"))},
+              run("bad.cpp"), 1, "opscan-schema-macro-name"),
+      refused("macros_argument_errno", {put("bad.cpp", with_argument("int errno", "int64_t n"))},
+              run("bad.cpp"), 1, "opscan-schema-macro-name"),
+      refused("macros_argument_INT64_MAX",
+              {put("bad.cpp", with_argument("int INT64_MAX", "int64_t n"))}, run("bad.cpp"), 1,
+              "opscan-schema-macro-name"),
+      refused("macros_argument_linux_inferred",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\")",
+                                     "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& "
+                                     "self, int64_t linux, Tensor& out);\n"))},
+              run("bad.cpp") + " -std=c++17", 1, "opscan-schema-macro-name"),
+      refused("macros_namespace_EOF", {put("bad.cpp", kernel("OPSCAN_KERNEL(\"EOF::neg.out\")"))},
+              run("bad.cpp"), 1, "opscan-schema-macro-name"),
+      refused("macros_name_SIZE_MAX",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::SIZE_MAX.out\")"))}, run("bad.cpp"), 1,
+              "opscan-schema-macro-name"),
+      refused("macros_namespace_unix", {put("bad.cpp", kernel("OPSCAN_KERNEL(\"unix::neg.out\")"))},
+              run("bad.cpp"), 1, "opscan-schema-macro-name"),
+      refused("macros_lib_linux", {}, "run k.cpp --registration named --lib linux -o out" + kFlags,
+              1, "opscan-ident-macro"),
+      refused("spaced_name_space", {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg .out\")"))},
+              run("bad.cpp"), 1, "opscan-schema-name-whitespace"),
+      refused("spaced_name_escaped_line_break",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg\\n.out\")"))}, run("bad.cpp"), 1,
+              "opscan-schema-name-whitespace"),
+      refused("spaced_name_tab_after_colons",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::\\tneg.out\")"))}, run("bad.cpp"), 1,
+              "opscan-schema-name-whitespace"),
+      refused("spaced_name_no_break_space",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo\xc2\xa0::neg.out\")"))}, run("bad.cpp"),
+              1, "opscan-schema-name-whitespace"),
+      refused("spaced_name_raw_line_break_in_annotate",
+              {put("bad.cpp", kHead + "__attribute__((annotate(\"opscan:kernel:\\\"demo::neg\\n"
+                                      ".out\\\"\"))) " + kNeg)},
+              run("bad.cpp"), 1, "opscan-schema-name-whitespace"),
+      refused("long_lib_name_run", {},
+              "run k.cpp --registration named --lib " + std::string(201, 'a') + " -o out" + kFlags,
+              1, "opscan-libname-too-long"),
+      refused("long_lib_name_generate", {}, generate_as(std::string(300, 'a')), 1,
+              "opscan-libname-too-long"),
+      refused("long_lib_name_check", {},
+              "check ir.json --registration named --lib " + std::string(300, 'a'), 1,
+              "opscan-libname-too-long"),
   };
   return rows;
 }
