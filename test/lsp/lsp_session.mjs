@@ -200,10 +200,31 @@ export class Session {
     return new Promise((resolve, reject) => this.child.stdin.write(bytes, (e) => (e ? reject(e) : resolve())));
   }
 
-  // The server's resident memory, in KiB.
+  // The resident memory of the server and of the processes it started
+  // (its analysis worker, which holds the parsed units), in KiB.
   rssKiB() {
-    const status = fs.readFileSync(`/proc/${this.pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]);
+    // Parent pids from /proc/*/stat (the field after the name in parentheses).
+    const parents = new Map();
+    for (const entry of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      } catch {
+        // It ended meanwhile.
+      }
+    }
+    const rss = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+    let total = 0;
+    for (const pending = [this.pid]; pending.length > 0; ) {
+      const pid = pending.pop();
+      try {
+        total += rss(pid);
+      } catch {
+        continue; // it ended meanwhile
+      }
+      for (const [child, parent] of parents) if (parent === pid) pending.push(child);
+    }
+    return total;
   }
 
   // shutdown, then exit: the server's exit code.

@@ -7,6 +7,7 @@
 #include "files.h"
 #include "lsp/document.h"
 #include "lsp/server.h"
+#include "server_options.h"
 
 #include <algorithm>
 #include <chrono>
@@ -23,7 +24,7 @@ using opscan::testing::TempDir;
 
 class Client {
 public:
-  explicit Client(ServerOptions options = {})
+  explicit Client(ServerOptions options = opscan::lsp::testing::server_options())
       : server_(
             [this](const Json& message) {
               std::lock_guard lock(mutex_);

@@ -9,6 +9,7 @@
 #include "lsp/server.h"
 #include "lsp/workspace.h"
 #include "scan/scan.h"
+#include "server_options.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -154,11 +155,13 @@ TEST(WorkspaceLibraries, TheBuildsGeneratedLibrariesAreFoundAndReadAgainWhenRebu
 class Client {
 public:
   Client()
-      : server_([this](const Json& m) {
-          std::lock_guard lock(mutex_);
-          messages_.push_back(m);
-          arrived_.notify_all();
-        }) {}
+      : server_(
+            [this](const Json& m) {
+              std::lock_guard lock(mutex_);
+              messages_.push_back(m);
+              arrived_.notify_all();
+            },
+            testing::server_options()) {}
 
   void send(const Json& m) { server_.receive(m.dump()); }
 
