@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <set>
 #include <sys/stat.h>
+#include <ctime>
 
 namespace fs = std::filesystem;
 
@@ -76,6 +77,22 @@ struct Stamp {
   friend bool operator==(const Stamp&, const Stamp&) = default;
 };
 
+// Whether a rewrite could keep `stamp`: file times are as coarse as the
+// kernel's clock tick, so a file changed again within a tick of its last
+// change may keep its size and times. Until it is older than that (with a
+// margin), its content decides.
+bool racy(const Stamp& stamp) {
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  const int64_t now_ns = static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
+  return now_ns - stamp.mtime < 2000000000;
+}
+
+size_t content_hash(const std::string& path) {
+  std::optional<std::string> text = support::read_file(path);
+  return text ? std::hash<std::string>{}(*text) : 0;
+}
+
 Stamp stamp_of(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
@@ -106,6 +123,8 @@ void index_claims(BuiltLibrary& library, const fs::path& build) {
 struct Workspace::Database {
   std::string file; // compile_commands.json
   Stamp stamp;      // of the file as read
+  bool racy = false;       // the stamp was too recent to tell a change (racy())
+  size_t content_hash = 0; // of the file as read, while racy
   std::unique_ptr<scan::CompilationDatabase> db;
   std::map<std::string, std::string> includers;          // header -> a source whose unit read it
   std::map<std::string, std::vector<std::string>> noted; // unit -> the files it read, as noted
@@ -138,16 +157,27 @@ Workspace::Database* Workspace::open(const std::string& file) {
   // Stamped before reading: a change while it is read shows next time.
   const Stamp stamp = stamp_of(file);
   auto [it, fresh] = databases_.try_emplace(file);
-  if (!fresh && it->second->stamp != stamp) {
-    // Changed since it was read: what was learnt from it goes too (the
-    // units that read headers, the libraries of its build directory).
-    it->second.reset();
-    fresh = true;
+  if (!fresh) {
+    Database& old = *it->second;
+    bool changed = old.stamp != stamp;
+    if (!changed && old.racy) {
+      changed = content_hash(file) != old.content_hash;
+      old.racy = racy(stamp);
+    }
+    if (changed) {
+      // What was learnt from it goes too (the units that read headers, the
+      // libraries of its build directory).
+      it->second.reset();
+      fresh = true;
+    }
   }
   if (fresh) {
     auto database = std::make_unique<Database>();
     database->file = file;
     database->stamp = stamp;
+    database->racy = racy(stamp);
+    if (database->racy)
+      database->content_hash = content_hash(file);
     diag::Diagnostics ignored; // an unreadable database: files use default flags
     database->db = scan::CompilationDatabase::open(fs::path(file).parent_path().string(), ignored);
     it->second = std::move(database);

@@ -95,8 +95,8 @@ function frameParser(onMessage) {
 
 export class Session {
   // Starts `opscan lsp` and initializes it.
-  static async start({ binary, npmDir, args = [], capabilities = {}, initializationOptions = {}, timeoutMs = 60000 }) {
-    const session = new Session(binary, npmDir, args, timeoutMs);
+  static async start({ binary, npmDir, args = [], capabilities = {}, initializationOptions = {}, timeoutMs = 60000, env = process.env }) {
+    const session = new Session(binary, npmDir, args, timeoutMs, env);
     session.initializeResult = await session.request('initialize', {
       processId: process.pid,
       rootUri: null,
@@ -108,11 +108,11 @@ export class Session {
     return session;
   }
 
-  constructor(binary, npmDir, args, timeoutMs) {
+  constructor(binary, npmDir, args, timeoutMs, env) {
     const { rpc } = loadClientLibraries(npmDir);
     this.rpc = rpc;
     this.timeoutMs = timeoutMs;
-    this.child = spawn(binary, ['lsp', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(binary, ['lsp', ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
     this.stderr = '';
     this.child.stderr.on('data', (d) => (this.stderr += d));
     this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
@@ -128,6 +128,12 @@ export class Session {
     this.connection.onNotification('textDocument/publishDiagnostics', (params) => {
       this.published.set(params.uri, params);
       this.waiters = this.waiters.filter((w) => !w(params));
+    });
+    // What the server asked the client to watch (client/registerCapability).
+    this.registrations = [];
+    this.connection.onRequest('client/registerCapability', (params) => {
+      this.registrations.push(...params.registrations);
+      return null;
     });
     this.connection.listen();
     this.versions = new Map();
@@ -161,6 +167,19 @@ export class Session {
       });
     });
     return withTimeout(arrived, this.timeoutMs, `diagnostics of ${uri} version ${version}`);
+  }
+
+  // The next publishDiagnostics for `uri`, whatever its version (after a
+  // change the server learns of outside the document, its version stays).
+  nextDiagnostics(uri) {
+    const arrived = new Promise((resolve) => {
+      this.waiters.push((params) => {
+        if (params.uri !== uri) return false;
+        resolve(params.diagnostics);
+        return true;
+      });
+    });
+    return withTimeout(arrived, this.timeoutMs, `the next diagnostics of ${uri}`);
   }
 
   async open(uri, text) {
