@@ -152,12 +152,22 @@ std::string string_of(const Json& object, const char* name) {
   return object.at(name).get<std::string>();
 }
 
+// The file a document's URI names, as the server's Document has it. (Paths
+// travel as URIs: percent-escaped, any byte of a file name survives JSON.)
+std::string path_of(const std::string& uri) {
+  std::optional<std::string> path = path_of_uri(uri);
+  if (!path)
+    throw std::runtime_error("not a file: URI: " + uri);
+  return std::filesystem::path(*path).lexically_normal().string();
+}
+
 Request request_of(const Json& json) {
-  Request r{string_of(json, "uri"), string_of(json, "path"), string_of(json, "text"), {}};
+  Request r{string_of(json, "uri"), "", string_of(json, "text"), {}};
+  r.path = path_of(r.uri);
   r.buffers.push_back({r.path, r.text});
   if (json.contains("buffers") && json.at("buffers").is_array()) {
     for (const Json& b : json.at("buffers"))
-      r.buffers.push_back({string_of(b, "path"), string_of(b, "text")});
+      r.buffers.push_back({path_of(string_of(b, "uri")), string_of(b, "text")});
   }
   return r;
 }
@@ -167,10 +177,11 @@ Request request_of(const Json& json) {
 Json to_json(const AnalyzerOptions& options) {
   Json out = {{"target", options.target},
               {"encoding", options.encoding == Encoding::utf8 ? "utf-8" : "utf-16"}};
+  // Paths as URIs, as in requests.
   if (options.compilation_database_dir)
-    out["compilationDatabasePath"] = *options.compilation_database_dir;
+    out["compilationDatabasePath"] = uri_of_path(*options.compilation_database_dir);
   if (options.schemas)
-    out["schemas"] = *options.schemas;
+    out["schemas"] = uri_of_path(*options.schemas);
   return out;
 }
 
@@ -183,8 +194,12 @@ AnalyzerOptions analyzer_options(const Json& json) {
       return json.at(name).get<std::string>();
     return std::nullopt;
   };
-  options.compilation_database_dir = text("compilationDatabasePath");
-  options.schemas = text("schemas");
+  auto path = [&](const char* name) -> std::optional<std::string> {
+    std::optional<std::string> uri = text(name);
+    return uri ? path_of_uri(*uri) : std::nullopt;
+  };
+  options.compilation_database_dir = path("compilationDatabasePath");
+  options.schemas = path("schemas");
   if (auto target = text("target"); target && emit::builtin_targets().find(*target))
     options.target = *target;
   options.encoding = text("encoding") == "utf-8" ? Encoding::utf8 : Encoding::utf16;
@@ -229,7 +244,9 @@ struct Analyzer::State {
         return *units.front().second;
       }
     }
-    units.remove_if([&](const auto& entry) { return entry.first.starts_with(file_key + "\n"); });
+    units.remove_if([&](const auto& entry) {
+      return entry.first == file_key || entry.first.starts_with(file_key + "\n");
+    });
     units.emplace_front(
         key, std::make_unique<scan::LiveUnit>(command.main_file, command.args, main_file_only));
     if (units.size() > kMaxUnits)

@@ -443,13 +443,12 @@ struct Server::State {
       snapshot.diagnostics.push_back(failed->second.diagnostic);
     } else {
       Json request = {{"uri", uri},
-                      {"path", it->second.path()},
                       {"version", version},
                       {"text", it->second.text()},
                       {"buffers", Json::array()}};
       for (const auto& [other_uri, document] : documents) {
         if (other_uri != uri)
-          request["buffers"].push_back({{"path", document.path()}, {"text", document.text()}});
+          request["buffers"].push_back({{"uri", other_uri}, {"text", document.text()}});
       }
       const std::string path = it->second.path();
       const std::chrono::milliseconds limit = options.analysis_timeout;

@@ -171,40 +171,49 @@ WorkerOutcome Worker::call(const Json& request, std::chrono::milliseconds limit)
     if (interrupt_[0] < 0 || ::poll(&p, 1, 0) != 0)
       return interrupted();
   }
-  std::string message = frame(request);
+  // A worker that ended while idle (killed from outside) is replaced: its
+  // end is not this request's doing.
+  if (process_ && ::waitpid(process_->pid, nullptr, WNOHANG) == process_->pid) {
+    process_->pid = -1;
+    stop();
+  }
+  const std::string message = frame(request);
+  bool fresh = false;
   if (!process_) {
     std::string why;
     process_ = spawn(why);
     if (!process_)
       return WorkerOutcome{WorkerOutcome::Kind::crashed, {}, why};
-    message = frame(hello_) + message;
+    fresh = true;
   }
   Process& p = *process_;
   p.deadline = deadline;
   p.interrupt = interrupt_[0];
 
-  // Send the request.
-  std::string_view left = message;
-  while (!left.empty()) {
-    const ssize_t n = ::send(p.fd, left.data(), left.size(), MSG_NOSIGNAL);
-    if (n > 0) {
-      left.remove_prefix(static_cast<size_t>(n));
-      continue;
-    }
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      switch (wait_for(p.fd, POLLOUT, deadline, interrupt_[0])) {
-      case Wait::ready:
+  // Send the request (after the hello, to a new worker).
+  const std::string hello = fresh ? frame(hello_) : std::string();
+  for (std::string_view left : {std::string_view(hello), std::string_view(message)}) {
+    while (!left.empty()) {
+      const ssize_t n = ::send(p.fd, left.data(), left.size(), MSG_NOSIGNAL);
+      if (n > 0) {
+        left.remove_prefix(static_cast<size_t>(n));
         continue;
-      case Wait::timed_out:
-        stop();
-        return WorkerOutcome{WorkerOutcome::Kind::timed_out, {}, "timed out"};
-      case Wait::interrupted:
-        return interrupted();
       }
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        switch (wait_for(p.fd, POLLOUT, deadline, interrupt_[0])) {
+        case Wait::ready:
+          continue;
+        case Wait::timed_out:
+          stop();
+          return WorkerOutcome{WorkerOutcome::Kind::timed_out, {}, "timed out"};
+        case Wait::interrupted:
+          return interrupted();
+        }
+      }
+      return crashed("", false); // it closed its end: it ended
     }
-    return crashed("", false); // it closed its end: it ended
   }
 
   // Wait for the answer.
@@ -236,7 +245,7 @@ std::unique_ptr<Worker::Process> Worker::spawn(std::string& why) {
 
   int sockets[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) {
-    why = fmt::format("could not make a socket for the analysis worker: {}", std::strerror(errno));
+    why = fmt::format("could not be started (a socket for it: {})", std::strerror(errno));
     return nullptr;
   }
   p->fd = sockets[0];
@@ -246,7 +255,7 @@ std::unique_ptr<Worker::Process> Worker::spawn(std::string& why) {
   int child = ::fcntl(sockets[1], F_DUPFD_CLOEXEC, 10);
   ::close(sockets[1]);
   if (child < 0) {
-    why = fmt::format("could not make a socket for the analysis worker: {}", std::strerror(errno));
+    why = fmt::format("could not be started (a socket for it: {})", std::strerror(errno));
     return nullptr;
   }
   ::fcntl(p->fd, F_SETFL, ::fcntl(p->fd, F_GETFL) | O_NONBLOCK);
@@ -298,8 +307,7 @@ std::unique_ptr<Worker::Process> Worker::spawn(std::string& why) {
   posix_spawnattr_destroy(&attributes);
   ::close(child);
   if (error != 0) {
-    why = fmt::format("could not start the analysis worker ({}): {}", command_.program,
-                      std::strerror(error));
+    why = fmt::format("could not be started ({}: {})", command_.program, std::strerror(error));
     return nullptr;
   }
   p->pid = pid;

@@ -219,10 +219,10 @@ export class Session {
     return new Promise((resolve, reject) => this.child.stdin.write(bytes, (e) => (e ? reject(e) : resolve())));
   }
 
-  // The resident memory of the server and of the processes it started
-  // (its analysis worker, which holds the parsed units), in KiB.
-  rssKiB() {
-    // Parent pids from /proc/*/stat (the field after the name in parentheses).
+  // The server and the processes it started (its analysis worker, which
+  // holds the parsed units and does the analyses): their pids, from the
+  // parent pids of /proc/*/stat (the field after the name in parentheses).
+  processes() {
     const parents = new Map();
     for (const entry of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
       try {
@@ -232,18 +232,40 @@ export class Session {
         // It ended meanwhile.
       }
     }
-    const rss = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
-    let total = 0;
+    const pids = [];
     for (const pending = [this.pid]; pending.length > 0; ) {
       const pid = pending.pop();
-      try {
-        total += rss(pid);
-      } catch {
-        continue; // it ended meanwhile
-      }
+      pids.push(pid);
       for (const [child, parent] of parents) if (parent === pid) pending.push(child);
     }
+    return pids;
+  }
+
+  // Sums a number each of processes() has in /proc (those that still run).
+  sumOver(read) {
+    let total = 0;
+    for (const pid of this.processes()) {
+      try {
+        total += read(pid);
+      } catch {
+        // It ended meanwhile.
+      }
+    }
     return total;
+  }
+
+  // The resident memory of the server and its worker, in KiB.
+  rssKiB() {
+    return this.sumOver((pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]));
+  }
+
+  // The CPU time (user + system) of the server and its worker, in clock
+  // ticks of 10 ms.
+  cpuTicks() {
+    return this.sumOver((pid) => {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    });
   }
 
   // shutdown, then exit: the server's exit code.

@@ -12,40 +12,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { declarationLine, kernelFile, kernelFileFlags } from './kernel_file.mjs';
 import { Session } from './lsp_session.mjs';
 import { environment } from './scenario.mjs';
 
 const KERNELS = 10000;
 const env = environment();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opscan-lsp-scale-'));
-const flags = ['-std=c++17', `-I${env.sourceDir}/include`, `-I${env.sourceDir}/examples/include`];
-const header = [
-  '#include <opscan/annotations.h>',
-  '#include <opscan_examples/executorch_types.h>',
-  'using executorch::aten::Tensor;',
-  'using executorch::runtime::KernelRuntimeContext;',
-];
-// Kernel i's declaration is on line header.length + 2 + 2i (0-based), its
-// annotation on the line before.
-const source = (namespace) =>
-  [
-    ...header,
-    `namespace ${namespace} {`,
-    ...Array.from({ length: KERNELS }, (_, i) => [
-      `OPSCAN_KERNEL("scale::op${i}.out")`,
-      `Tensor& op${i}_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out);`,
-    ]).flat(),
-    '}',
-    '',
-  ].join('\n');
-const declarationLine = (i) => header.length + 2 + 2 * i;
+const flags = kernelFileFlags(env.sourceDir);
 
 let server = { kill() {} };
 try {
   const a = path.join(dir, 'a.cpp');
   const b = path.join(dir, 'b.cpp');
-  fs.writeFileSync(a, source('scale_a'));
-  fs.writeFileSync(b, source('scale_b'));
+  fs.writeFileSync(a, kernelFile('scale_a', KERNELS));
+  fs.writeFileSync(b, kernelFile('scale_b', KERNELS));
   const build = path.join(dir, 'build');
   fs.mkdirSync(build);
   fs.writeFileSync(

@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <csignal>
 #include <cstring>
 #include <gtest/gtest.h>
 #include <string>
@@ -60,7 +61,7 @@ Worker make_worker() {
 }
 
 Json request_for(const std::string& path, const std::string& text) {
-  return {{"uri", uri_of_path(path)}, {"path", path}, {"version", 1}, {"text", text}};
+  return {{"uri", uri_of_path(path)}, {"version", 1}, {"text", text}};
 }
 
 // A document whose parse never ends: it includes a named pipe nobody writes.
@@ -159,6 +160,41 @@ TEST(Worker, InterruptEndsAWaitingCallAtOnce) {
   // And every later call, without starting a worker.
   EXPECT_EQ(worker.call(request_for(dir.file("ok.cpp"), "int ok;\n"), 60s).kind,
             Kind::interrupted);
+}
+
+// The pids of this process's children.
+std::vector<pid_t> children() {
+  std::vector<pid_t> pids;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    const std::string stat = opscan::testing::read_file(entry.path() / "stat");
+    const size_t close = stat.rfind(')');
+    if (close == std::string::npos)
+      continue;
+    // ") <state> <ppid> ..."
+    if (std::stoi(stat.substr(close + 4)) == ::getpid())
+      pids.push_back(std::stoi(name));
+  }
+  return pids;
+}
+
+TEST(Worker, AWorkerKilledWhileIdleIsReplacedWithoutBlamingTheNextDocument) {
+  TempDir dir;
+  TemporaryDirectory tmp;
+  Worker worker = make_worker();
+  ASSERT_EQ(worker.call(request_for(dir.file("a.cpp"), "int a;\n"), 60s).kind, Kind::answered);
+  const std::vector<pid_t> pids = children();
+  ASSERT_EQ(pids.size(), 1u);
+  ASSERT_EQ(::kill(pids[0], SIGKILL), 0);
+  // Dead: a zombie until the Worker reaps it.
+  const std::string stat = "/proc/" + std::to_string(pids[0]) + "/stat";
+  while (opscan::testing::read_file(stat).find(") Z") == std::string::npos)
+    std::this_thread::sleep_for(10ms);
+  WorkerOutcome next = worker.call(request_for(dir.file("b.cpp"), "int b = c;\n"), 60s);
+  ASSERT_EQ(next.kind, Kind::answered) << next.why;
+  EXPECT_EQ(codes(next), std::vector<std::string>{"opscan-clang-error"});
 }
 
 TEST(Worker, DirectoriesOfServersThatNoLongerRunAreRemoved) {
