@@ -12,14 +12,13 @@
 // BIN defaults to $OPSCAN, else build/tool/opscan; DIR to build/npm.
 // Prints the figures (wall time and the CPU time of the server and its
 // analysis worker); asserts no time.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { kernelFile, kernelFileFlags } from '../test/lsp/kernel_file.mjs';
+import { writeKernelWorkspace } from '../test/lsp/kernel_file.mjs';
 import { Session } from '../test/lsp/lsp_session.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -60,23 +59,11 @@ console.log('|---:|---|---:|---:|---:|');
 for (const n of options.kernels.split(',').map(Number)) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'opscan-lsp-kernels-'));
   try {
-    const flags = kernelFileFlags(repo);
-    const a = path.join(work, 'a.cpp');
-    const b = path.join(work, 'b.cpp');
-    fs.writeFileSync(a, kernelFile('scale_a', n));
-    fs.writeFileSync(b, kernelFile('scale_b', n));
-    const build = path.join(work, 'build');
-    fs.mkdirSync(build);
-    fs.writeFileSync(
-      path.join(build, 'compile_commands.json'),
-      JSON.stringify([a, b].map((file) => ({ directory: work, file, arguments: ['c++', ...flags, '-c', file] }))),
-    );
+    const { a, b, library } = writeKernelWorkspace(work, n, repo);
     const row = (what, r) =>
       console.log(`| ${n} | ${what} | ${r.seconds.toFixed(1)} s | ${r.cpu.toFixed(1)} s | ${r.count} |`);
     row('alone', await firstDiagnostics(a));
-    execFileSync(options.opscan, ['run', a, '--lib', 'first', '--registration', 'named', '-o', path.join(build, 'first.opscan/include'), '--', ...flags], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    library(options.opscan);
     row("the library's own file", await firstDiagnostics(a));
     row('beside the library (same operators)', await firstDiagnostics(b));
   } finally {
