@@ -77,18 +77,32 @@ export function applyEdits(text, edits, encoding) {
 
 // Splits a byte stream into LSP messages: the test's own view of what the
 // server wrote, beside the client library's (which drops responses without
-// an id, such as a parse error's).
+// an id, such as a parse error's). Chunks are joined once a message is
+// whole, not as each arrives (a message of 100 MB comes in thousands).
 function frameParser(onMessage) {
-  let pending = Buffer.alloc(0);
+  let pending = Buffer.alloc(0); // joined
+  let chunks = []; // read since
+  let buffered = 0; // bytes in both
+  let needed = 0; // bytes the next message needs, once its header is read
   return (chunk) => {
-    pending = Buffer.concat([pending, chunk]);
+    chunks.push(chunk);
+    buffered += chunk.length;
+    if (needed > buffered) return;
+    pending = Buffer.concat([pending, ...chunks]);
+    chunks = [];
     for (;;) {
       const headerEnd = pending.indexOf('\r\n\r\n');
-      if (headerEnd < 0) return;
+      if (headerEnd < 0) {
+        needed = 0;
+        return;
+      }
       const length = Number(/Content-Length: *(\d+)/i.exec(pending.subarray(0, headerEnd).toString())[1]);
-      if (pending.length < headerEnd + 4 + length) return;
-      onMessage(JSON.parse(pending.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8')));
-      pending = pending.subarray(headerEnd + 4 + length);
+      needed = headerEnd + 4 + length;
+      if (pending.length < needed) return;
+      onMessage(JSON.parse(pending.subarray(headerEnd + 4, needed).toString('utf8')));
+      pending = pending.subarray(needed);
+      buffered = pending.length;
+      needed = 0;
     }
   };
 }
