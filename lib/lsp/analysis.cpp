@@ -549,8 +549,7 @@ Json Analyzer::State::analyze(const Request& doc) {
           {"suggestions", std::move(suggestions)}};
 }
 
-Analyzer::Analyzer(AnalyzerOptions options)
-    : state_(std::make_unique<State>(std::move(options))) {}
+Analyzer::Analyzer(AnalyzerOptions options) : state_(std::make_unique<State>(std::move(options))) {}
 
 Analyzer::~Analyzer() = default;
 

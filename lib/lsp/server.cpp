@@ -276,8 +276,8 @@ struct Server::State {
       initialized = true;
     }
     remove_stale_worker_directories();
-    worker = std::make_unique<Worker>(this->options.worker,
-                                      Json{{"options", lsp::to_json(analyzer)}});
+    worker =
+        std::make_unique<Worker>(this->options.worker, Json{{"options", lsp::to_json(analyzer)}});
     analysis_thread = std::thread([this] { work(); });
     return {{"capabilities",
              {{"positionEncoding", encoding == Encoding::utf8 ? "utf-8" : "utf-16"},
@@ -499,8 +499,9 @@ struct Server::State {
     }
     const bool current = it->second.version() == version;
     if (publish && current) {
-      send(notification("textDocument/publishDiagnostics",
-                        {{"uri", uri}, {"version", version}, {"diagnostics", snapshot.diagnostics}}));
+      send(notification(
+          "textDocument/publishDiagnostics",
+          {{"uri", uri}, {"version", version}, {"diagnostics", snapshot.diagnostics}}));
     }
     snapshots[uri] = std::move(snapshot);
   }
@@ -552,8 +553,8 @@ struct Server::State {
       const Json diagnostic = index < s.diagnostics.size() ? s.diagnostics[index] : Json();
       // Two diagnostics with one fix (a schema that several mismatches
       // rewrite) are one action.
-      auto same = std::find_if(offered.begin(), offered.end(),
-                               [&](const Json* e) { return *e == edits; });
+      auto same =
+          std::find_if(offered.begin(), offered.end(), [&](const Json* e) { return *e == edits; });
       if (same != offered.end()) {
         actions[static_cast<size_t>(same - offered.begin())]["diagnostics"].push_back(diagnostic);
         continue;

@@ -53,8 +53,8 @@ std::string describe_status(int status) {
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     const char* name = ::sigabbrev_np(sig);
-    return fmt::format("killed by signal {} ({})", name ? "SIG" + std::string(name) : std::to_string(sig),
-                       ::strsignal(sig));
+    return fmt::format("killed by signal {} ({})",
+                       name ? "SIG" + std::string(name) : std::to_string(sig), ::strsignal(sig));
   }
   if (WIFEXITED(status))
     return fmt::format("exited with code {}", WEXITSTATUS(status));
@@ -397,8 +397,7 @@ int serve_worker() {
     if (!request)
       return 0;
     const std::string answer = frame(analyzer.analyze(*request));
-    if (std::fwrite(answer.data(), 1, answer.size(), out) != answer.size() ||
-        std::fflush(out) != 0)
+    if (std::fwrite(answer.data(), 1, answer.size(), out) != answer.size() || std::fflush(out) != 0)
       return 1;
   }
 }

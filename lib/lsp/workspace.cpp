@@ -4,10 +4,10 @@
 #include "ir/json.h"
 #include "support/files.h"
 
+#include <ctime>
 #include <filesystem>
 #include <set>
 #include <sys/stat.h>
-#include <ctime>
 
 namespace fs = std::filesystem;
 
@@ -121,8 +121,8 @@ void index_claims(BuiltLibrary& library, const fs::path& build) {
 } // namespace
 
 struct Workspace::Database {
-  std::string file; // compile_commands.json
-  Stamp stamp;      // of the file as read
+  std::string file;        // compile_commands.json
+  Stamp stamp;             // of the file as read
   bool racy = false;       // the stamp was too recent to tell a change (racy())
   size_t content_hash = 0; // of the file as read, while racy
   std::unique_ptr<scan::CompilationDatabase> db;

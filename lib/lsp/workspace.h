@@ -36,7 +36,8 @@ struct BuiltLibrary {
     size_t kernel; // index into module.kernels
     std::string description;
   };
-  std::map<std::string, std::map<std::string, std::vector<Claimant>>> claims; // key -> file -> kernels
+  std::map<std::string, std::map<std::string, std::vector<Claimant>>>
+      claims; // key -> file -> kernels
 };
 
 class Workspace {

@@ -11,14 +11,14 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <thread>
-#include <unistd.h>
 #include <condition_variable>
+#include <fcntl.h>
 #include <functional>
 #include <mutex>
 #include <string>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -368,13 +368,15 @@ size_t logs_containing(Client& client, const std::string& text) {
   return n;
 }
 
-TEST(ServerIsolation, ACrashingDocumentGetsADiagnosticOthersAreServedAndItIsNotRetriedUntilItChanges) {
+TEST(ServerIsolation,
+     ACrashingDocumentGetsADiagnosticOthersAreServedAndItIsNotRetriedUntilItChanges) {
   TempDir dir;
   const std::string bad = dir.file("bad.cpp");
   const std::string good = dir.file("good.cpp");
   Client client;
   client.initialize();
-  client.notify("textDocument/didOpen", open_params(bad, "int v = " + std::string(100000, '!') + "1;\n"));
+  client.notify("textDocument/didOpen",
+                open_params(bad, "int v = " + std::string(100000, '!') + "1;\n"));
   client.notify("textDocument/didOpen", open_params(good, "int x = y;\n"));
   const Json crashed = published(client, bad);
   ASSERT_EQ(codes_of(crashed), std::vector<std::string>{"opscan-analysis-crashed"}) << crashed;

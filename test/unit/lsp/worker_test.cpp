@@ -11,8 +11,8 @@
 #include "server_options.h"
 
 #include <cerrno>
-#include <cstdlib>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <gtest/gtest.h>
 #include <string>
@@ -104,7 +104,8 @@ TEST(Worker, AnswersAndKeepsItsFilesInAPrivateDirectoryItRemoves) {
     EXPECT_EQ(st.st_mode & 0777, 0700u);
     EXPECT_FALSE(fs::is_empty(tmp.path() / entries[0])) << "the preamble is there";
     // An edit is answered by the same worker from its warm unit.
-    WorkerOutcome second = worker.call(request_for(file, "#include <vector>\nint y;\nint x = y;\n"), 60s);
+    WorkerOutcome second =
+        worker.call(request_for(file, "#include <vector>\nint y;\nint x = y;\n"), 60s);
     ASSERT_EQ(second.kind, Kind::answered) << second.why;
     EXPECT_TRUE(codes(second).empty());
   }
@@ -158,8 +159,7 @@ TEST(Worker, InterruptEndsAWaitingCallAtOnce) {
   EXPECT_EQ(outcome.kind, Kind::interrupted) << outcome.why;
   EXPECT_TRUE(tmp.entries().empty());
   // And every later call, without starting a worker.
-  EXPECT_EQ(worker.call(request_for(dir.file("ok.cpp"), "int ok;\n"), 60s).kind,
-            Kind::interrupted);
+  EXPECT_EQ(worker.call(request_for(dir.file("ok.cpp"), "int ok;\n"), 60s).kind, Kind::interrupted);
 }
 
 // The pids of this process's children.
