@@ -465,9 +465,14 @@ struct Server::State {
         Json& answer = outcome.answer;
         if (answer.contains("log") && answer["log"].is_array()) {
           for (const Json& entry : answer["log"]) {
-            const std::string message = entry.value("message", "");
-            if (!message.empty() && told.insert(message).second)
-              log(entry.value("type", 3), message);
+            if (!entry.is_object() || !entry.contains("message") || !entry["message"].is_string())
+              continue;
+            const std::string message = entry["message"].get<std::string>();
+            if (told.insert(message).second)
+              log(entry.contains("type") && entry["type"].is_number_integer()
+                      ? entry["type"].get<int>()
+                      : 3,
+                  message);
           }
         }
         Json& made = answer["snapshot"];
@@ -529,9 +534,14 @@ struct Server::State {
       return fail(id, error_code::content_modified, "the document was closed");
     if (snap->second.version != doc->second.version())
       return fail(id, error_code::content_modified, "the document changed; ask again");
-    if (method == "textDocument/hover")
-      return reply(id, hover(snap->second, position_of(params.at("position"))));
-    reply(id, code_actions(uri, snap->second, range_of(params.at("range"))));
+    try {
+      if (method == "textDocument/hover")
+        return reply(id, hover(snap->second, position_of(params.at("position"))));
+      reply(id, code_actions(uri, snap->second, range_of(params.at("range"))));
+    } catch (const std::exception& e) {
+      // A snapshot the worker made wrong (a bug) fails the request, not the server.
+      fail(id, error_code::internal_error, method + ": " + e.what());
+    }
   }
 
   Json edit_of(const std::string& uri, const Snapshot& s, const Json& edits) {
