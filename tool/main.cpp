@@ -800,6 +800,13 @@ int main(int argc, char** argv) {
                       "as clangd finds it, from each file's directory upwards)");
   lsp_cmd->add_option("--debounce-ms", lsp_args.debounce_ms,
                       "Milliseconds after an edit before the file is analysed (default 25)");
+  lsp_cmd
+      ->add_option("--analysis-timeout", lsp_args.analysis_timeout,
+                   "Seconds one analysis of a file may take before it is stopped and the file "
+                   "gets a diagnostic saying so (default 30)")
+      ->check(CLI::Range(0.001, 86400.0))
+      ->option_text("SECONDS");
+  lsp_cmd->add_flag("--worker", lsp_args.worker)->group(""); // the server's analysis process
 
   // diff and report: their --format is their report's; diagnostics are text.
   tool::DiffArgs diff_args;
