@@ -18,9 +18,10 @@ packages=(cmake ninja-build g++ libclang-dev nlohmann-json3-dev libfmt-dev libcl
 # What the tests need besides: GoogleTest, libtorch (the torch target), clang
 # (the compiler the CMake tests and the fuzz build try), Meson (a compile
 # database of another build system), Neovim and Node.js (LSP clients),
-# clang-tidy's tools (applying exported fixes).
+# clang-tidy's tools (applying exported fixes), strace (signals injected
+# between the renames of a generation).
 if [[ $setup == all ]]; then
-  packages+=(clang libgtest-dev libtorch-dev meson neovim clang-tools nodejs)
+  packages+=(clang libgtest-dev libtorch-dev meson neovim clang-tools nodejs strace)
 fi
 missing=()
 for p in "${packages[@]}"; do

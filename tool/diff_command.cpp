@@ -4,8 +4,8 @@
 #include "audit/diff.h"
 #include "audit/render.h"
 #include "audit_inputs.h"
+#include "stdout.h"
 
-#include <cstdio>
 #include <fmt/format.h>
 
 namespace opscan::tool {
@@ -44,8 +44,7 @@ driver::Status run_diff(const DiffArgs& args) {
   const std::string report = args.format == "json"       ? audit::render_json(result)
                              : args.format == "markdown" ? audit::render_markdown(result)
                                                          : audit::render_text(result);
-  std::fputs(report.c_str(), stdout);
-  std::fflush(stdout);
+  write_stdout(report);
   if (const size_t failing = result.not_allowed(); failing > 0) {
     status = printer.print({diag::make_error(
         "opscan-diff-breaking", {},

@@ -2,9 +2,10 @@
 
 #include "lsp/protocol.h"
 #include "lsp/server.h"
+#include "lsp/worker.h"
+#include "stdout.h"
 
 #include <cerrno>
-#include <csignal>
 #include <malloc.h>
 #include <mutex>
 #include <unistd.h>
@@ -15,7 +16,7 @@ namespace {
 // Writes all of `data` to stdout; false when the client has gone.
 bool write_all(std::string_view data) {
   while (!data.empty()) {
-    const ssize_t n = ::write(STDOUT_FILENO, data.data(), data.size());
+    const ssize_t n = ::write(stdout_descriptor(), data.data(), data.size());
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
@@ -28,18 +29,22 @@ bool write_all(std::string_view data) {
 } // namespace
 
 int run_lsp(const LspArgs& args) {
-  // A client that closes the pipe ends the server through write's error,
-  // not a signal.
-  std::signal(SIGPIPE, SIG_IGN);
-  // Each re-parse allocates and frees large blocks; by default glibc maps and
-  // unmaps each one, and unmapping (a TLB flush on every core) cost a fifth
-  // of a re-parse. Kept in the heap, they are reused by the next re-parse.
-  ::mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  ::mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  if (args.worker) {
+    // Each re-parse allocates and frees large blocks; by default glibc maps
+    // and unmaps each one, and unmapping (a TLB flush on every core) cost a
+    // fifth of a re-parse. Kept in the heap, they are reused by the next one.
+    ::mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    ::mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    return lsp::serve_worker();
+  }
   std::mutex out;
   lsp::ServerOptions options;
   options.compilation_database_dir = args.compilation_database_dir;
   options.debounce = std::chrono::milliseconds(args.debounce_ms);
+  options.analysis_timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(args.analysis_timeout * 1000 + 0.5));
+  // The worker is this very binary (even if the file was replaced since).
+  options.worker = {"/proc/self/exe", {"opscan", "lsp", "--worker"}};
   lsp::Server server(
       [&out](const lsp::Json& message) {
         const std::string framed = lsp::frame(message);

@@ -9,6 +9,8 @@ namespace opscan::tool {
 struct LspArgs {
   std::optional<std::string> compilation_database_dir; // --compile-commands-dir
   unsigned debounce_ms = 25;
+  double analysis_timeout = 30; // --analysis-timeout, seconds
+  bool worker = false;          // --worker: the server's analysis process (hidden)
 };
 
 // Serves until `exit`; the process's exit code (0 after shutdown).

@@ -10,19 +10,26 @@
 #include "migrate/import_yaml.h"
 #include "model_command.h"
 #include "report_command.h"
+#include "stdout.h"
 #include "support/files.h"
+#include "support/interrupt.h"
 #include "support/text.h"
 #include "yaml/operator_yaml.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <unistd.h>
 
 namespace {
@@ -55,9 +62,19 @@ driver::ReportOptions g_report;
 // Every diagnostic of the command, for the JSON or SARIF document and the
 // fixes file made at its end.
 diag::Diagnostics g_reported;
-// Where messages that are not diagnostics go (summaries, listings): stdout,
-// unless it holds a JSON or SARIF document.
-std::FILE* g_out = stdout;
+// Whether messages that are not diagnostics (summaries, listings) go to
+// stderr: they go to stdout, unless it holds a JSON or SARIF document.
+bool g_say_on_stderr = false;
+
+// Prints such a message.
+template <typename... Args>
+void say(fmt::format_string<Args...> format, Args&&... args) {
+  const std::string text = fmt::format(format, std::forward<Args>(args)...);
+  if (g_say_on_stderr)
+    std::fputs(text.c_str(), stderr);
+  else
+    tool::write_stdout(text);
+}
 
 // What the command reads and writes, as far as known: the fixes file may be
 // none of them (driver::check_fixes_file).
@@ -101,19 +118,51 @@ void add_inputs(const std::vector<driver::RoleFile>& files) {
   g_inputs.insert(g_inputs.end(), files.begin(), files.end());
 }
 
-// The end of every command: the fixes file (when the command judged its
-// input: exit code 0 or 1), then the JSON or SARIF document on stdout.
+// Whether the fixes file was left to a write of the command's outputs.
+bool g_fixes_with_outputs = false;
+
+// The --export-fixes file as the diagnostics so far make it, to be written
+// with the command's outputs, all or nothing: when it cannot be written,
+// neither are they. None when not asked for.
+std::optional<driver::Companion> fixes_with_outputs() {
+  if (g_report.export_fixes.empty())
+    return std::nullopt;
+  g_fixes_with_outputs = true;
+  return driver::fixes_file(g_reported, g_report.export_fixes, g_main_source);
+}
+
+// The end of every command: the fixes file, unless written with the
+// outputs (when the command judged its input: exit code 0 or 1), then the
+// JSON or SARIF document on stdout.
 Status finish(Status status) {
-  if (!g_report.export_fixes.empty() && (status == Status::ok || status == Status::errors)) {
+  if (!g_report.export_fixes.empty() && !g_fixes_with_outputs &&
+      (status == Status::ok || status == Status::errors)) {
     driver::Outcome written = driver::write_fixes_file(g_reported, g_report.export_fixes,
                                                        g_main_source, g_outputs, g_inputs);
     status = reported(written.diagnostics, driver::worst(status, written.status));
   }
   if (g_report.format != driver::Format::text) {
-    std::fputs(driver::render_report(g_reported, g_report, g_source_files).c_str(), stdout);
-    std::fflush(stdout);
+    tool::write_stdout(driver::render_report(g_reported, g_report, g_source_files));
   }
   return status;
+}
+
+// The exit code of a command that ended with `status`, once opscan's stdout
+// is closed: 3 when what it printed there could not be written, whatever
+// the command's own result (README "Exit codes"). Said as text on stderr
+// whatever the --format: the document is what was lost.
+int exit_with(Status status) {
+  if (std::optional<std::string> error = tool::close_stdout()) {
+    diag::TextOptions options;
+    options.color = ::isatty(STDERR_FILENO) != 0;
+    std::fputs(
+        diag::render_text({diag::make_error("opscan-io", {}, "cannot write to stdout: " + *error)},
+                          options)
+            .c_str(),
+        stderr);
+    status = Status::failure;
+  }
+  return exit_code(status);
 }
 
 // --format, --srcroot and --export-fixes, on every command.
@@ -354,15 +403,15 @@ void print_summary(const emit::Output& library, const emit::WriteReport& written
   for (const auto& [ns, count] : per_namespace)
     namespaces += fmt::format("{}{} {}", namespaces.empty() ? "" : ", ", count, ns);
   const std::string& function = library.symbols.registration_function;
-  fmt::print(g_out, "opscan: library '{}': {} operator{} ({}), registration: {}\n",
-             library.library.name, module.kernels.size(), module.kernels.size() == 1 ? "" : "s",
-             namespaces, function.empty() ? "static initializer" : function + "()");
+  say("opscan: library '{}': {} operator{} ({}), registration: {}\n", library.library.name,
+      module.kernels.size(), module.kernels.size() == 1 ? "" : "s", namespaces,
+      function.empty() ? "static initializer" : function + "()");
   std::vector<std::string> names;
   for (const emit::OutputFile& f : library.files)
     names.push_back(std::filesystem::path(f.path).filename());
-  fmt::print(g_out, "opscan: {}: {} ({} written, {} unchanged)\n",
-             support::display_path(std::filesystem::path(out_dir) / library.library.name),
-             fmt::join(names, ", "), count(written.written), count(written.unchanged));
+  say("opscan: {}: {} ({} written, {} unchanged)\n",
+      support::display_path(std::filesystem::path(out_dir) / library.library.name),
+      fmt::join(names, ", "), count(written.written), count(written.unchanged));
 }
 
 // Writes every library of a successful plan, all or nothing, then the stamp.
@@ -374,7 +423,8 @@ Status write_plan(const driver::Plan& plan, const std::string& out_dir,
   }
   if (Status status = check_fixes_file(); status != Status::ok)
     return status;
-  driver::Written written = driver::write_libraries(plan.libraries, out_dir, inputs, stamp);
+  driver::Written written =
+      driver::write_libraries(plan.libraries, out_dir, inputs, stamp, fixes_with_outputs());
   if (Status status = reported(written.report.diagnostics, written.status); status != Status::ok)
     return status;
   for (const emit::Output& library : plan.libraries)
@@ -405,11 +455,11 @@ Status generate_command(const CLI::App& cmd, const std::vector<std::string>& ir_
     // One line per file and symbol: "<kind> <path or name>".
     for (const emit::OutputList& library : listing.libraries) {
       for (const emit::OutputFile& file : library.files)
-        fmt::print(g_out, "{} {}\n", emit::to_string(file.kind), file.path);
+        say("{} {}\n", emit::to_string(file.kind), file.path);
       if (!library.symbols.registration_function.empty())
-        fmt::print(g_out, "registration-function {}\n", library.symbols.registration_function);
+        say("registration-function {}\n", library.symbols.registration_function);
       if (!library.symbols.link_anchor.empty())
-        fmt::print(g_out, "link-anchor {}\n", library.symbols.link_anchor);
+        say("link-anchor {}\n", library.symbols.link_anchor);
     }
     return Status::ok;
   }
@@ -433,7 +483,7 @@ Status check_command(const CLI::App& cmd, const std::vector<std::string>& ir_fil
                    "--operators or --operators-from");
     g_source_files.emplace(ir_files.begin(), ir_files.end());
     tool::ModelOutcome outcome = tool::check_model_command(model, ir_files);
-    std::fputs(outcome.table.c_str(), g_out);
+    say("{}", outcome.table);
     if (Status status = reported(outcome.diagnostics, outcome.status); status != Status::ok)
       return status;
     if (!stamp.empty()) {
@@ -461,8 +511,8 @@ Status check_command(const CLI::App& cmd, const std::vector<std::string>& ir_fil
     if (Status status = reported(touched.diagnostics, touched.status); status != Status::ok)
       return status;
   }
-  fmt::print(g_out, "opscan: {} librar{} ({}) can live in one program\n", names.size(),
-             names.size() == 1 ? "y" : "ies", fmt::join(names, ", "));
+  say("opscan: {} librar{} ({}) can live in one program\n", names.size(),
+      names.size() == 1 ? "y" : "ies", fmt::join(names, ", "));
   return Status::ok;
 }
 
@@ -513,7 +563,8 @@ Status shared_pch_command(const std::vector<std::string>& files, const std::stri
     roles.push_back({"a source", file});
   if (!flags_file.empty())
     roles.push_back({"--flags-file", flags_file});
-  driver::Outcome written = driver::write_step({out, list, depfile, stamp}, result.inputs, roles);
+  driver::Outcome written =
+      driver::write_step({out, list, depfile, stamp}, result.inputs, roles, fixes_with_outputs());
   return reported(written.diagnostics, written.status);
 }
 
@@ -557,19 +608,57 @@ Status import_command(const ImportArgs& args) {
       g_outputs.push_back({"a source to annotate", edit.path.string()});
     if (Status status = check_fixes_file(); status != Status::ok)
       return status;
-    driver::Outcome written = driver::write_files(edits, "a source to annotate", inputs);
+    driver::Outcome written =
+        driver::write_files(edits, "a source to annotate", inputs, fixes_with_outputs());
     if (Status status = reported(written.diagnostics, written.status); status != Status::ok)
       return status;
   }
   for (const migrate::FileEdit& edit : plan.edits) {
-    fmt::print(g_out, "opscan: {}: {} annotation{}{}\n", support::display_path(edit.path),
-               edit.annotations, edit.annotations == 1 ? "" : "s",
-               args.dry_run ? " (dry run: not written)" : "");
+    say("opscan: {}: {} annotation{}{}\n", support::display_path(edit.path), edit.annotations,
+        edit.annotations == 1 ? "" : "s", args.dry_run ? " (dry run: not written)" : "");
   }
-  fmt::print(g_out, "opscan: {} kernel{} annotated, {} not placed{}\n", plan.placed,
-             plan.placed == 1 ? "" : "s", plan.not_placed,
-             plan.not_placed > 0 ? " (see the warnings above)" : "");
+  say("opscan: {} kernel{} annotated, {} not placed{}\n", plan.placed, plan.placed == 1 ? "" : "s",
+      plan.not_placed, plan.not_placed > 0 ? " (see the warnings above)" : "");
   return Status::ok;
+}
+
+// A current directory that was removed (or cannot be named): relative paths
+// then name nothing, and the paths opscan writes into outputs and messages
+// (relative to it) cannot be made. Said before any work.
+Status check_working_directory() {
+  std::unique_ptr<char, decltype(&std::free)> cwd(::getcwd(nullptr, 0), &std::free);
+  if (cwd)
+    return Status::ok;
+  const int error = errno;
+  report({diag::make_error("opscan-io", {},
+                           error == ENOENT ? std::string("the current directory no longer exists")
+                                           : std::string("cannot tell the current directory: ") +
+                                                 std::strerror(error))});
+  return Status::failure;
+}
+
+// Every option and argument that names a file or directory refuses an
+// empty one (a variable a script left unset) as a usage error: "-o ''"
+// would otherwise write into the current directory, or fail deep inside.
+void refuse_empty_paths(CLI::App& app) {
+  static const std::set<std::string> paths = {"files",        "header",
+                                              "ir",           "yaml",
+                                              "old",          "new",
+                                              "--output",     "--depfile",
+                                              "--stamp",      "--cache",
+                                              "-p",           "--schemas",
+                                              "--flags-file", "--operators-from",
+                                              "--model",      "--export-fixes",
+                                              "--srcroot",    "--compile-commands-dir",
+                                              "--allow",      "--against"};
+  const CLI::Validator non_empty(
+      [](std::string& value) { return value.empty() ? "the path is empty" : std::string(); }, "");
+  for (CLI::App* cmd : app.get_subcommands({})) {
+    for (CLI::Option* option : cmd->get_options()) {
+      if (paths.count(option->get_name()) > 0)
+        option->check(non_empty);
+    }
+  }
 }
 
 // A command line CLI11 refused, as a diagnostic like opscan's others.
@@ -591,6 +680,8 @@ Status usage_error(const CLI::App& app, const std::string& first, std::string me
 }
 
 int main(int argc, char** argv) {
+  opscan::support::hold_interrupts_during_commits();
+  tool::keep_stdout_private();
   CLI::App app{"opscan: operator registration code from annotated C++ kernels", "opscan"};
   app.require_subcommand(1);
   app.set_version_flag("--version", [] {
@@ -709,6 +800,13 @@ int main(int argc, char** argv) {
                       "as clangd finds it, from each file's directory upwards)");
   lsp_cmd->add_option("--debounce-ms", lsp_args.debounce_ms,
                       "Milliseconds after an edit before the file is analysed (default 25)");
+  lsp_cmd
+      ->add_option("--analysis-timeout", lsp_args.analysis_timeout,
+                   "Seconds one analysis of a file may take before it is stopped and the file "
+                   "gets a diagnostic saying so (default 30)")
+      ->check(CLI::Range(0.001, 86400.0))
+      ->option_text("SECONDS");
+  lsp_cmd->add_flag("--worker", lsp_args.worker)->group(""); // the server's analysis process
 
   // diff and report: their --format is their report's; diagnostics are text.
   tool::DiffArgs diff_args;
@@ -758,6 +856,7 @@ int main(int argc, char** argv) {
 
   for (CLI::App* cmd : {scan_cmd, pch_cmd, gen_cmd, check_cmd, run_cmd, import_cmd})
     add_report_options(*cmd);
+  refuse_empty_paths(app);
 
   // Everything after the first "--" goes to the compiler untouched.
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -769,26 +868,36 @@ int main(int argc, char** argv) {
   scan_args.clang_args = run_scan.clang_args = import_args.clang_args = clang_args;
   const std::string command_word = args.empty() ? "" : args.front();
   std::reverse(args.begin(), args.end()); // CLI11 takes them last-first
+  // --help and --version: CLI11's text, on opscan's stdout.
+  auto print_exit = [&app](const CLI::Error& e) {
+    std::ostringstream out, err;
+    const int code = app.exit(e, out, err);
+    tool::write_stdout(out.str());
+    std::fputs(err.str().c_str(), stderr);
+    return exit_with(code == 0 ? Status::ok : Status::usage);
+  };
   try {
     app.parse(args);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return print_exit(e);
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return print_exit(e);
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return print_exit(e);
   } catch (const CLI::ParseError& e) {
-    return exit_code(finish(usage_error(app, command_word, e.what())));
+    return exit_with(finish(usage_error(app, command_word, e.what())));
   }
 
-  // The language server speaks LSP on stdout: it has no --format.
-  if (*lsp_cmd)
-    return tool::run_lsp(lsp_args);
   g_report.format = g_format == "json"    ? driver::Format::json
                     : g_format == "sarif" ? driver::Format::sarif
                                           : driver::Format::text;
   if (g_report.format != driver::Format::text)
-    g_out = stderr;
+    g_say_on_stderr = true;
+  if (Status status = check_working_directory(); status != Status::ok)
+    return exit_with(finish(status));
+  // The language server speaks LSP on stdout: it has no --format.
+  if (*lsp_cmd)
+    return tool::run_lsp(lsp_args);
   // What each command reads and writes, as known before it runs.
   const std::vector<std::string> sources = *scan_cmd     ? scan_args.files
                                            : *run_cmd    ? run_scan.files
@@ -851,8 +960,9 @@ int main(int argc, char** argv) {
         return status;
       if (status = check_fixes_file(); status != Status::ok)
         return status;
-      driver::Outcome written = driver::write_step(
-          {ir_out, ir::to_json(module), depfile, scan_stamp}, inputs, option_inputs(scan_args));
+      driver::Outcome written =
+          driver::write_step({ir_out, ir::to_json(module), depfile, scan_stamp}, inputs,
+                             option_inputs(scan_args), fixes_with_outputs());
       return reported(written.diagnostics, written.status);
     }
     if (*pch_cmd && pch_shared)
@@ -880,8 +990,9 @@ int main(int argc, char** argv) {
       std::vector<driver::RoleFile> options = {{"the header", pch_header}};
       if (!pch_flags_file.empty())
         options.push_back({"--flags-file", pch_flags_file});
-      driver::Outcome written = driver::write_step(
-          {pch_out, std::move(result.pch), pch_depfile, pch_stamp}, result.inputs, options);
+      driver::Outcome written =
+          driver::write_step({pch_out, std::move(result.pch), pch_depfile, pch_stamp},
+                             result.inputs, options, fixes_with_outputs());
       return reported(written.diagnostics, written.status);
     }
     if (*import_cmd)
@@ -922,9 +1033,9 @@ int main(int argc, char** argv) {
     return write_plan(plan, run_gen.out_dir, inputs);
   };
   try {
-    return exit_code(finish(run()));
+    return exit_with(finish(run()));
   } catch (const std::exception& e) {
     report({diag::make_error("opscan-internal", {}, std::string("internal error: ") + e.what())});
-    return exit_code(finish(Status::failure));
+    return exit_with(finish(Status::failure));
   }
 }

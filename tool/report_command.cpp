@@ -2,8 +2,8 @@
 
 #include "audit/report.h"
 #include "audit_inputs.h"
+#include "stdout.h"
 
-#include <cstdio>
 #include <fmt/format.h>
 
 namespace opscan::tool {
@@ -40,8 +40,7 @@ driver::Status run_report(const ReportArgs& args) {
                                  ? audit::render_report_json(libraries.libraries, coverage)
                                  : audit::render_report_markdown(libraries.libraries, coverage);
   if (args.output.empty()) {
-    std::fputs(report.c_str(), stdout);
-    std::fflush(stdout);
+    write_stdout(report);
   } else {
     for (const audit::Input& ir : irs)
       inputs.push_back({"an IR input", ir.path});

@@ -24,15 +24,24 @@ diag::Diagnostic io_error(const std::string& path, std::string_view what, const 
                           fmt::format("cannot {} {}: {}", what, path, why));
 }
 
-// support::write_files, its failure reported in `outcome`.
-bool write_all(const std::vector<support::FileWrite>& files, Outcome& outcome) {
+// support::write_files of `files` and `companion`, a failure reported in
+// `outcome` (naming the companion's role when it failed).
+support::WriteFilesResult write_all(std::vector<support::FileWrite> files,
+                                    const std::optional<Companion>& companion, Outcome& outcome) {
+  if (companion)
+    files.push_back(companion->file);
   support::WriteFilesResult result = support::write_files(files);
   if (result.ok())
-    return true;
+    return result;
+  const std::string path = result.failed_path->string();
+  const std::string why = result.error + " (no output was changed)";
   outcome.diagnostics.push_back(
-      io_error(result.failed_path->string(), "write", result.error + " (no output was changed)"));
+      companion && *result.failed_path == companion->file.path
+          ? diag::make_error("opscan-io", {path, 0, 0, 0},
+                             fmt::format("cannot write {} ({}): {}", path, companion->role, why))
+          : io_error(path, "write", why));
   outcome.status = Status::failure;
-  return false;
+  return result;
 }
 
 // Whether `stamp` (if any) is absent or a regular file, checked before a
@@ -491,26 +500,30 @@ std::vector<RoleFile> files_under(const std::string& dir, const std::string& rol
 }
 
 Outcome write_files(const std::vector<support::FileWrite>& files, const std::string& role,
-                    const std::vector<RoleFile>& inputs) {
+                    const std::vector<RoleFile>& inputs,
+                    const std::optional<Companion>& companion) {
   std::vector<RoleFile> outputs;
   for (const support::FileWrite& file : files)
     outputs.push_back({role, file.path.string()});
   Outcome outcome = check_outputs(outputs, inputs);
   if (outcome.status != Status::ok)
     return outcome;
-  write_all(files, outcome);
+  write_all(files, companion, outcome);
   return outcome;
 }
 
 Written write_libraries(const std::vector<emit::Output>& libraries, const std::string& out_dir,
-                        const std::vector<RoleFile>& inputs, const std::string& stamp) {
+                        const std::vector<RoleFile>& inputs, const std::string& stamp,
+                        const std::optional<Companion>& companion) {
   Written written;
-  std::vector<emit::OutputFile> files;
+  std::vector<std::string> names; // relative to out_dir
+  std::vector<support::FileWrite> files;
   std::vector<RoleFile> outputs;
   for (const emit::Output& library : libraries) {
     for (const emit::OutputFile& file : library.files) {
-      files.push_back(file);
-      outputs.push_back({"an output", (std::filesystem::path(out_dir) / file.path).string()});
+      names.push_back(file.path);
+      files.push_back({std::filesystem::path(out_dir) / file.path, file.content, out_dir});
+      outputs.push_back({"an output", files.back().path.string()});
     }
   }
   if (!stamp.empty())
@@ -521,10 +534,17 @@ Written write_libraries(const std::vector<emit::Output>& libraries, const std::s
     written.status = checked.status;
     return written;
   }
-  written.report = emit::write_outputs(out_dir, files);
-  if (diag::has_errors(written.report.diagnostics)) {
-    written.status = Status::failure;
+  Outcome outcome;
+  support::WriteFilesResult result = write_all(std::move(files), companion, outcome);
+  if (!result.ok()) {
+    written.report.diagnostics = std::move(outcome.diagnostics);
+    written.status = outcome.status;
     return written;
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    (result.outcomes[i] == support::WriteOutcome::written ? written.report.written
+                                                          : written.report.unchanged)
+        .push_back(names[i]);
   }
   std::string error;
   if (!stamp.empty() && !support::touch(stamp, &error)) {
@@ -581,7 +601,8 @@ std::optional<std::vector<std::string>> compiler_args(const std::string& flags_f
 }
 
 Outcome write_step(const StepFiles& files, const std::vector<std::string>& inputs,
-                   const std::vector<RoleFile>& option_inputs) {
+                   const std::vector<RoleFile>& option_inputs,
+                   const std::optional<Companion>& companion) {
   // The files options name first: a message names an input by its role.
   std::vector<RoleFile> all_inputs = option_inputs;
   for (const std::string& input : inputs)
@@ -616,7 +637,7 @@ Outcome write_step(const StepFiles& files, const std::vector<std::string>& input
     }
     writes.push_back({files.depfile, std::move(*depfile)});
   }
-  if (!write_all(writes, outcome))
+  if (!write_all(std::move(writes), companion, outcome).ok())
     return outcome;
   std::string error;
   if (!files.stamp.empty() && !support::touch(files.stamp, &error)) {

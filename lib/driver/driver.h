@@ -159,14 +159,25 @@ Outcome check_inputs(const std::vector<RoleFile>& inputs);
 // as inputs with `role`.
 std::vector<RoleFile> files_under(const std::string& dir, const std::string& role);
 
+// A file written in the same all-or-nothing write as a command's outputs
+// (its --export-fixes file): if it cannot be written, neither are they.
+// The caller checks it against the command's inputs and outputs first
+// (check_fixes_file).
+struct Companion {
+  std::string role; // for messages: "--export-fixes"
+  support::FileWrite file;
+};
+
 struct Written {
   emit::WriteReport report;
   Status status = Status::ok;
 };
-// Writes every library of a plan under `out_dir`, all or nothing, after
-// check_outputs against `inputs`; then touches `stamp` (if not empty).
+// Writes every library of a plan under `out_dir` (and `companion`, if any),
+// all or nothing, after check_outputs against `inputs`; then touches
+// `stamp` (if not empty).
 Written write_libraries(const std::vector<emit::Output>& libraries, const std::string& out_dir,
-                        const std::vector<RoleFile>& inputs, const std::string& stamp = {});
+                        const std::vector<RoleFile>& inputs, const std::string& stamp = {},
+                        const std::optional<Companion>& companion = {});
 
 // The judge of annotation fields for scans: the targets that read a field.
 scan::FieldCheck field_check(const emit::TargetRegistry& targets);
@@ -188,20 +199,23 @@ struct StepFiles {
   std::string stamp;   // --stamp; empty: none
 };
 
-// Writes a step's output and depfile all or nothing, then touches its
-// stamp; after check_outputs against `inputs` (every file the step read)
-// and `option_inputs` (files named by options: flags, schemas...), which
-// the depfile lists too. A path the depfile cannot hold (a line break) is
+// Writes a step's output and depfile (and `companion`) all or nothing, then
+// touches its stamp; after check_outputs against `inputs` (every file the
+// step read) and `option_inputs` (files named by options: flags,
+// schemas...), which the depfile lists too. A path the depfile cannot hold (a line break) is
 // an error (opscan-depfile-path) and nothing is written.
 Outcome write_step(const StepFiles& files, const std::vector<std::string>& inputs,
-                   const std::vector<RoleFile>& option_inputs);
+                   const std::vector<RoleFile>& option_inputs,
+                   const std::optional<Companion>& companion = {});
 
 // Touches `stamp` (the end of `check`), unless it is one of `inputs`.
 Outcome touch_stamp(const std::string& stamp, const std::vector<RoleFile>& inputs);
 
-// Writes `files` (outputs of `role`) all or nothing, after check_outputs
-// against `inputs`: what import-yaml does with the sources it edits.
+// Writes `files` (outputs of `role`, and `companion`) all or nothing, after
+// check_outputs against `inputs`: what import-yaml does with the sources it
+// edits.
 Outcome write_files(const std::vector<support::FileWrite>& files, const std::string& role,
-                    const std::vector<RoleFile>& inputs);
+                    const std::vector<RoleFile>& inputs,
+                    const std::optional<Companion>& companion = {});
 
 } // namespace opscan::driver

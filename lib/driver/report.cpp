@@ -53,15 +53,20 @@ Outcome check_fixes_file(const std::string& path, const std::vector<RoleFile>& o
   return outcome;
 }
 
+Companion fixes_file(const diag::Diagnostics& diags, const std::string& path,
+                     const std::string& main_source) {
+  diag::FixesOptions options;
+  options.main_source_file = main_source;
+  return {"--export-fixes", {path, diag::render_fixes(diags, options)}};
+}
+
 Outcome write_fixes_file(const diag::Diagnostics& diags, const std::string& path,
                          const std::string& main_source, const std::vector<RoleFile>& outputs,
                          const std::vector<RoleFile>& inputs) {
   Outcome outcome = check_fixes_file(path, outputs, inputs);
   if (outcome.status != Status::ok)
     return outcome;
-  diag::FixesOptions options;
-  options.main_source_file = main_source;
-  return write_files({{path, diag::render_fixes(diags, options)}}, "--export-fixes", inputs);
+  return write_files({}, "--export-fixes", inputs, fixes_file(diags, path, main_source));
 }
 
 } // namespace opscan::driver

@@ -39,10 +39,15 @@ std::string render_report(const diag::Diagnostics& diags, const ReportOptions& o
 Outcome check_fixes_file(const std::string& path, const std::vector<RoleFile>& outputs,
                          const std::vector<RoleFile>& inputs);
 
-// Writes the fix-its of `diags` to `path` in clang-tidy's format
-// (diag::render_fixes; `main_source` is its MainSourceFile), after
-// check_fixes_file. Written even when `diags` has none, so no stale fixes
-// file is left to apply.
+// The fixes file `path`: the fix-its of `diags` in clang-tidy's format
+// (diag::render_fixes; `main_source` is its MainSourceFile). Made even when
+// `diags` has none, so no stale fixes file is left to apply. A command that
+// writes outputs writes it with them, as their Companion, all or nothing.
+Companion fixes_file(const diag::Diagnostics& diags, const std::string& path,
+                     const std::string& main_source);
+
+// Writes fixes_file(diags, path, main_source), after check_fixes_file: for
+// a command that wrote no outputs.
 Outcome write_fixes_file(const diag::Diagnostics& diags, const std::string& path,
                          const std::string& main_source, const std::vector<RoleFile>& outputs,
                          const std::vector<RoleFile>& inputs);

@@ -67,7 +67,8 @@ struct WriteReport {
 
 // Writes every file under `out_dir` whose content differs from what is
 // there, all or nothing (support::write_files): on an error, no file under
-// `out_dir` has changed.
+// `out_dir` has changed. A symbolic link planted below `out_dir` (in place
+// of a library's directory, say) is refused: nothing outside it is written.
 WriteReport write_outputs(const std::filesystem::path& out_dir,
                           const std::vector<OutputFile>& files);
 

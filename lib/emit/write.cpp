@@ -7,7 +7,7 @@ WriteReport write_outputs(const std::filesystem::path& out_dir,
                           const std::vector<OutputFile>& files) {
   std::vector<support::FileWrite> writes;
   for (const OutputFile& file : files)
-    writes.push_back({out_dir / file.path, file.content});
+    writes.push_back({out_dir / file.path, file.content, out_dir});
   support::WriteFilesResult result = support::write_files(writes);
   WriteReport report;
   if (!result.ok()) {

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <deque>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -308,6 +310,42 @@ Node node_of(const Json& json, int depth = 0) {
   return node;
 }
 
+// Whether a JSON number is too large for a double: nlohmann refuses it
+// (and nothing else in the grammar) with an out_of_range error.
+bool overflows(std::string_view number) {
+  double d = 0;
+  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), d);
+  if (ec != std::errc::result_out_of_range)
+    return false;
+  return std::isinf(std::strtod(std::string(number).c_str(), nullptr));
+}
+
+// The offset and text of the first number in JSON `text` too large for a
+// double, nlohmann's out_of_range error reports without a position. Only
+// strings are stepped over: the text is valid JSON up to that number, or
+// nlohmann would have stopped earlier.
+std::optional<std::pair<size_t, std::string_view>> overflowing_number(std::string_view text) {
+  auto number_char = [](char c) {
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+  };
+  for (size_t at = 0; at < text.size();) {
+    if (text[at] == '"') {
+      for (++at; at < text.size() && text[at] != '"'; ++at)
+        at += text[at] == '\\' ? 1 : 0;
+      ++at;
+    } else if (text[at] == '-' || (text[at] >= '0' && text[at] <= '9')) {
+      const size_t start = at;
+      while (at < text.size() && number_char(text[at]))
+        ++at;
+      if (std::string_view number = text.substr(start, at - start); overflows(number))
+        return std::pair{start, number};
+    } else {
+      ++at;
+    }
+  }
+  return std::nullopt;
+}
+
 // Parses JSON into Nodes with their offsets, several times faster than
 // nlohmann, whose lexer reads a character at a time. It reads what nlohmann
 // reads, but gives up on anything it would have to report (any error);
@@ -531,10 +569,9 @@ private:
         return true;
       }
     }
-    // A number no double holds is nlohmann's error to report.
-    double d = 0;
-    auto [end, ec] = std::from_chars(spelled.data(), spelled.data() + spelled.size(), d);
-    if (ec != std::errc())
+    // A number too large for a double is nlohmann's error to report; one
+    // too small for it is zero to nlohmann, as any other number here.
+    if (overflows(spelled))
       return false;
     out.kind = Node::Kind::other_number;
     return true;
@@ -887,9 +924,13 @@ ReadResult from_json(std::string text, const std::string& path) {
                          at_end ? "not valid JSON: the file ends too early (truncated?)"
                                 : "not valid JSON: the IR file is damaged"));
     return result;
-  } catch (const Json::exception& e) { // a number no double holds, say
-    result.diagnostics.push_back(diag::make_error("opscan-ir-invalid", {path, 1, 1, 0},
-                                                  std::string("not valid JSON: ") + e.what()));
+  } catch (const Json::exception&) { // a number too large for a double
+    auto number = overflowing_number(document->text);
+    result.diagnostics.push_back(diag::make_error(
+        "opscan-ir-invalid", document->lines().at(path, number ? number->first : 0),
+        "not valid JSON: " + (number ? "the number " + support::quoted(number->second) +
+                                           " is outside a double's range"
+                                     : std::string("a number is outside a double's range"))));
     return result;
   }
   try {

@@ -127,9 +127,9 @@ Frame FrameReader::next() {
       f.end = !skip(*length);
     return f;
   }
-  if (*length > kMaxMessageBytes) {
+  if (*length > max_body_) {
     f.error = "a message of " + std::to_string(*length) + " bytes is larger than the limit of " +
-              std::to_string(kMaxMessageBytes);
+              std::to_string(max_body_);
     f.end = !skip(*length);
     return f;
   }

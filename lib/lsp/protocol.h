@@ -42,10 +42,12 @@ struct Frame {
 
 // Reads framed messages from a byte stream. A malformed header is reported
 // and skipped up to the next blank line, so one bad message does not stop
-// the reader.
+// the reader. `max_body` bounds a message's size (the server and its
+// analysis worker, who trust each other, allow more than a client may send).
 class FrameReader {
 public:
-  explicit FrameReader(ReadSome read) : read_(std::move(read)) {}
+  explicit FrameReader(ReadSome read, size_t max_body = kMaxMessageBytes)
+      : read_(std::move(read)), max_body_(max_body) {}
   Frame next();
 
 private:
@@ -53,6 +55,7 @@ private:
   std::optional<std::string> line(); // a header line without its CRLF
   bool skip(size_t bytes);           // discards a body it will not keep
   ReadSome read_;
+  size_t max_body_;
   std::string buffer_;
   size_t begin_ = 0; // consumed bytes of buffer_
   bool eof_ = false;

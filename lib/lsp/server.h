@@ -1,11 +1,16 @@
 // opscan's language server: LSP 3.17 requests and notifications in, JSON
 // messages out. Transport-free: the caller reads framed messages (protocol.h)
 // and hands each to receive(); `send` is called, from any thread, with each
-// message to write. Analyses run on a worker thread, debounced after edits;
-// the reader thread never waits for libclang.
+// message to write. Analyses are debounced after edits and run one at a time
+// in a worker process (worker.h), each bounded by a time limit: libclang
+// never runs in the server, so no document can crash or freeze it, and the
+// reader thread never waits for an analysis (`shutdown` and `exit` are
+// answered at once). A document whose analysis crashes or times out gets
+// one diagnostic saying so, and is not analysed again until it changes.
 #pragma once
 
 #include "lsp/protocol.h"
+#include "lsp/worker.h"
 
 #include <chrono>
 #include <functional>
@@ -20,6 +25,11 @@ struct ServerOptions {
   std::chrono::milliseconds debounce{25};
   // Overrides the workspace's compile_commands.json search (a directory).
   std::optional<std::string> compilation_database_dir;
+  // How to start the analysis worker: the opscan binary, `lsp --worker`.
+  WorkerCommand worker;
+  // How long one analysis may take; then its worker is killed and the
+  // document gets an opscan-analysis-timeout diagnostic.
+  std::chrono::milliseconds analysis_timeout{30000};
 };
 
 class Server {

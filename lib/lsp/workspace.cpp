@@ -1,8 +1,10 @@
 #include "lsp/workspace.h"
 
+#include "emit/registry.h"
 #include "ir/json.h"
 #include "support/files.h"
 
+#include <ctime>
 #include <filesystem>
 #include <set>
 #include <sys/stat.h>
@@ -64,10 +66,65 @@ int64_t mtime_of(const std::string& path) {
   return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
 }
 
+// What tells one version of a file from another without reading it: a
+// rewrite in place changes its size or times, a rename over it the inode.
+struct Stamp {
+  dev_t device = 0;
+  ino_t inode = 0;
+  off_t size = -1;
+  int64_t mtime = -1;
+  int64_t ctime = -1;
+  friend bool operator==(const Stamp&, const Stamp&) = default;
+};
+
+// Whether a rewrite could keep `stamp`: file times are as coarse as the
+// kernel's clock tick, so a file changed again within a tick of its last
+// change may keep its size and times. Until it is older than that (with a
+// margin), its content decides.
+bool racy(const Stamp& stamp) {
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  const int64_t now_ns = static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
+  return now_ns - stamp.mtime < 2000000000;
+}
+
+size_t content_hash(const std::string& path) {
+  std::optional<std::string> text = support::read_file(path);
+  return text ? std::hash<std::string>{}(*text) : 0;
+}
+
+Stamp stamp_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    return {};
+  return {st.st_dev, st.st_ino, st.st_size,
+          static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+          static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec};
+}
+
+// Fills a library's kernel locations and claims index (BuiltLibrary).
+void index_claims(BuiltLibrary& library, const fs::path& build) {
+  const emit::Target* target = emit::builtin_targets().find(library.module.library->target);
+  for (size_t i = 0; i < library.module.kernels.size(); ++i) {
+    const ir::Kernel& kernel = library.module.kernels[i];
+    diag::Location at = kernel.location;
+    if (!at.file.empty() && fs::path(at.file).is_relative())
+      at.file = (build / at.file).lexically_normal().string();
+    if (target) {
+      for (emit::Target::Claim& claim : target->claims(kernel))
+        library.claims[claim.key][at.file].push_back({i, std::move(claim.description)});
+    }
+    library.locations.push_back(std::move(at));
+  }
+}
+
 } // namespace
 
 struct Workspace::Database {
-  std::string file; // compile_commands.json
+  std::string file;        // compile_commands.json
+  Stamp stamp;             // of the file as read
+  bool racy = false;       // the stamp was too recent to tell a change (racy())
+  size_t content_hash = 0; // of the file as read, while racy
   std::unique_ptr<scan::CompilationDatabase> db;
   std::map<std::string, std::string> includers;          // header -> a source whose unit read it
   std::map<std::string, std::vector<std::string>> noted; // unit -> the files it read, as noted
@@ -97,10 +154,30 @@ Workspace::~Workspace() = default;
 Workspace::Database* Workspace::open(const std::string& file) {
   if (file.empty())
     return nullptr;
+  // Stamped before reading: a change while it is read shows next time.
+  const Stamp stamp = stamp_of(file);
   auto [it, fresh] = databases_.try_emplace(file);
+  if (!fresh) {
+    Database& old = *it->second;
+    bool changed = old.stamp != stamp;
+    if (!changed && old.racy) {
+      changed = content_hash(file) != old.content_hash;
+      old.racy = racy(stamp);
+    }
+    if (changed) {
+      // What was learnt from it goes too (the units that read headers, the
+      // libraries of its build directory).
+      it->second.reset();
+      fresh = true;
+    }
+  }
   if (fresh) {
     auto database = std::make_unique<Database>();
     database->file = file;
+    database->stamp = stamp;
+    database->racy = racy(stamp);
+    if (database->racy)
+      database->content_hash = content_hash(file);
     diag::Diagnostics ignored; // an unreadable database: files use default flags
     database->db = scan::CompilationDatabase::open(fs::path(file).parent_path().string(), ignored);
     it->second = std::move(database);
@@ -111,11 +188,9 @@ Workspace::Database* Workspace::open(const std::string& file) {
 Workspace::Database* Workspace::database_for(const std::string& path) {
   if (database_dir_)
     return open((fs::path(*database_dir_) / "compile_commands.json").string());
-  const std::string dir = fs::path(path).parent_path().string();
-  auto it = dir_database_.find(dir);
-  if (it == dir_database_.end())
-    it = dir_database_.emplace(dir, find_database(path)).first;
-  return open(it->second);
+  // Looked for on every analysis (a few stat calls), not remembered: a
+  // database made or removed after the file was opened applies at once.
+  return open(find_database(path));
 }
 
 FileCommand Workspace::command_for(const std::string& path) {
@@ -183,9 +258,9 @@ const std::vector<BuiltLibrary>& Workspace::libraries(const std::string& databas
   Database* database = open(database_file);
   if (!database)
     return none;
+  const fs::path build = fs::path(database_file).parent_path();
   if (!database->libraries_found) {
     database->libraries_found = true;
-    const fs::path build = fs::path(database_file).parent_path();
     std::error_code ec;
     for (auto it = fs::recursive_directory_iterator(
              build, fs::directory_options::skip_permission_denied, ec);
@@ -213,8 +288,12 @@ const std::vector<BuiltLibrary>& Workspace::libraries(const std::string& databas
       if (!text)
         continue;
       ir::ReadResult read = ir::from_json(std::move(*text), file);
-      if (read.module && read.module->library)
-        database->libraries.push_back({file, std::move(*read.module)});
+      if (read.module && read.module->library) {
+        BuiltLibrary& library = database->libraries.emplace_back();
+        library.ir_file = file;
+        library.module = std::move(*read.module);
+        index_claims(library, build);
+      }
     }
   }
   return database->libraries;

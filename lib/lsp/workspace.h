@@ -24,12 +24,28 @@ struct FileCommand {
 struct BuiltLibrary {
   std::string ir_file;
   ir::Module module; // with its library info
+  // Where each kernel is (as module.kernels), the file made absolute against
+  // the build directory.
+  std::vector<diag::Location> locations;
+  // What its kernels claim in the runtime (emit::Target::claims), by the
+  // claim's key: the kernels making it, grouped by file, each with the
+  // claim's description. Made once per reading, so that an open file's
+  // kernels are checked against the library by lookup, not by a walk of all
+  // its kernels for each (which was quadratic in the kernels of a file).
+  struct Claimant {
+    size_t kernel; // index into module.kernels
+    std::string description;
+  };
+  std::map<std::string, std::map<std::string, std::vector<Claimant>>>
+      claims; // key -> file -> kernels
 };
 
 class Workspace {
 public:
   // `database_dir`: a directory holding compile_commands.json that every
-  // file uses (the editor's setting); unset: found per file.
+  // file uses (the editor's setting); unset: found per file. A database is
+  // read again when its file changes (or appears, or goes), so a changed
+  // compile_commands.json applies to the next analysis of every file.
   explicit Workspace(std::optional<std::string> database_dir = std::nullopt);
   ~Workspace();
 
@@ -55,7 +71,6 @@ private:
 
   std::optional<std::string> database_dir_;
   std::map<std::string, std::unique_ptr<Database>> databases_; // by compile_commands.json
-  std::map<std::string, std::string> dir_database_;            // directory -> database ("" none)
 };
 
 // The compile_commands.json clangd would use for `path`: in the file's

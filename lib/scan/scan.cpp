@@ -341,22 +341,30 @@ PrecompileResult precompile(const PrecompileOptions& options) {
     if (errors.empty()) {
       // libclang saves to a path only: a private temporary, read back.
       static std::atomic<unsigned> saved{0};
+      std::error_code no_temporaries;
       std::filesystem::path temporary =
-          std::filesystem::temp_directory_path() /
+          std::filesystem::temp_directory_path(no_temporaries) /
           ("opscan-" + std::to_string(::getpid()) + "-" + std::to_string(saved++) + ".pch");
       std::optional<std::string> pch;
-      if (clang_saveTranslationUnit(tu.get(), temporary.c_str(),
-                                    clang_defaultSaveOptions(tu.get())) == CXSaveError_None)
-        pch = support::read_file(temporary);
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
+      if (!no_temporaries) {
+        if (clang_saveTranslationUnit(tu.get(), temporary.c_str(),
+                                      clang_defaultSaveOptions(tu.get())) == CXSaveError_None)
+          pch = support::read_file(temporary);
+        std::error_code ignored;
+        std::filesystem::remove(temporary, ignored);
+      }
       if (pch) {
         out.pch = std::move(*pch);
         out.inputs = real_paths(inputs_of(tu.get()));
       } else {
-        out.diagnostics.push_back(diag::make_error("opscan-pch-failed", {options.header, 0, 0, 0},
-                                                   "libclang could not save the precompiled "
-                                                   "header"));
+        out.diagnostics.push_back(
+            no_temporaries
+                ? diag::make_error("opscan-io", {options.header, 0, 0, 0},
+                                   "cannot save the precompiled header: no temporary directory "
+                                   "(TMPDIR: " +
+                                       no_temporaries.message() + ")")
+                : diag::make_error("opscan-pch-failed", {options.header, 0, 0, 0},
+                                   "libclang could not save the precompiled header"));
       }
     }
   }
@@ -400,8 +408,12 @@ Result scan(const Options& options) {
   if (context.cache && options.auto_pch) {
     pch_store.emplace(std::filesystem::path(*options.cache_dir) / "pch", *context.cache);
   } else if (!options.cache_dir && options.auto_pch && files > 1) {
-    std::string pattern = (std::filesystem::temp_directory_path() / "opscan-pch-XXXXXX").string();
-    if (::mkdtemp(pattern.data())) {
+    // Without a usable TMPDIR (missing, not a directory, not writable), the
+    // scan goes on without them: they only make it faster.
+    std::error_code no_temporaries;
+    const auto temporaries = std::filesystem::temp_directory_path(no_temporaries);
+    std::string pattern = (temporaries / "opscan-pch-XXXXXX").string();
+    if (!no_temporaries && ::mkdtemp(pattern.data())) {
       private_dir = pattern;
       private_cache.emplace(private_dir);
       pch_store.emplace(std::filesystem::path(private_dir) / "pch", *private_cache);

@@ -80,7 +80,7 @@ private:
     if (note_.spec.find('(') != std::string::npos) {
       auto parsed = schema::parse_schema_with_layout(note_.spec);
       if (!parsed) {
-        error(parsed.error->code, spec_at(parsed.error->offset), parsed.error->message);
+        parse_error(*parsed.error);
         return std::nullopt;
       }
       declared_ = parsed.value->schema;
@@ -99,7 +99,7 @@ private:
     }
     auto parsed = schema::parse_operator_name(note_.spec);
     if (!parsed) {
-      error(parsed.error->code, spec_at(parsed.error->offset), parsed.error->message);
+      parse_error(*parsed.error);
       return std::nullopt;
     }
     op_ = *parsed.value;
@@ -113,6 +113,22 @@ private:
       ok = false;
     }
     return ok;
+  }
+
+  // A parse error of the spec, with its fix (schema::Error::fix) where the
+  // bytes it replaces are in the source as they are: from the first one's
+  // place to the place of the byte after the last (across the quotes
+  // between adjacent literals, which the removal then joins).
+  void parse_error(const schema::Error& e) {
+    auto d = diag::make_error(e.code, spec_at(e.offset), e.message);
+    if (e.fix && sig_.annotation_map.exact()) {
+      const diag::Location begin = spec_at(e.fix->offset);
+      const diag::Location end = spec_at(e.fix->offset + e.fix->length);
+      if (begin.file == end.file && end.offset >= begin.offset)
+        d.fixits.push_back(
+            {begin.file, begin.offset, end.offset - begin.offset, e.fix->replacement});
+    }
+    out_.diagnostics.push_back(std::move(d));
   }
 
   void naming_error(std::string code, diag::Location where, std::string message,

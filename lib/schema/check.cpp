@@ -1,12 +1,19 @@
 // Invariants of operator schemas, after torchgen's FunctionSchema and
-// Arguments checks (torchgen/model.py) and the default values PyTorch's JIT
-// schema parser accepts. Where the two differ the looser one wins, so that no
-// real schema is refused: schema_test runs every rule over all 2952 schemas
-// of PyTorch 1.13 (test/data/schema/pytorch_1.13_schemas.txt).
+// Arguments checks (torchgen/model.py), and the names and default values
+// that libtorch's schema parser (1.13, Debian's) and torchgen can read: what
+// either runtime refuses is refused here, so that no generated registration
+// fails when it runs. No real schema is refused: libtorch_schemas_test runs
+// every rule over the schemas the installed libtorch registers, and
+// schema_parity_test checks refusals against torch::jit::parseSchema.
+#include "ident/ident.h"
 #include "schema/schema.h"
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -70,33 +77,24 @@ std::string plural(size_t n, std::string_view word) {
 
 // ---------------------------------------------------------------------------
 // Default values
+//
+// The runtimes read a default when the operator is registered: libtorch's
+// schema parser (torch::jit::parseSchema, 1.13) turns it into a value, and a
+// value it cannot make is an exception thrown from a static initializer,
+// which ends the program before main. torchgen (ExecuTorch's generator)
+// keeps defaults as text and writes them into C++ as expressions, so the
+// same values must be C++ literals there. What either refuses is refused
+// here; test/torch/schema_parity_test checks this table against
+// parseSchema case by case.
 
-// Identifier defaults PyTorch's JIT schema parser understands, per type.
-// Dtype names are c10's getStringToDtypeMap plus the legacy "float",
-// "complex" and "long" the parser special-cases.
-constexpr std::array<std::string_view, 40> kDtypeNames = {
-    "uint8",       "int8",          "int16",           "short",
-    "int32",       "int",           "int64",           "long",
-    "float16",     "half",          "float32",         "float",
-    "float64",     "double",        "complex32",       "chalf",
-    "complex64",   "cfloat",        "complex128",      "cdouble",
-    "complex",     "bool",          "bfloat16",        "qint8",
-    "quint8",      "qint32",        "quint4x2",        "quint2x4",
-    "float8_e5m2", "float8_e4m3fn", "float8_e5m2fnuz", "float8_e4m3fnuz",
-    "uint16",      "uint32",        "uint64",          "bits8",
-    "bits16",      "bits1x8",       "bits2x4",         "bits4x2"};
-
-bool is_dtype_name(std::string_view v) {
-  return std::find(kDtypeNames.begin(), kDtypeNames.end(), v) != kDtypeNames.end();
-}
-
-// The identifiers a (non-optional, non-list) base type accepts, for messages;
-// empty when it accepts none.
+// Identifier defaults libtorch 1.13 reads (parseSingleConstant): "float",
+// "long" and "complex" as dtypes, "strided", "Mean", "contiguous_format".
 std::string_view identifier_values(std::string_view base) {
   if (base == "int" || base == "SymInt")
     return "Mean (a reduction)";
   if (base == "ScalarType")
-    return "a dtype name such as float, long or int";
+    return "float, long or complex (libtorch reads no other dtype name; write the number of "
+           "any other ScalarType, such as 3 for int)";
   if (base == "Layout")
     return "strided";
   if (base == "MemoryFormat")
@@ -108,7 +106,7 @@ bool accepts_identifier(std::string_view base, std::string_view v) {
   if (base == "int" || base == "SymInt")
     return v == "Mean";
   if (base == "ScalarType")
-    return is_dtype_name(v);
+    return v == "float" || v == "long" || v == "complex";
   if (base == "Layout")
     return v == "strided";
   if (base == "MemoryFormat")
@@ -117,13 +115,21 @@ bool accepts_identifier(std::string_view base, std::string_view v) {
 }
 
 bool is_number_type(std::string_view base) {
-  return base == "int" || base == "SymInt" || base == "float" || base == "Scalar" ||
-         base == "complex";
+  return base == "int" || base == "SymInt" || base == "float" || base == "Scalar";
 }
 
 bool is_float_type(std::string_view base) {
-  return base == "float" || base == "Scalar" || base == "complex";
+  return base == "float" || base == "Scalar";
 }
+
+// Element types libtorch builds list defaults of (convertToList).
+bool is_list_element_type(std::string_view base) {
+  return base == "int" || base == "SymInt" || base == "float" || base == "bool";
+}
+
+// How many items a single value repeated into a fixed-size list ("int[N]
+// x=0") may make: libtorch builds the list when it registers the operator.
+constexpr int64_t kMaxRepeatedDefault = 1024;
 
 // Splits "[a, [b, c], 'd, e']" into its top-level items. The parser built
 // the text, so brackets balance outside of strings.
@@ -177,32 +183,139 @@ struct TypePrefix {
   }
 };
 
+// Why a number (as the lexer took it: digits, an optional fraction and
+// exponent, maybe a leading '-') cannot be a default, or nothing. libtorch
+// reads it with std::stod when the type is float or the text has '.' or
+// 'e', else with std::stoll, and fails on what does not fit.
+std::optional<std::string> number_problem(std::string_view value, bool reads_as_double) {
+  if (value.find('E') != std::string_view::npos)
+    return "write the exponent with a lowercase 'e': libtorch reads " + quote(value) + " as " +
+           quote(value.substr(0, value.find('E')));
+  const std::string_view digits = value.starts_with("-") ? value.substr(1) : value;
+  if (digits.size() > 1 && digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9')
+    return "a leading zero makes it an octal literal in C++, where torchgen writes defaults; "
+           "write it without";
+  const std::string text(value);
+  if (!reads_as_double && value.find_first_of(".e") == std::string_view::npos) {
+    int64_t parsed = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), parsed);
+    if (ec == std::errc::result_out_of_range)
+      return "it is outside int64 (-9223372036854775808 to 9223372036854775807), as libtorch "
+             "reads integers: registering the operator would fail";
+    return std::nullopt;
+  }
+  // std::stod, as libtorch: ERANGE on overflow and on results too small for
+  // a normal double (underflow), which it refuses alike.
+  errno = 0;
+  const double parsed = std::strtod(text.c_str(), nullptr);
+  if (errno == ERANGE) {
+    const bool overflow = std::abs(parsed) > 1.0;
+    return std::string(overflow ? "it overflows" : "it underflows") +
+           " a double (libtorch reads it with std::stod, which refuses " +
+           (overflow ? "values beyond 1.7976931348623157e308"
+                     : "values below 2.2250738585072014e-308 other than 0") +
+           ")";
+  }
+  return std::nullopt;
+}
+
+// Why the string literal `value` (quotes included) cannot be a default, or
+// nothing: libtorch's parseStringLiteral knows only the escapes \\, \', \",
+// \a, \b, \f, \n, \v, \t and three octal digits below \400.
+std::optional<std::string> string_problem(std::string_view value) {
+  const std::string_view inner = value.substr(1, value.size() - 2);
+  for (size_t i = 0; i < inner.size(); ++i) {
+    if (inner[i] != '\\')
+      continue;
+    const char c = i + 1 < inner.size() ? inner[i + 1] : '\0';
+    if (std::string_view("\\'\"abfnvt").find(c) != std::string_view::npos && c != '\0') {
+      ++i;
+      continue;
+    }
+    auto octal = [&](size_t k) { return k < inner.size() && inner[k] >= '0' && inner[k] <= '7'; };
+    if (octal(i + 1) && octal(i + 2) && octal(i + 3) && inner[i + 1] <= '3') {
+      i += 3;
+      continue;
+    }
+    return "escape " + quote(inner.substr(i, 2)) +
+           " is one libtorch cannot read: it knows \\\\, \\', \\\", \\a, \\b, \\f, \\n, \\v, \\t "
+           "and three octal digits (\\000 to \\377)";
+  }
+  return std::nullopt;
+}
+
+// The device types libtorch 1.13 parses (c10::Device's constructor).
+constexpr std::array<std::string_view, 19> kDeviceTypes = {
+    "cpu",  "cuda", "ipu", "xpu",  "mkldnn", "opengl", "opencl", "ideep", "hip",          "ve",
+    "fpga", "ort",  "xla", "lazy", "vulkan", "mps",    "meta",   "hpu",   "privateuseone"};
+
+// Why a Device default (a string literal) is not a device c10::Device reads
+// as written: "type" or "type:index", index 0 to 127 without leading zeros
+// (c10::DeviceIndex is 8 bits; a larger index wraps).
+std::optional<std::string> device_problem(std::string_view value) {
+  const std::string_view text = value.substr(1, value.size() - 2);
+  const size_t colon = text.find(':');
+  const std::string_view type = text.substr(0, colon);
+  if (std::find(kDeviceTypes.begin(), kDeviceTypes.end(), type) == kDeviceTypes.end())
+    return quote(text) + " is not a device: libtorch reads 'cpu', 'cuda', 'meta', 'mps' and "
+                         "its other device types, optionally with ':' and an index, as in 'cuda:0'";
+  if (colon == std::string_view::npos)
+    return std::nullopt;
+  const std::string_view index = text.substr(colon + 1);
+  const bool digits = !index.empty() && index.size() <= 3 &&
+                      index.find_first_not_of("0123456789") == std::string_view::npos;
+  if (!digits || (index.size() > 1 && index[0] == '0') || std::stoi(std::string(index)) > 127)
+    return "device index " + quote(index) +
+           " is not one libtorch reads: write 0 to 127, without leading zeros";
+  return std::nullopt;
+}
+
 // Why `value` (as the parser kept it) cannot be a default of `type`, or
-// nothing when it can. Recursion follows the list nesting of the value,
-// which the parser bounds; the work is linear in the value's length.
-std::optional<std::string> default_problem(TypePrefix type, std::string_view value) {
+// nothing when it can. `optional` is whether the argument's type is
+// optional (libtorch then reads numbers without the type's help); `item`
+// whether the value is an item of a list default. Recursion follows the list
+// nesting of the value, which the parser bounds; the work is linear in the
+// value's length.
+std::optional<std::string> default_problem(TypePrefix type, std::string_view value, bool optional,
+                                           bool item) {
   if (value == "None") {
-    if (type.ends_with(TypeSuffix::Kind::optional))
+    if (type.ends_with(TypeSuffix::Kind::optional) && !item)
       return std::nullopt;
+    if (type.ends_with(TypeSuffix::Kind::optional))
+      return "libtorch builds no list of optional values";
     return "None needs an optional type: declare it " + quote(type.str() + "?");
   }
   // Past None, an optional behaves like its contents.
-  while (type.ends_with(TypeSuffix::Kind::optional))
+  while (type.ends_with(TypeSuffix::Kind::optional)) {
+    if (item)
+      return "libtorch builds no list of optional values";
     type = type.drop_last();
+  }
 
   if (type.ends_with(TypeSuffix::Kind::list)) {
+    if (item)
+      return "libtorch builds no list of lists";
     const TypePrefix element = type.drop_last();
+    if (optional)
+      return "an optional list takes None only: libtorch cannot read another default for it";
+    if (element.suffixes != 0 || !is_list_element_type(element.type->base))
+      return "libtorch builds list defaults of int, SymInt, float and bool only, not of " +
+             quote(element.str());
     if (value.starts_with("[")) {
-      for (std::string_view item : list_items(value))
-        if (auto problem = default_problem(element, item))
-          return "item " + show(item) + ": " + *problem;
+      for (std::string_view item_value : list_items(value))
+        if (auto problem = default_problem(element, item_value, false, true))
+          return "item " + show(item_value) + ": " + *problem;
       return std::nullopt;
     }
     // "int[2] stride=1" repeats the value; only a fixed size says how often.
     if (!type.last().size)
       return "a list type takes a list default such as " + show("[" + std::string(value) + "]") +
              "; a single value only fits a fixed-size list such as " + quote(element.str() + "[2]");
-    return default_problem(element, value);
+    if (*type.last().size > kMaxRepeatedDefault)
+      return "a single value repeated " + std::to_string(*type.last().size) +
+             " times: libtorch builds that list when it registers the operator; at most " +
+             std::to_string(kMaxRepeatedDefault) + " items";
+    return default_problem(element, value, false, true);
   }
 
   const std::string& base = type.type->base;
@@ -216,28 +329,35 @@ std::optional<std::string> default_problem(TypePrefix type, std::string_view val
   }
   if (value.starts_with("'") || value.starts_with("\"")) {
     // The JIT parser reads a Device default as a string: Device device="cpu".
-    if (base == "str" || base == "Device")
-      return std::nullopt;
-    return "string literals fit only str (and Device)";
+    if (base != "str" && base != "Device")
+      return "string literals fit only str (and Device)";
+    if (auto problem = string_problem(value))
+      return problem;
+    if (base == "Device")
+      return device_problem(value);
+    return std::nullopt;
   }
-  if (value == "inf" || value == "-inf" || value == "nan") {
-    if (is_float_type(base))
-      return std::nullopt;
-    return quote(value) + " fits only float, Scalar and complex";
-  }
+  if (value == "inf" || value == "-inf" || value == "nan")
+    return "libtorch's schema parser reads no " + quote(value) +
+           " (nor any inf or nan), so registering the operator would fail";
   const char first = value.empty() ? '\0' : value[0];
   if ((first >= '0' && first <= '9') || first == '-') {
+    if (base == "complex")
+      return "libtorch 1.13 cannot read a complex default (it refuses '1' and reads '2.5' as 2j); "
+             "leave the default out";
     // PyTorch's dispatcher prints enum defaults as their numbers
     // (ScalarType? dtype=4, MemoryFormat memory_format=0).
     const bool is_enum = base == "ScalarType" || base == "Layout" || base == "MemoryFormat";
     if (is_enum && first != '-' && value.find_first_not_of("0123456789") == std::string_view::npos)
-      return std::nullopt;
+      return number_problem(value, false);
     if (!is_number_type(base))
-      return "numbers fit only int, SymInt, float, Scalar, complex and (as enum values) "
-             "ScalarType, Layout and MemoryFormat";
+      return "numbers fit only int, SymInt, float, Scalar and (as enum values) ScalarType, "
+             "Layout and MemoryFormat";
     if (!is_float_type(base) && value.find_first_of(".eE") != std::string_view::npos)
       return "'" + base + "' takes an integer";
-    return std::nullopt;
+    // libtorch reads by the argument's type only when it is a plain float
+    // (or a list of floats); a float? holds what the text looks like.
+    return number_problem(value, base == "float" && !optional);
   }
   // An identifier such as Mean, contiguous_format or long.
   if (accepts_identifier(base, value))
@@ -261,6 +381,7 @@ public:
       e.offset += l_.name;
       errors_.push_back(std::move(e));
     }
+    names();
     alias_types();
     defaults();
     default_order();
@@ -277,6 +398,9 @@ private:
   size_t default_at(size_t i) const {
     return i < l_.defaults.size() && l_.defaults[i] ? *l_.defaults[i] : arg_at(i);
   }
+  size_t name_at(size_t i) const {
+    return i < l_.argument_names.size() ? l_.argument_names[i] : arg_at(i);
+  }
   size_t ret_at(size_t i) const {
     return i < l_.returns.size() ? l_.returns[i] : std::max(l_.return_list, l_.name);
   }
@@ -291,6 +415,29 @@ private:
     const Return& r = s_.returns[i];
     return "return " + std::to_string(i) + " " +
            quote(r.type.str() + (r.name.empty() ? "" : " " + r.name));
+  }
+
+  // Names libtorch's lexer reads as keywords; argument names that are
+  // macros where generated code names its parameters after them.
+  void names() {
+    for (size_t i = 0; i < s_.arguments.size(); ++i) {
+      const std::string& name = s_.arguments[i].name;
+      if (is_reserved_word(name))
+        add(name_at(i), "reserved-word",
+            "argument " + arg_name(i) +
+                " is named with a keyword of libtorch's schema parser, which refuses it; "
+                "choose another name");
+      else if (auto from = ident::macro_origin(name))
+        add(name_at(i), "macro-name",
+            "argument " + arg_name(i) + " is named with a macro in generated code, from " +
+                std::string(*from) +
+                "; the preprocessor would replace it there: choose another name");
+    }
+    for (size_t i = 0; i < s_.returns.size(); ++i)
+      if (is_reserved_word(s_.returns[i].name))
+        add(ret_at(i), "reserved-word",
+            ret_name(i) + " is named with a keyword of libtorch's schema parser, which refuses "
+                          "it; choose another name");
   }
 
   // The first alias annotation on `type` that its base may not carry.
@@ -318,7 +465,9 @@ private:
       const Argument& a = s_.arguments[i];
       if (!a.default_value)
         continue;
-      if (auto problem = default_problem({&a.type, a.type.suffixes.size()}, *a.default_value))
+      const TypePrefix type{&a.type, a.type.suffixes.size()};
+      if (auto problem = default_problem(type, *a.default_value,
+                                         type.ends_with(TypeSuffix::Kind::optional), false))
         add(default_at(i), "default-type",
             "default " + show(*a.default_value) + " of argument " + arg_name(i) +
                 " does not fit its type " + quote(a.type.str()) + ": " + *problem);

@@ -4,11 +4,14 @@
 // only recursion (nested list defaults) is capped at kMaxDepth.
 #include "schema/schema.h"
 
+#include "ident/ident.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
 #include <map>
+#include <type_traits>
 
 namespace opscan::schema {
 namespace {
@@ -21,6 +24,16 @@ constexpr std::array<std::string_view, 18> kBaseTypes = {
     "int",       "SymInt",  "float",      "bool",   "SymBool",      "complex"};
 
 constexpr std::string_view kSyntax = "opscan-schema-syntax";
+
+// libtorch's lexer keywords that are identifiers elsewhere: TK_DEF, TK_IF,
+// ... TK_NONE_TYPE in torch/csrc/jit/frontend/lexer.h (1.13), sorted.
+// test/torch/schema_parity_test runs each through parseSchema.
+constexpr std::array<std::string_view, 28> kReservedWords = {
+    "Ellipsis", "False", "None",   "NoneType", "True",   "and",   "as",
+    "assert",   "break", "class",  "continue", "def",    "del",   "elif",
+    "else",     "for",   "global", "if",       "import", "in",    "is",
+    "not",      "or",    "pass",   "raise",    "return", "while", "with"};
+static_assert(std::is_sorted(kReservedWords.begin(), kReservedWords.end()));
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   std::string out;
@@ -82,6 +95,59 @@ bool is_ident_char(char c) {
 }
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+// The length of the whitespace character at `i`: ASCII whitespace, or a
+// Unicode one in UTF-8 (White_Space, plus the invisible U+200B and U+FEFF),
+// which names must not hide; 0 when there is none.
+size_t space_at(std::string_view s, size_t i) {
+  if (i >= s.size())
+    return 0;
+  if (is_space(s[i]))
+    return 1;
+  auto b = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
+  if (b(0) == 0xC2 && (b(1) == 0x85 || b(1) == 0xA0))
+    return 2; // U+0085, U+00A0
+  if (b(0) == 0xE1 && b(1) == 0x9A && b(2) == 0x80)
+    return 3; // U+1680
+  if (b(0) == 0xE2 && b(1) == 0x80 &&
+      ((b(2) >= 0x80 && b(2) <= 0x8B) || b(2) == 0xA8 || b(2) == 0xA9 || b(2) == 0xAF))
+    return 3; // U+2000..U+200B, U+2028, U+2029, U+202F
+  if (b(0) == 0xE2 && b(1) == 0x81 && b(2) == 0x9F)
+    return 3; // U+205F
+  if (b(0) == 0xE3 && b(1) == 0x80 && b(2) == 0x80)
+    return 3; // U+3000
+  if (b(0) == 0xEF && b(1) == 0xBB && b(2) == 0xBF)
+    return 3; // U+FEFF
+  return 0;
+}
+
+// "a space", "a tab", "U+00A0", for the whitespace character at `i`.
+std::string describe_space(std::string_view s, size_t i) {
+  switch (s[i]) {
+  case ' ':
+    return "a space";
+  case '\t':
+    return "a tab";
+  case '\n':
+    return "a line break";
+  case '\r':
+    return "a carriage return";
+  default:
+    break;
+  }
+  const size_t n = space_at(s, i);
+  if (n <= 1)
+    return "a whitespace character";
+  // Decodes the 2- or 3-byte sequence space_at recognised.
+  auto b = [&](size_t k) { return static_cast<uint32_t>(static_cast<unsigned char>(s[i + k])); };
+  const uint32_t cp = n == 2 ? ((b(0) & 0x1F) << 6) | (b(1) & 0x3F)
+                             : ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out = "the Unicode space U+";
+  for (int shift = 12; shift >= 0; shift -= 4)
+    out += kHex[(cp >> shift) & 15];
+  return out;
 }
 
 // How a byte is shown in messages: inputs may contain anything (fuzzing,
@@ -152,6 +218,7 @@ class Lexer {
 public:
   explicit Lexer(std::string_view src) : src_(src) {}
   Token next();
+  std::string_view source() const { return src_; }
 
 private:
   char at(size_t i) const { return i < src_.size() ? src_[i] : '\0'; }
@@ -291,6 +358,8 @@ private:
     fail(cur_.offset, kSyntax, "expected " + std::string(what) + ", found " + describe(cur_));
   }
 
+  enum class Part { colons, name, overload };
+  void glued(size_t at, Part next, size_t name_start);
   AliasInfo alias();
   std::vector<std::string> alias_set();
   int64_t list_size(const Token& tok);
@@ -313,13 +382,66 @@ Schema Parser::schema(SchemaLayout& layout) {
   return s;
 }
 
+// The parts of an operator name follow each other without whitespace, which
+// the lexer would otherwise skip: "demo::m .out" must not register
+// demo::m.out. Whitespace at `at` that a next part follows is refused, with
+// the name as meant and a fix removing it.
+void Parser::glued(size_t at, Part next, size_t name_start) {
+  const std::string_view src = lex_.source();
+  size_t end = at;
+  while (const size_t n = space_at(src, end))
+    end += n;
+  if (end == at)
+    return;
+  const std::string_view rest = src.substr(end);
+  const bool continues = next == Part::colons ? rest.starts_with("::")
+                         : next == Part::name
+                             ? !rest.empty() && is_ident_start(rest[0])
+                             : rest.size() > 1 && rest[0] == '.' && is_ident_start(rest[1]);
+  if (!continues)
+    return;
+  // The name as meant: its characters, across whitespace that a part
+  // follows or that follows "::" or ".".
+  std::string meant;
+  size_t i = name_start;
+  while (i < src.size()) {
+    if (is_ident_char(src[i]) || src[i] == ':' || src[i] == '.') {
+      meant += src[i++];
+      continue;
+    }
+    size_t j = i;
+    while (const size_t n = space_at(src, j))
+      j += n;
+    const bool joins = j > i && j < src.size() &&
+                       (src[j] == ':' || src[j] == '.' ||
+                        (!meant.empty() && (meant.back() == ':' || meant.back() == '.') &&
+                         is_ident_start(src[j])));
+    if (!joins)
+      break;
+    i = j;
+  }
+  throw Failure{Error{at, "opscan-schema-name-whitespace",
+                      "operator name " + quote(meant) + " is written with " +
+                          describe_space(src, at) +
+                          " inside it; operator names hold no whitespace: write " + quote(meant),
+                      Edit{at, end - at, ""}}};
+}
+
 OperatorName Parser::operator_name() {
   OperatorName n;
-  n.ns = expect(Tok::ident, "operator namespace").text;
-  expect(Tok::colons, "'::' after namespace " + quote(n.ns));
-  n.name = expect(Tok::ident, "operator name after '::'").text;
-  if (accept(Tok::dot))
+  const Token ns = expect(Tok::ident, "operator namespace");
+  n.ns = ns.text;
+  glued(ns.offset + ns.text.size(), Part::colons, ns.offset);
+  const Token colons = expect(Tok::colons, "'::' after namespace " + quote(n.ns));
+  glued(colons.offset + 2, Part::name, ns.offset);
+  const Token name = expect(Tok::ident, "operator name after '::'");
+  n.name = name.text;
+  glued(name.offset + name.text.size(), Part::overload, ns.offset);
+  if (at(Tok::dot)) {
+    const Token dot = take();
+    glued(dot.offset + 1, Part::name, ns.offset);
     n.overload = expect(Tok::ident, "overload name after '.'").text;
+  }
   return n;
 }
 
@@ -353,10 +475,16 @@ int64_t Parser::list_size(const Token& tok) {
   int64_t value = 0;
   const char* end = tok.text.data() + tok.text.size();
   const auto [ptr, ec] = std::from_chars(tok.text.data(), end, value);
-  if (ec == std::errc::result_out_of_range)
-    fail(tok.offset, kSyntax, "list size " + quote(tok.text) + " is too large");
-  if (ec != std::errc() || ptr != end)
+  if (ec != std::errc() && ec != std::errc::result_out_of_range)
     fail(tok.offset, kSyntax, "list size " + quote(tok.text) + " is not an integer");
+  if (ptr != end)
+    fail(tok.offset, kSyntax, "list size " + quote(tok.text) + " is not an integer");
+  if (ec == std::errc::result_out_of_range || value > kMaxListSize)
+    fail(tok.offset, kSyntax,
+         "list size " + quote(tok.text) +
+             " is too large: libtorch keeps list sizes in 32 bits "
+             "(at most " +
+             std::to_string(kMaxListSize) + ")");
   return value;
 }
 
@@ -408,6 +536,7 @@ std::vector<Argument> Parser::arguments(const OperatorName& name, SchemaLayout& 
     layout.defaults.emplace_back();
     a.type = type("argument type");
     const Token arg_name = expect(Tok::ident, "argument name after type " + quote(a.type.str()));
+    layout.argument_names.push_back(arg_name.offset);
     if (auto [it, fresh] = seen.emplace(arg_name.text, arg_name.offset); !fresh)
       fail(arg_name.offset, "opscan-schema-duplicate-argument",
            "duplicate argument " + quote(arg_name.text) + " (first declared at offset " +
@@ -528,6 +657,26 @@ void check_identifier(std::string_view text, std::string_view what, size_t offse
   }
 }
 
+void check_word(std::string_view text, std::string_view what, size_t offset,
+                std::vector<Error>& errors) {
+  if (is_reserved_word(text))
+    errors.push_back({offset, "opscan-schema-reserved-word",
+                      std::string(what) + " " + quote(text) +
+                          " is a keyword of libtorch's schema parser, which refuses it as a name; "
+                          "choose another",
+                      std::nullopt});
+}
+
+void check_macro(std::string_view text, std::string_view what, size_t offset,
+                 std::vector<Error>& errors) {
+  if (auto from = ident::macro_origin(text))
+    errors.push_back({offset, "opscan-schema-macro-name",
+                      std::string(what) + " " + quote(text) +
+                          " is a macro in generated code, from " + std::string(*from) +
+                          "; the preprocessor would replace it there: choose another",
+                      std::nullopt});
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------
@@ -590,6 +739,8 @@ std::string print(const Schema& schema, SchemaLayout* layout) {
       layout->arguments.push_back(out.size());
     append_type(out, a.type);
     out += ' ';
+    if (layout)
+      layout->argument_names.push_back(out.size());
     out += a.name;
     std::optional<size_t> default_at;
     if (a.default_value) {
@@ -695,6 +846,10 @@ bool is_base_type(std::string_view name) {
   return std::find(kBaseTypes.begin(), kBaseTypes.end(), name) != kBaseTypes.end();
 }
 
+bool is_reserved_word(std::string_view name) {
+  return std::binary_search(kReservedWords.begin(), kReservedWords.end(), name);
+}
+
 std::vector<Error> check_operator_name(const OperatorName& name) {
   std::vector<Error> errors;
   const size_t name_at = name.ns.size() + 2;
@@ -703,6 +858,14 @@ std::vector<Error> check_operator_name(const OperatorName& name) {
   check_identifier(name.name, "name", name_at, errors);
   if (!name.overload.empty())
     check_identifier(name.overload, "overload", overload_at, errors);
+  check_word(name.ns, "namespace", 0, errors);
+  check_word(name.name, "name", name_at, errors);
+  if (!name.overload.empty())
+    check_word(name.overload, "overload", overload_at, errors);
+  // The namespace and the name are C++ names in generated code (ExecuTorch's
+  // Functions.h: torch::executor::<ns>::<name>()); the overload never is.
+  check_macro(name.ns, "namespace", 0, errors);
+  check_macro(name.name, "name", name_at, errors);
 
   const std::string_view n = name.name;
   if (n.starts_with("__"))

@@ -6,6 +6,8 @@
 //
 // Diagnostic codes. Parsing (parse_schema, parse_type, parse_operator_name):
 //   opscan-schema-syntax              malformed text (also a bad identifier)
+//   opscan-schema-name-whitespace     whitespace inside an operator name
+//                                     ("demo::m .out"), with a fix removing it
 //   opscan-schema-unknown-type        base type not one of is_base_type()
 //   opscan-schema-duplicate-argument  two arguments with one name
 //   opscan-schema-kwarg-marker        '*' twice, or with nothing after it
@@ -13,6 +15,11 @@
 //   opscan-schema-out-suffix          name ends in "_out": use overload "out"
 //   opscan-schema-reserved-overload   overload "default"
 //   opscan-schema-reserved-name       name or overload starts with "__"
+//   opscan-schema-reserved-word       a keyword of libtorch's schema lexer
+//                                     (also as an argument or return name)
+//   opscan-schema-macro-name          namespace or name is a macro where
+//                                     generated code is compiled (also as an
+//                                     argument name; ident::macro_origin)
 // Invariants of a parsed schema (check_schema), after torchgen:
 //   opscan-schema-out-group           a non-mutable argument after the first
 //                                     keyword-only mutable one (out group)
@@ -29,7 +36,13 @@
 //   opscan-schema-default-order       positional argument without default
 //                                     after one with a default
 //   opscan-schema-duplicate-alias     two mutable arguments, one alias set
-//   opscan-schema-default-type        default value that does not fit the type
+//   opscan-schema-default-type        default value that does not fit the type,
+//                                     or that the runtimes cannot read: an
+//                                     int outside int64, a float that over-
+//                                     or underflows a double, inf or nan, a
+//                                     complex number, a bad Device string or
+//                                     string escape, a list libtorch cannot
+//                                     build (see check.cpp)
 //   opscan-schema-alias-type          alias annotation on a type other than
 //                                     Tensor, Storage or Generator
 #pragma once
@@ -40,6 +53,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace opscan::schema {
@@ -109,12 +123,25 @@ struct Schema {
   friend bool operator==(const Schema&, const Schema&) = default;
 };
 
+// A replacement of `length` bytes at `offset` of the parsed string.
+struct Edit {
+  size_t offset = 0;
+  size_t length = 0;
+  std::string replacement;
+  friend bool operator==(const Edit&, const Edit&) = default;
+};
+
 // A problem in a schema string. `offset` is the 0-based byte offset inside
 // the parsed string, so callers can map it back to a source location.
 struct Error {
   size_t offset = 0;
   std::string code; // e.g. "opscan-schema-syntax"
   std::string message;
+  std::optional<Edit> fix; // the one obvious repair, when there is one
+
+  Error() = default;
+  Error(size_t at, std::string error_code, std::string text, std::optional<Edit> repair = {})
+      : offset(at), code(std::move(error_code)), message(std::move(text)), fix(std::move(repair)) {}
 };
 
 template <typename T>
@@ -132,6 +159,7 @@ Parsed<Schema> parse_schema(std::string_view text);
 struct SchemaLayout {
   size_t name = 0;                             // operator name
   std::vector<size_t> arguments;               // each argument's type
+  std::vector<size_t> argument_names;          // each argument's name
   std::vector<std::optional<size_t>> defaults; // each argument's default value
   size_t return_list = 0;                      // what follows "->"
   std::vector<size_t> returns;                 // each return's type
@@ -162,10 +190,20 @@ std::optional<std::string_view> closest_match(std::string_view text,
 // The base types of PyTorch's schemas ("Tensor", "int", "SymInt", ...).
 bool is_base_type(std::string_view name);
 
+// The words libtorch's schema lexer reads as keywords, not identifiers
+// (torch/csrc/jit/frontend/lexer.h, TC_FORALL_TOKEN_KINDS: def, if, None,
+// class, ...): libtorch refuses them as any name in a schema.
+bool is_reserved_word(std::string_view name);
+
+// The largest size of a fixed-size list type ("int[N]"): libtorch keeps it
+// in 32 bits.
+inline constexpr int64_t kMaxListSize = 2147483647;
+
 // Naming rules for operators: ASCII identifiers for namespace, name and
-// overload; no "_out" suffix on the name (use overload "out"); overload
-// "default" and names starting with "__" refused. Offsets are relative to
-// OperatorName::str().
+// overload, none a keyword of libtorch's schema lexer (is_reserved_word),
+// namespace and name not a macro (ident::macro_origin); no "_out" suffix on
+// the name (use overload "out"); overload "default" and names starting with
+// "__" refused. Offsets are relative to OperatorName::str().
 std::vector<Error> check_operator_name(const OperatorName& name);
 
 // The name check_operator_name's messages prescribe, when its errors have

@@ -1,13 +1,18 @@
 #include "support/files.h"
 
+#include "support/interrupt.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits>
 #include <map>
 #include <set>
+#include <signal.h>
+#include <string_view>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <system_error>
@@ -72,7 +77,112 @@ bool write_all(int fd, const std::string& content) {
   return true;
 }
 
+// The first `head` bytes of the open file `fd`, which must be a regular file
+// of at most `max_bytes` bytes (the whole file when it is shorter).
+std::optional<std::string> read_descriptor(int fd, std::string* error, std::uintmax_t max_bytes,
+                                           std::uintmax_t head) {
+  auto fail = [&](std::string why) -> std::optional<std::string> {
+    if (error)
+      *error = std::move(why);
+    return std::nullopt;
+  };
+  struct stat st;
+  if (fd < 0 || ::fstat(fd, &st) != 0)
+    return fail(system_error(errno));
+  if (!S_ISREG(st.st_mode))
+    return fail(not_regular(st.st_mode));
+  if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
+    return fail(too_large(max_bytes));
+  std::string content;
+  content.reserve(static_cast<size_t>(std::min<std::uintmax_t>(st.st_size, head)));
+  char block[1 << 16];
+  for (;;) {
+    const auto want =
+        static_cast<size_t>(std::min<std::uintmax_t>(sizeof block, head - content.size()));
+    if (want == 0)
+      return content;
+    ssize_t n = ::read(fd, block, want);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return fail(system_error(errno));
+    if (n == 0)
+      return content;
+    if (content.size() + static_cast<size_t>(n) > max_bytes) // it grew while read
+      return fail(too_large(max_bytes));
+    content.append(block, static_cast<size_t>(n));
+  }
+}
+
+// The file `name` in the directory `dir`, never through a symbolic link.
+std::optional<std::string> read_at(int dir, const std::string& name, std::string* error,
+                                   std::uintmax_t max_bytes) {
+  Descriptor fd(
+      ::openat(dir, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  return read_descriptor(fd.get(), error, max_bytes, max_bytes);
+}
+
+// A new file `name` in `dir` holding `content`. Its mode is what open(2)
+// gives (0666 less the umask), or `keep` (a replaced file's own mode).
+bool create_at(int dir, const std::string& name, const std::string& content,
+               std::optional<mode_t> keep) {
+  Descriptor fd(::openat(dir, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY,
+                         0666));
+  return fd.get() >= 0 && (!keep || ::fchmod(fd.get(), *keep) == 0) &&
+         write_all(fd.get(), content) && fd.close();
+}
+
+// The process that made a file named as write_files names its temporaries
+// and backups (".NAME.opscan-PID-N.tmp" or ".old"); 0 for any other name.
+pid_t temporary_owner(std::string_view name) {
+  if (!name.starts_with('.') || !(name.ends_with(".tmp") || name.ends_with(".old")))
+    return 0;
+  name.remove_suffix(4);
+  const size_t mark = name.rfind(".opscan-");
+  if (mark == std::string_view::npos || mark < 2)
+    return 0;
+  const std::string_view numbers = name.substr(mark + 8);
+  const size_t dash = numbers.find('-');
+  auto digits = [](std::string_view text) {
+    return !text.empty() && text.size() <= 9 &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (dash == std::string_view::npos || !digits(numbers.substr(0, dash)) ||
+      !digits(numbers.substr(dash + 1)))
+    return 0;
+  return static_cast<pid_t>(std::stol(std::string(numbers.substr(0, dash))));
+}
+
+// Removes from `dir` the temporaries and backups of write_files calls whose
+// process is gone (killed mid-transaction, e.g. by SIGKILL). Called with the
+// directory's lock held, so no live transaction has files there; the
+// process check covers file systems without locks.
+void remove_stale_temporaries(int dir) {
+  int listed = ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR* listing = listed >= 0 ? ::fdopendir(listed) : nullptr;
+  if (listing == nullptr) {
+    if (listed >= 0)
+      ::close(listed);
+    return;
+  }
+  while (const dirent* entry = ::readdir(listing)) {
+    const pid_t owner = temporary_owner(entry->d_name);
+    struct stat st;
+    if (owner > 0 && owner != ::getpid() && ::kill(owner, 0) != 0 && errno == ESRCH &&
+        ::fstatat(dir, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+      ::unlinkat(dir, entry->d_name, 0);
+  }
+  ::closedir(listing);
+}
+
+// Why a directory below the output directory is refused.
+constexpr const char* kLinkedDirectory =
+    "a symbolic link; opscan writes only below the output directory, through real directories";
+
 // One write_files call: what it has created so far, undone unless committed.
+// Every file operation below a directory goes through that directory's
+// descriptor, opened once: a directory swapped for a link after it was
+// checked cannot redirect a write.
 class Transaction {
 public:
   ~Transaction() {
@@ -80,76 +190,92 @@ public:
       rollback();
   }
 
-  // Creates the missing directories of `dir`; false with the failure set.
-  bool make_directories(const fs::path& dir) {
-    std::vector<fs::path> missing;
-    fs::path at = dir;
-    struct stat st;
-    while (!at.empty() && ::lstat(at.c_str(), &st) != 0) {
-      if (errno != ENOENT)
-        return fail(at, system_error(errno));
-      missing.push_back(at);
-      at = at.parent_path();
-    }
-    // The deepest existing ancestor must be a directory (a symbolic link to
-    // one is fine: it is not replaced).
-    if (!at.empty()) {
-      if (::stat(at.c_str(), &st) != 0)
-        return fail(at, system_error(errno));
-      if (!S_ISDIR(st.st_mode))
-        return fail(at, system_error(ENOTDIR));
-    }
-    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
-      if (::mkdir(it->c_str(), 0777) == 0) {
-        created_dirs_.push_back(*it);
-      } else if (errno != EEXIST || !fs::is_directory(*it)) {
-        return fail(*it, system_error(errno));
+  // The directory `below` under `root`, opened (missing ones are created):
+  // its descriptor, or -1 with the failure set. `root` is the caller's, a
+  // symbolic link to a directory is fine there; each directory below it
+  // must be a real one. `shown` is root as the caller spelled it, for
+  // messages.
+  int open_directory(const fs::path& root, const fs::path& shown, const fs::path& below) {
+    int at = open_root(root);
+    if (at < 0)
+      return at;
+    fs::path path = root;
+    fs::path shown_path = shown;
+    for (const fs::path& part : below) {
+      path /= part;
+      shown_path /= part;
+      if (auto known = dirs_.find(path); known != dirs_.end()) {
+        at = known->second.get();
+        continue;
       }
+      auto open = [&] {
+        return ::openat(at, part.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      };
+      int fd = open();
+      if (fd < 0 && errno == ENOENT) {
+        if (::mkdirat(at, part.c_str(), 0777) == 0)
+          created_dirs_.push_back({at, part});
+        else if (errno != EEXIST)
+          return refuse(shown_path, system_error(errno));
+        fd = open();
+      }
+      if (fd < 0) {
+        const int saved = errno;
+        struct stat st;
+        if (::fstatat(at, part.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+          return refuse(shown_path, kLinkedDirectory);
+        return refuse(shown_path, system_error(saved));
+      }
+      at = dirs_.emplace(path, Descriptor(fd)).first->second.get();
     }
-    return true;
+    return at;
   }
 
-  // Holds an exclusive lock on `dir` until the transaction ends. Best
-  // effort: a file system without locks still gets atomic renames.
-  void lock(const fs::path& dir) {
-    Descriptor fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  // Holds an exclusive lock on `dir` until the transaction ends, then
+  // removes what dead writers left there. Best effort: a file system
+  // without locks still gets atomic renames.
+  void lock(int dir) {
+    Descriptor fd(::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (fd.get() >= 0 && ::flock(fd.get(), LOCK_EX) == 0)
       locks_.push_back(std::move(fd));
+    remove_stale_temporaries(dir);
   }
 
-  // Writes `content` to a new temporary beside `destination`, with `mode`.
-  bool write_temporary(const fs::path& destination, const std::string& content, mode_t mode) {
+  // Writes `content` to a new temporary beside `name` in `dir`; `keep`: the
+  // mode of the file it replaces.
+  bool write_temporary(int dir, const std::string& name, const fs::path& destination,
+                       const std::string& content, std::optional<mode_t> keep) {
     static std::atomic<unsigned> counter{0};
-    fs::path temp = destination.parent_path() /
-                    ("." + destination.filename().string() + ".opscan-" +
-                     std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".tmp");
-    pending_.push_back({destination, temp, {}, mode});
-    if (!create_file(temp, content, mode)) {
-      int saved = errno;
+    const std::string stem =
+        "." + name + ".opscan-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    pending_.push_back({dir, name, destination, stem + ".tmp", {}, keep, false});
+    if (!create_at(dir, pending_.back().temp, content, keep)) {
+      const int saved = errno;
       if (saved != EEXIST)
-        ::unlink(temp.c_str());
+        ::unlinkat(dir, pending_.back().temp.c_str(), 0);
       pending_.back().temp.clear();
       return fail(destination, system_error(saved));
     }
+    pending_.back().backup = stem + ".old";
     return true;
   }
 
-  // Keeps the current `destination` reachable under a second name, so a
-  // failed transaction can put it back: a hard link, or a copy where the
-  // file system has no hard links.
+  // Keeps the current destination of pending file `i` reachable under a
+  // second name, so a failed transaction can put it back: a hard link, or a
+  // copy where the file system has no hard links.
   bool keep_original(size_t i) {
     Pending& p = pending_[i];
-    fs::path backup = p.temp;
-    backup.replace_extension(".old");
-    if (::link(p.destination.c_str(), backup.c_str()) != 0) {
+    if (::linkat(p.dir, p.name.c_str(), p.dir, p.backup.c_str(), 0) != 0) {
       std::string why = system_error(errno);
-      std::optional<std::string> original = read_file(p.destination, &why);
-      if (!original || !create_file(backup, *original, p.mode)) {
-        ::unlink(backup.c_str());
+      std::optional<std::string> original =
+          read_at(p.dir, p.name, &why, std::numeric_limits<std::uintmax_t>::max());
+      if (!original || !create_at(p.dir, p.backup, *original, p.keep)) {
+        ::unlinkat(p.dir, p.backup.c_str(), 0);
+        p.backup.clear();
         return fail(p.destination, "cannot keep the original while replacing it: " + why);
       }
     }
-    p.backup = backup;
+    p.kept = true;
     return true;
   }
 
@@ -157,7 +283,7 @@ public:
     for (Pending& p : pending_) {
       if (hooks.before_rename)
         hooks.before_rename(p.destination);
-      if (::rename(p.temp.c_str(), p.destination.c_str()) != 0)
+      if (::renameat(p.dir, p.temp.c_str(), p.dir, p.name.c_str()) != 0)
         return fail(p.destination, system_error(errno));
       p.renamed = true;
     }
@@ -167,8 +293,8 @@ public:
   void commit() {
     committed_ = true;
     for (const Pending& p : pending_)
-      if (!p.backup.empty())
-        ::unlink(p.backup.c_str());
+      if (p.kept)
+        ::unlinkat(p.dir, p.backup.c_str(), 0);
   }
 
   bool fail(const fs::path& path, std::string why) {
@@ -181,42 +307,81 @@ public:
   std::string error;
 
 private:
+  // fail, for the functions that return a descriptor.
+  int refuse(const fs::path& path, std::string why) {
+    fail(path, std::move(why));
+    return -1;
+  }
+
   struct Pending {
-    fs::path destination;
-    fs::path temp;   // empty once removed
-    fs::path backup; // empty: the destination did not exist
-    mode_t mode = 0666;
+    int dir; // a descriptor in dirs_
+    std::string name;
+    fs::path destination; // as the caller named it
+    std::string temp;     // empty once removed
+    std::string backup;
+    std::optional<mode_t> keep; // the replaced file's mode; none: a new file
+    bool kept = false;          // `backup` holds the replaced file
     bool renamed = false;
   };
 
-  // A new file at `path` holding `content` with exactly `mode` (the umask
-  // applies to new files only: a replaced file keeps its mode).
-  static bool create_file(const fs::path& path, const std::string& content, mode_t mode) {
-    Descriptor fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, mode));
-    return fd.get() >= 0 && ::fchmod(fd.get(), mode) == 0 && write_all(fd.get(), content) &&
-           fd.close();
+  // The caller's directory `root` (absolute, normalised), its missing
+  // directories created (following links: the caller chose the path).
+  int open_root(const fs::path& root) {
+    if (auto known = dirs_.find(root); known != dirs_.end())
+      return known->second.get();
+    std::vector<fs::path> missing;
+    fs::path at = root;
+    struct stat st;
+    while (!at.empty() && ::lstat(at.c_str(), &st) != 0) {
+      if (errno != ENOENT)
+        return refuse(at, system_error(errno));
+      missing.push_back(at);
+      at = at.parent_path();
+    }
+    // The deepest existing ancestor must be a directory (a symbolic link to
+    // one is fine: it is not replaced).
+    if (!at.empty()) {
+      if (::stat(at.c_str(), &st) != 0)
+        return refuse(at, system_error(errno));
+      if (!S_ISDIR(st.st_mode))
+        return refuse(at, system_error(ENOTDIR));
+    }
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+      if (::mkdir(it->c_str(), 0777) == 0) {
+        created_dirs_.push_back({AT_FDCWD, *it});
+      } else if (errno != EEXIST || !fs::is_directory(*it)) {
+        return refuse(*it, system_error(errno));
+      }
+    }
+    const int fd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+      return refuse(root, system_error(errno));
+    return dirs_.emplace(root, Descriptor(fd)).first->second.get();
   }
 
   void rollback() {
     for (auto it = pending_.rbegin(); it != pending_.rend(); ++it) {
       if (it->renamed) {
-        if (it->backup.empty())
-          ::unlink(it->destination.c_str());
+        if (it->kept)
+          ::renameat(it->dir, it->backup.c_str(), it->dir, it->name.c_str());
         else
-          ::rename(it->backup.c_str(), it->destination.c_str());
+          ::unlinkat(it->dir, it->name.c_str(), 0);
       } else {
         if (!it->temp.empty())
-          ::unlink(it->temp.c_str());
-        if (!it->backup.empty())
-          ::unlink(it->backup.c_str());
+          ::unlinkat(it->dir, it->temp.c_str(), 0);
+        if (it->kept)
+          ::unlinkat(it->dir, it->backup.c_str(), 0);
       }
     }
     for (auto it = created_dirs_.rbegin(); it != created_dirs_.rend(); ++it)
-      ::rmdir(it->c_str());
+      ::unlinkat(it->first, it->second.c_str(), AT_REMOVEDIR);
   }
 
+  std::map<fs::path, Descriptor> dirs_; // by absolute path
   std::vector<Pending> pending_;
-  std::vector<fs::path> created_dirs_;
+  // Each directory this call made: its parent's descriptor (AT_FDCWD for
+  // the root's, named by absolute path) and its name.
+  std::vector<std::pair<int, fs::path>> created_dirs_;
   std::vector<Descriptor> locks_;
   bool committed_ = false;
 };
@@ -240,43 +405,16 @@ namespace {
 // (the whole file when it is shorter).
 std::optional<std::string> read_regular(const fs::path& path, std::string* error,
                                         std::uintmax_t max_bytes, std::uintmax_t head) {
-  auto fail = [&](std::string why) -> std::optional<std::string> {
-    if (error)
-      *error = std::move(why);
-    return std::nullopt;
-  };
   // Checked before opening (opening a device can act on it), and again on
   // the open file, which nothing can swap. O_NONBLOCK: a FIFO swapped in
   // between must not wait for a writer.
-  if (std::string why = unreadable_reason(path, max_bytes); !why.empty())
-    return fail(why);
-  Descriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
-  struct stat st;
-  if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0)
-    return fail(system_error(errno));
-  if (!S_ISREG(st.st_mode))
-    return fail(not_regular(st.st_mode));
-  if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
-    return fail(too_large(max_bytes));
-  std::string content;
-  content.reserve(static_cast<size_t>(std::min<std::uintmax_t>(st.st_size, head)));
-  char block[1 << 16];
-  for (;;) {
-    const auto want =
-        static_cast<size_t>(std::min<std::uintmax_t>(sizeof block, head - content.size()));
-    if (want == 0)
-      return content;
-    ssize_t n = ::read(fd.get(), block, want);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      return fail(system_error(errno));
-    if (n == 0)
-      return content;
-    if (content.size() + static_cast<size_t>(n) > max_bytes) // it grew while read
-      return fail(too_large(max_bytes));
-    content.append(block, static_cast<size_t>(n));
+  if (std::string why = unreadable_reason(path, max_bytes); !why.empty()) {
+    if (error)
+      *error = std::move(why);
+    return std::nullopt;
   }
+  Descriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  return read_descriptor(fd.get(), error, max_bytes, head);
 }
 
 } // namespace
@@ -294,6 +432,9 @@ std::optional<std::string> read_file_head(const fs::path& path, std::uintmax_t h
 WriteFilesResult write_files(const std::vector<FileWrite>& files, const WriteHooks& hooks) {
   WriteFilesResult result;
   result.outcomes.assign(files.size(), WriteOutcome::failed);
+  // Held until the transaction has committed or undone everything (it is
+  // destroyed first): an interrupting signal then finds a whole set.
+  CriticalSection section;
   Transaction transaction;
   auto failed = [&] {
     result.failed_path = transaction.failed_path;
@@ -301,32 +442,59 @@ WriteFilesResult write_files(const std::vector<FileWrite>& files, const WriteHoo
     return result;
   };
 
-  // Directories first, each locked once, in one order (no deadlock between
-  // two writers).
-  std::set<fs::path> directories;
+  // Where each file goes: a directory (`below` under a root) and a name.
+  struct Place {
+    fs::path root, shown_root, below;
+    std::string name;
+    fs::path directory() const { return below.empty() ? root : root / below; }
+  };
+  std::vector<Place> places;
   std::set<fs::path> destinations;
   for (const FileWrite& file : files) {
-    fs::path absolute = fs::absolute(file.path).lexically_normal();
+    const fs::path absolute = fs::absolute(file.path).lexically_normal();
     if (!destinations.insert(absolute).second) {
       transaction.fail(file.path, "named twice as an output");
       return failed();
     }
-    directories.insert(absolute.parent_path());
-  }
-  for (const fs::path& dir : directories) {
-    if (!transaction.make_directories(dir))
+    Place place{absolute.parent_path(), file.path.parent_path(), {}, absolute.filename()};
+    if (!file.root.empty()) {
+      const fs::path absolute_root = fs::absolute(file.root).lexically_normal();
+      const fs::path relative = absolute.lexically_relative(absolute_root);
+      if (relative.empty() || *relative.begin() == ".." || relative == ".") {
+        transaction.fail(file.path, "not below the output directory " + file.root.string());
+        return failed();
+      }
+      place = {absolute_root, file.root, relative.parent_path(), absolute.filename()};
+    }
+    if (place.name.empty()) {
+      transaction.fail(file.path, system_error(EISDIR));
       return failed();
-    transaction.lock(dir);
+    }
+    places.push_back(std::move(place));
+  }
+
+  // Directories first, each locked once, in one order (no deadlock between
+  // two writers).
+  std::map<fs::path, const Place*> directories;
+  for (const Place& place : places)
+    directories.emplace(place.directory(), &place);
+  std::map<fs::path, int> opened;
+  for (const auto& [path, place] : directories) {
+    const int fd = transaction.open_directory(place->root, place->shown_root, place->below);
+    if (fd < 0)
+      return failed();
+    transaction.lock(fd);
+    opened[path] = fd;
   }
 
   // Every destination is judged before anything is written.
   std::vector<size_t> changed;
-  std::vector<mode_t> modes(files.size(), 0666);
-  std::vector<bool> existed(files.size(), false);
+  std::vector<std::optional<mode_t>> keep(files.size());
   for (size_t i = 0; i < files.size(); ++i) {
     const FileWrite& file = files[i];
+    const int dir = opened[places[i].directory()];
     struct stat st;
-    if (::lstat(file.path.c_str(), &st) != 0) {
+    if (::fstatat(dir, places[i].name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
       if (errno != ENOENT) {
         transaction.fail(file.path, system_error(errno));
         return failed();
@@ -342,10 +510,9 @@ WriteFilesResult write_files(const std::vector<FileWrite>& files, const WriteHoo
       transaction.fail(file.path, "Read-only file; opscan does not replace read-only files");
       return failed();
     }
-    existed[i] = true;
-    modes[i] = st.st_mode & 07777;
+    keep[i] = st.st_mode & 07777;
     if (static_cast<std::uintmax_t>(st.st_size) == file.content.size()) {
-      if (auto current = read_file(file.path, nullptr, file.content.size());
+      if (auto current = read_at(dir, places[i].name, nullptr, file.content.size());
           current && *current == file.content) {
         result.outcomes[i] = WriteOutcome::unchanged;
         continue;
@@ -355,11 +522,12 @@ WriteFilesResult write_files(const std::vector<FileWrite>& files, const WriteHoo
   }
 
   for (size_t i : changed) {
-    if (!transaction.write_temporary(files[i].path, files[i].content, modes[i]))
+    if (!transaction.write_temporary(opened[places[i].directory()], places[i].name, files[i].path,
+                                     files[i].content, keep[i]))
       return failed();
   }
   for (size_t k = 0; k < changed.size(); ++k) {
-    if (existed[changed[k]] && !transaction.keep_original(k))
+    if (keep[changed[k]] && !transaction.keep_original(k))
       return failed();
   }
   if (!transaction.rename_all(hooks))

@@ -47,6 +47,9 @@ enum class WriteOutcome { unchanged, written, failed };
 struct FileWrite {
   std::filesystem::path path;
   std::string content;
+  // The output directory the file is written below (see write_files), or
+  // empty: the file's own directory is the caller's.
+  std::filesystem::path root = {};
 };
 
 struct WriteFilesResult {
@@ -75,9 +78,19 @@ struct WriteHooks {
 //  - if any step fails, every destination is restored (an existing one
 //    from a hard link kept until the end), directories this call created
 //    are removed, and no temporary is left.
+// A new file gets the mode open(2) gives it (0666 less the umask); a
+// replaced file keeps its own mode.
+// A file with a `root` (an output directory) must lie below it, and each
+// directory below it on the way to the file must be a real directory: a
+// symbolic link planted there is refused before anything is written, so
+// nothing outside `root` is written. `root` itself, and without one the
+// file's own directory, may be a link: the caller named it.
 // Concurrent calls (across processes) that write into the same directories
 // are serialised by a lock on each directory, so each sees and leaves a
-// whole set of files.
+// whole set of files; holding it, a call removes the temporaries and
+// backups a killed writer left there. A signal held by
+// hold_interrupts_during_commits (support/interrupt.h) waits until the set
+// is whole.
 WriteFilesResult write_files(const std::vector<FileWrite>& files, const WriteHooks& hooks = {});
 
 // write_files of one file; `error` says why it failed (the path is not

@@ -8,9 +8,11 @@
 
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <set>
 #include <string>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <tuple>
 
 namespace fs = std::filesystem;
 
@@ -233,6 +235,143 @@ TEST_F(BuildStep, AMissingPrecompiledHeaderIsExplainedOnce) {
                      "other arguments; make it again with opscan pch and the scan's arguments "
                      "[opscan-parse-failed]\n");
   EXPECT_FALSE(fs::exists(dir_.path() / "ir.json"));
+}
+
+} // namespace
+
+namespace {
+
+// The mode bits of `path` (not following a link).
+unsigned mode_of(const fs::path& path) {
+  return static_cast<unsigned>(fs::symlink_status(path).permissions());
+}
+
+// opscan run with the umask `mask`, set in the shell that starts it.
+RunResult opscan_with_umask(const fs::path& dir, const std::string& mask, const std::string& args) {
+  return opscan::testing::run_command(
+      dir, "sh -c \"umask " + mask + " && exec '" OPSCAN_BINARY "' " + args + "\"", 60);
+}
+
+// Finding 1 of issue 23: every new output and cache entry was world-writable
+// (0666) whatever the umask; another user could rewrite a cache entry or the
+// generated code. Every file and directory opscan makes gets the mode open(2)
+// and mkdir(2) give: the library, the IR, a depfile, a stamp, exported fixes,
+// a precompiled header, cache entries and the automatic precompiled header
+// stored with them.
+TEST(FileModes, NewFilesGetTheModeTheUmaskGives) {
+  for (const auto& [mask, file_mode, dir_mode] :
+       {std::tuple{"077", 0600u, 0700u}, std::tuple{"022", 0644u, 0755u}}) {
+    SCOPED_TRACE(std::string("umask ") + mask);
+    TempDir dir;
+    std::set<fs::path> inputs = {
+        dir.write("k.cpp", opscan::testing::read_file(kRepo / "test/cli/inputs/good.cpp")),
+        dir.write("h.h", "#pragma once\nint h();\n")};
+    // Sources that share enough leading #include lines for an automatic
+    // precompiled header (as in cache_cli_test.cpp).
+    std::string sources;
+    for (int i = 0; i < 7; ++i) {
+      const std::string name = "k" + std::to_string(i);
+      inputs.insert(dir.write(
+          "src/" + name + ".cpp",
+          "#include <map>\n#include <vector>\n#include <functional>\n"
+          "#include <opscan/annotations.h>\n#include <opscan_examples/executorch_types.h>\n"
+          "OPSCAN_KERNEL(\"t::" + name + ".out\")\nexecutorch::aten::Tensor& " + name +
+              "_out(executorch::runtime::KernelRuntimeContext& ctx, const "
+              "executorch::aten::Tensor& self, executorch::aten::Tensor& out);\n"));
+      sources += " src/" + name + ".cpp";
+    }
+    inputs.insert(dir.path() / "src");
+    for (const std::string& args :
+         {"run k.cpp --registration named --lib t -o out" + kFlags,
+          "scan --cache cache" + sources +
+              " -o ir.json --depfile ir.d --stamp ir.stamp --export-fixes fixes.yaml" + kFlags +
+              " -std=c++17",
+          std::string("pch h.h -o pch/h.pch --depfile pch/h.d")}) {
+      RunResult run = opscan_with_umask(dir.path(), mask, args);
+      ASSERT_EQ(run.exit_code, 0) << args << "\n" << run.err;
+    }
+    std::set<std::string> made;
+    for (const auto& entry : fs::recursive_directory_iterator(dir.path())) {
+      if (inputs.count(entry.path()))
+        continue;
+      const std::string name = fs::relative(entry.path(), dir.path()).string();
+      made.insert(entry.path().extension() == ".entry" || entry.path().extension() == ".pch"
+                      ? entry.path().parent_path().filename().string() + "/*" +
+                            entry.path().extension().string()
+                      : name);
+      EXPECT_EQ(mode_of(entry.path()), entry.is_directory() ? dir_mode : file_mode) << name;
+    }
+    for (const char* expected :
+         {"out", "out/t", "out/t/RegisterKernels.cpp", "out/t/ir.json", "ir.json", "ir.d",
+          "ir.stamp", "fixes.yaml", "cache", "cache/*.entry", "cache/pch", "pch/*.pch",
+          "pch/h.d"})
+      EXPECT_TRUE(made.count(expected)) << expected << " was not made";
+    bool stored_pch = false;
+    for (const auto& entry : fs::directory_iterator(dir.path() / "cache/pch"))
+      stored_pch |= entry.path().extension() == ".pch";
+    EXPECT_TRUE(stored_pch) << "no automatic precompiled header was stored";
+  }
+}
+
+// A replaced file keeps its own mode, whatever the umask.
+TEST_F(BuildStep, AReplacedOutputKeepsItsMode) {
+  generate_once();
+  fs::permissions(dir_.path() / "out/t/RegisterKernels.cpp", fs::perms(0640));
+  fs::permissions(dir_.path() / "out/t/ir.json", fs::perms(0664));
+  const std::string named = opscan::testing::read_file(dir_.path() / "out/t/RegisterKernels.cpp");
+  RunResult run = opscan_with_umask(dir_.path(), "077",
+                                    "run k.cpp --registration static --lib t -o out" + kFlags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(opscan::testing::read_file(dir_.path() / "out/t/RegisterKernels.cpp"), named);
+  EXPECT_EQ(mode_of(dir_.path() / "out/t/RegisterKernels.cpp"), 0640u);
+  EXPECT_EQ(mode_of(dir_.path() / "out/t/ir.json"), 0664u);
+}
+
+// Finding 18 of issue 23: a symbolic link planted inside the output tree (in
+// place of out/<lib> or a directory below it) was followed, and files were
+// written outside -o. Refused before anything is written; `elsewhere` (a
+// copy of the library the link points into) is unchanged.
+TEST_F(BuildStep, ALinkPlantedInTheOutputTreeIsRefused) {
+  const std::string refused = ": a symbolic link; opscan writes only below the output "
+                              "directory, through real directories (no output was changed) "
+                              "[opscan-io]\n";
+  for (const auto& [planted, target, args, message] : {
+           std::tuple{"out/t", "../elsewhere", std::string("--lib t"), "out/t" + refused},
+           std::tuple{"out/t/kernel_count", "../../elsewhere/kernel_count",
+                      std::string("--lib t"), "out/t/kernel_count" + refused},
+           std::tuple{"out/t/kernel_count/executorch/runtime",
+                      "../../../../elsewhere/kernel_count/executorch/runtime",
+                      std::string("--lib t"), "out/t/kernel_count/executorch/runtime" + refused},
+           // A library not made yet, into a planted link.
+           std::tuple{"out/u", "../elsewhere", std::string("--lib u"), "out/u" + refused},
+           // Links to files were refused already.
+           std::tuple{"out/t/Functions.h", "../../elsewhere/Functions.h", std::string("--lib t"),
+                      std::string("out/t/Functions.h: Not a regular file (a symbolic link); "
+                                  "opscan replaces only regular files (no output was changed) "
+                                  "[opscan-io]\n")},
+       }) {
+    SCOPED_TRACE(planted);
+    fs::remove_all(dir_.path() / "out");
+    fs::remove_all(dir_.path() / "elsewhere");
+    generate_once();
+    fs::copy(dir_.path() / "out/t", dir_.path() / "elsewhere", fs::copy_options::recursive);
+    fs::remove_all(dir_.path() / planted);
+    fs::create_symlink(target, dir_.path() / planted);
+    ASSERT_TRUE(fs::exists(dir_.path() / planted)) << "the link points to a real path";
+    const Snapshot before = snapshot(dir_.path());
+    RunResult run = opscan("run k.cpp --registration static " + args + " -o out" + kFlags);
+    EXPECT_EQ(run.exit_code, 3);
+    EXPECT_EQ(run.err, "opscan: error: cannot write " + message);
+    EXPECT_EQ(snapshot(dir_.path()), before);
+  }
+}
+
+// -o itself is the user's choice: a link to a directory is written through.
+TEST_F(BuildStep, TheOutputDirectoryMayBeALink) {
+  fs::create_directories(dir_.path() / "real");
+  fs::create_symlink("real", dir_.path() / "out");
+  generate_once();
+  EXPECT_TRUE(fs::is_regular_file(dir_.path() / "real/t/RegisterKernels.cpp"));
 }
 
 } // namespace

@@ -3,6 +3,10 @@
 // workspace with the scenario's kernel file (test/lsp/scenario). Run by
 // CTest: node --test test/lsp/client_test.mjs (environment: scenario.mjs).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, test } from 'node:test';
 
 import { Session, applyEdits, loadClientLibraries, withTimeout, writeWorkspace } from './lsp_session.mjs';
@@ -229,4 +233,181 @@ test('exit without shutdown ends the server with exit code 1', async () => {
   await session.notify('exit');
   const { code } = await withTimeout(session.exited, session.timeoutMs, 'the server to exit');
   assert.equal(code, 1);
+});
+
+// ---- analyses that crash or never end (issue 23) --------------------------
+// Real inputs that crash or hang libclang 14 whatever the compiler options:
+// a chain of 100,000 `!` overflows its parser's stack (SIGSEGV), and an
+// #include of a named pipe nobody writes never ends. Each server gets a
+// TMPDIR of its own, to see what is left there.
+
+function privateTmpdir() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'opscan-lsp-tmpdir-'));
+  cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  return tmp;
+}
+
+async function startIn(tmp, initializationOptions, extra = {}) {
+  const workspace = writeWorkspace({ sourceDir: env.sourceDir, scenarioDir });
+  cleanups.push(workspace.remove);
+  const session = await Session.start({
+    binary: env.binary,
+    npmDir: env.npmDir,
+    initializationOptions: { debounceMs: 10, ...initializationOptions },
+    env: { ...process.env, TMPDIR: tmp },
+    timeoutMs: 30000,
+    ...extra,
+  });
+  cleanups.push(() => session.kill());
+  return { session, workspace };
+}
+
+const logs = (session) => session.raw.filter((m) => m.method === 'window/logMessage').map((m) => m.params.message);
+
+test('a document that crashes libclang gets a diagnostic, the others are served, and TMPDIR is left empty', async () => {
+  const tmp = privateTmpdir();
+  const { session, workspace } = await startIn(tmp, {});
+  const crashUri = `file://${workspace.dir}/crash.cpp`;
+  await session.open(crashUri, `int v = ${'!'.repeat(100000)}1;\n`);
+  await session.open(workspace.uri, workspace.text);
+  const crashed = await session.diagnostics(crashUri, 1);
+  assert.equal(crashed.length, 1, JSON.stringify(crashed));
+  assert.equal(crashed[0].code, 'opscan-analysis-crashed');
+  assert.equal(crashed[0].severity, 1);
+  assert.deepEqual(crashed[0].range.start, at(0, 0));
+  assert.match(crashed[0].message, /killed by signal SIGSEGV/);
+  // The other document, analysed after the crash, has its own problems.
+  assertProblems(await session.diagnostics(workspace.uri, 1), expectedProblems(originalText, 'utf-16'));
+  // libclang's files (the preamble of the other document) are in the
+  // worker's own directory, not loose in TMPDIR.
+  const entries = fs.readdirSync(tmp);
+  assert.equal(entries.length, 1, `TMPDIR holds ${entries}`);
+  assert.ok(entries[0].startsWith(`opscan-lsp-${session.pid}-`), entries[0]);
+  assert.ok(fs.readdirSync(path.join(tmp, entries[0])).length > 0, 'the preamble is in the worker directory');
+  // Requests about the crashed document are answered.
+  assert.equal(await session.request('textDocument/hover', { textDocument: { uri: crashUri }, position: at(0, 0) }), null);
+  assert.deepEqual(
+    await session.request('textDocument/codeAction', { textDocument: { uri: crashUri }, range: crashed[0].range, context: { diagnostics: crashed } }),
+    [],
+  );
+  // Saved unchanged, it is not analysed again (one crash, one log of it).
+  await session.notify('textDocument/didSave', { textDocument: { uri: crashUri } });
+  assert.equal((await session.nextDiagnostics(crashUri))[0].code, 'opscan-analysis-crashed');
+  assert.equal(logs(session).filter((m) => m.includes('crash.cpp crashed')).length, 1, logs(session).join('\n'));
+  await closeCleanly(session);
+  assert.deepEqual(fs.readdirSync(tmp), [], 'nothing is left in TMPDIR');
+});
+
+test('an analysis that never ends is stopped at the time limit, and the other documents are served', async () => {
+  const tmp = privateTmpdir();
+  const { session, workspace } = await startIn(tmp, { analysisTimeout: 2 });
+  execFileSync('mkfifo', [path.join(workspace.dir, 'never.fifo')]);
+  const hungUri = `file://${workspace.dir}/hung.cpp`;
+  const otherUri = `file://${workspace.dir}/other.cpp`;
+  await session.open(hungUri, '#include "never.fifo"\nint x;\n');
+  await session.open(otherUri, 'int x = y;\n');
+  const timedOut = await session.diagnostics(hungUri, 1);
+  assert.equal(timedOut.length, 1, JSON.stringify(timedOut));
+  assert.equal(timedOut[0].code, 'opscan-analysis-timeout');
+  assert.equal(timedOut[0].severity, 2);
+  assert.match(timedOut[0].message, /after 2 s/);
+  const other = await session.diagnostics(otherUri, 1);
+  assert.deepEqual(other.map((d) => d.code), ['opscan-clang-error']);
+  assert.match(other[0].message, /undeclared identifier 'y'/);
+  await closeCleanly(session);
+  assert.deepEqual(fs.readdirSync(tmp), [], 'nothing is left in TMPDIR');
+});
+
+test('shutdown and exit are answered at once while an analysis is under way', async () => {
+  const tmp = privateTmpdir();
+  // A limit far beyond the test's: only exit can end this analysis.
+  const { session, workspace } = await startIn(tmp, { analysisTimeout: 3600 });
+  const fifo = path.join(workspace.dir, 'never.fifo');
+  execFileSync('mkfifo', [fifo]);
+  await session.open(`file://${workspace.dir}/hung.cpp`, '#include "never.fifo"\n');
+  // Under way once libclang has the pipe open: opening it for writing
+  // without blocking succeeds only then. Held open, libclang's read waits.
+  const writer = await withTimeout(
+    new Promise((resolve) => {
+      const poll = setInterval(() => {
+        try {
+          const fd = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+          clearInterval(poll);
+          resolve(fd);
+        } catch {
+          // no reader yet
+        }
+      }, 10);
+    }),
+    session.timeoutMs,
+    'libclang to open the named pipe',
+  );
+  cleanups.push(() => fs.closeSync(writer));
+  await closeCleanly(session);
+  assert.deepEqual(fs.readdirSync(tmp), [], 'nothing is left in TMPDIR');
+});
+
+// ---- a changed compile_commands.json (issue 23) ----------------------------
+
+test('a changed compile_commands.json applies to an open document: after an edit, a reopen, or a watched-file notice', async () => {
+  const tmp = privateTmpdir();
+  const { session, workspace } = await startIn(
+    tmp,
+    {},
+    { capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } } },
+  );
+  const file = path.join(workspace.dir, 'flags.cpp');
+  const uri = `file://${file}`;
+  const text = [
+    '#include <opscan/annotations.h>',
+    '#include <opscan_examples/executorch_types.h>',
+    '#ifdef BROKEN',
+    '#error "BROKEN is defined"',
+    '#endif',
+    'namespace flags_test {',
+    'using executorch::aten::Tensor;',
+    '#ifdef WITH_KERNEL',
+    'OPSCAN_KERNEL("flags_test::twice.out")',
+    'Tensor& twice_out(executorch::runtime::KernelRuntimeContext& ctx, const Tensor& self, const Tensor&, Tensor& out);',
+    '#endif',
+    '} // namespace flags_test',
+    '',
+  ].join('\n');
+  fs.writeFileSync(file, text);
+  const database = path.join(workspace.dir, 'compile_commands.json');
+  const useFlag = (flag) => {
+    const includes = [`-I${env.sourceDir}/include`, `-I${env.sourceDir}/examples/include`];
+    const command = { directory: workspace.dir, file, arguments: ['c++', '-std=c++17', ...includes, flag, '-c', file] };
+    fs.writeFileSync(database, JSON.stringify([command]));
+  };
+  const codes = (diagnostics) => diagnostics.map((d) => d.code);
+  const broken = ['opscan-clang-error'];
+  const withKernel = ['opscan-scan-unnamed-parameter'];
+
+  useFlag('-DBROKEN');
+  await session.open(uri, text);
+  assert.deepEqual(codes(await session.diagnostics(uri, 1)), broken);
+  // Changed on disk: the next analysis (after an edit) reads it again.
+  useFlag('-DWITH_KERNEL');
+  const edited = await session.change(uri, [insert(at(0, 0), '// edited\n')]);
+  assert.deepEqual(codes(await session.diagnostics(uri, edited)), withKernel);
+  // Changed back, the document closed and opened again.
+  useFlag('-DBROKEN');
+  await session.notify('textDocument/didClose', { textDocument: { uri } });
+  assert.deepEqual(await session.nextDiagnostics(uri), [], 'closing clears its diagnostics');
+  await session.open(uri, text);
+  assert.deepEqual(codes(await session.diagnostics(uri, 1)), broken);
+  // Changed again, and the client (asked to watch compile databases) says
+  // so: analysed again without an edit.
+  assert.ok(
+    session.registrations.some(
+      (r) => r.method === 'workspace/didChangeWatchedFiles' && r.registerOptions.watchers.some((w) => w.globPattern === '**/compile_commands.json'),
+    ),
+    `the server watches compile databases: ${JSON.stringify(session.registrations)}`,
+  );
+  useFlag('-DWITH_KERNEL');
+  const next = session.nextDiagnostics(uri);
+  await session.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: `file://${database}`, type: 2 }] });
+  assert.deepEqual(codes(await next), withKernel);
+  await closeCleanly(session);
 });

@@ -77,26 +77,40 @@ export function applyEdits(text, edits, encoding) {
 
 // Splits a byte stream into LSP messages: the test's own view of what the
 // server wrote, beside the client library's (which drops responses without
-// an id, such as a parse error's).
+// an id, such as a parse error's). Chunks are joined once a message is
+// whole, not as each arrives (a message of 100 MB comes in thousands).
 function frameParser(onMessage) {
-  let pending = Buffer.alloc(0);
+  let pending = Buffer.alloc(0); // joined
+  let chunks = []; // read since
+  let buffered = 0; // bytes in both
+  let needed = 0; // bytes the next message needs, once its header is read
   return (chunk) => {
-    pending = Buffer.concat([pending, chunk]);
+    chunks.push(chunk);
+    buffered += chunk.length;
+    if (needed > buffered) return;
+    pending = Buffer.concat([pending, ...chunks]);
+    chunks = [];
     for (;;) {
       const headerEnd = pending.indexOf('\r\n\r\n');
-      if (headerEnd < 0) return;
+      if (headerEnd < 0) {
+        needed = 0;
+        return;
+      }
       const length = Number(/Content-Length: *(\d+)/i.exec(pending.subarray(0, headerEnd).toString())[1]);
-      if (pending.length < headerEnd + 4 + length) return;
-      onMessage(JSON.parse(pending.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8')));
-      pending = pending.subarray(headerEnd + 4 + length);
+      needed = headerEnd + 4 + length;
+      if (pending.length < needed) return;
+      onMessage(JSON.parse(pending.subarray(headerEnd + 4, needed).toString('utf8')));
+      pending = pending.subarray(needed);
+      buffered = pending.length;
+      needed = 0;
     }
   };
 }
 
 export class Session {
   // Starts `opscan lsp` and initializes it.
-  static async start({ binary, npmDir, args = [], capabilities = {}, initializationOptions = {}, timeoutMs = 60000 }) {
-    const session = new Session(binary, npmDir, args, timeoutMs);
+  static async start({ binary, npmDir, args = [], capabilities = {}, initializationOptions = {}, timeoutMs = 60000, env = process.env }) {
+    const session = new Session(binary, npmDir, args, timeoutMs, env);
     session.initializeResult = await session.request('initialize', {
       processId: process.pid,
       rootUri: null,
@@ -108,11 +122,11 @@ export class Session {
     return session;
   }
 
-  constructor(binary, npmDir, args, timeoutMs) {
+  constructor(binary, npmDir, args, timeoutMs, env) {
     const { rpc } = loadClientLibraries(npmDir);
     this.rpc = rpc;
     this.timeoutMs = timeoutMs;
-    this.child = spawn(binary, ['lsp', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(binary, ['lsp', ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
     this.stderr = '';
     this.child.stderr.on('data', (d) => (this.stderr += d));
     this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
@@ -128,6 +142,12 @@ export class Session {
     this.connection.onNotification('textDocument/publishDiagnostics', (params) => {
       this.published.set(params.uri, params);
       this.waiters = this.waiters.filter((w) => !w(params));
+    });
+    // What the server asked the client to watch (client/registerCapability).
+    this.registrations = [];
+    this.connection.onRequest('client/registerCapability', (params) => {
+      this.registrations.push(...params.registrations);
+      return null;
     });
     this.connection.listen();
     this.versions = new Map();
@@ -161,6 +181,19 @@ export class Session {
       });
     });
     return withTimeout(arrived, this.timeoutMs, `diagnostics of ${uri} version ${version}`);
+  }
+
+  // The next publishDiagnostics for `uri`, whatever its version (after a
+  // change the server learns of outside the document, its version stays).
+  nextDiagnostics(uri) {
+    const arrived = new Promise((resolve) => {
+      this.waiters.push((params) => {
+        if (params.uri !== uri) return false;
+        resolve(params.diagnostics);
+        return true;
+      });
+    });
+    return withTimeout(arrived, this.timeoutMs, `the next diagnostics of ${uri}`);
   }
 
   async open(uri, text) {
@@ -200,10 +233,53 @@ export class Session {
     return new Promise((resolve, reject) => this.child.stdin.write(bytes, (e) => (e ? reject(e) : resolve())));
   }
 
-  // The server's resident memory, in KiB.
+  // The server and the processes it started (its analysis worker, which
+  // holds the parsed units and does the analyses): their pids, from the
+  // parent pids of /proc/*/stat (the field after the name in parentheses).
+  processes() {
+    const parents = new Map();
+    for (const entry of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      } catch {
+        // It ended meanwhile.
+      }
+    }
+    const pids = [];
+    for (const pending = [this.pid]; pending.length > 0; ) {
+      const pid = pending.pop();
+      pids.push(pid);
+      for (const [child, parent] of parents) if (parent === pid) pending.push(child);
+    }
+    return pids;
+  }
+
+  // Sums a number each of processes() has in /proc (those that still run).
+  sumOver(read) {
+    let total = 0;
+    for (const pid of this.processes()) {
+      try {
+        total += read(pid);
+      } catch {
+        // It ended meanwhile.
+      }
+    }
+    return total;
+  }
+
+  // The resident memory of the server and its worker, in KiB.
   rssKiB() {
-    const status = fs.readFileSync(`/proc/${this.pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]);
+    return this.sumOver((pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]));
+  }
+
+  // The CPU time (user + system) of the server and its worker, in clock
+  // ticks of 10 ms.
+  cpuTicks() {
+    return this.sumOver((pid) => {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    });
   }
 
   // shutdown, then exit: the server's exit code.

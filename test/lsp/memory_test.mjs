@@ -2,9 +2,9 @@
 // bounded over long editing runs"): 10,000 incremental didChange edits
 // (a character typed into a comment, then deleted), waiting every 100 edits
 // for the diagnostics of the latest version so that analyses really run.
-// The server's resident set (VmRSS) after the first 1,000 edits, once the
-// preamble, the parsed unit and the allocator's pools exist, is the
-// baseline; after the last edit it may be at most GROWTH_BOUND_MIB more,
+// The resident set (VmRSS) of the server and its analysis worker after the
+// first 1,000 edits, once the preamble, the parsed unit and the
+// allocator's pools exist, is the baseline; after the last edit it may be at most GROWTH_BOUND_MIB more,
 // and the diagnostics are still exactly the scenario's. Run by CTest:
 // node test/lsp/memory_test.mjs (environment: scenario.mjs).
 import assert from 'node:assert/strict';

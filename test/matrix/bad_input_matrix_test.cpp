@@ -18,6 +18,8 @@
 #include <string>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -131,6 +133,17 @@ std::string run(const std::string& files, const std::string& options = "") {
 }
 std::string generate(const std::string& irs, const std::string& options = "") {
   return "generate " + irs + " --registration named --lib t" + options + " -o out";
+}
+std::string generate_as(const std::string& lib) {
+  return "generate ir.json --registration named --lib " + lib + " -o out";
+}
+// A source whose kernel takes one more argument: `schema` in its declared
+// schema, `cpp` in its C++ signature.
+std::string with_argument(const std::string& schema, const std::string& cpp) {
+  return kernel("OPSCAN_KERNEL(\"demo::neg.out(Tensor self, " + schema +
+                    ", *, Tensor(a!) out) -> Tensor(a!)\")",
+                "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& self, " + cpp +
+                    ", Tensor& out);\n");
 }
 
 // ---- The rows. ----
@@ -331,9 +344,136 @@ std::string neg_entry(const std::string& op, const std::string& arg_meta = "null
          "  kernels:\n    - arg_meta: " + arg_meta + "\n      kernel_name: demo::neg_out\n";
 }
 
+// ---- Links planted in the output tree, file modes, interrupted runs (issue
+// 23, findings 1, 7 and 18). ----
+
+// Moves `relative` (a directory or file of the tree) into elsewhere/ and
+// plants a symbolic link to it in its place: a write through the link would
+// change elsewhere/, which the snapshot sees.
+Step planted_link(const std::string& relative) {
+  return [=](const fs::path& dir) {
+    fs::create_directories(dir / "elsewhere");
+    const fs::path moved = dir / "elsewhere" / fs::path(relative).filename();
+    fs::rename(dir / relative, moved);
+    fs::create_symlink(moved, dir / relative);
+  };
+}
+
+// opscan's arguments run with the umask `mask`, set by the shell that
+// starts it.
+RunResult with_umask(const fs::path& dir, const std::string& mask, const std::string& args) {
+  return opscan::testing::run_command(
+      dir, "sh -c \"umask " + mask + " && exec '" OPSCAN_BINARY "' " + args + "\"", kBound);
+}
+
+// The mode bits of `path`.
+unsigned mode_of(const fs::path& path) {
+  return static_cast<unsigned>(fs::symlink_status(path).permissions());
+}
+
+// Runs `args` with the umask `mask`; every file and directory under
+// `made` (relative to the tree) is then new, with the mode the umask gives.
+std::function<void(const fs::path&)> made_with_umask(std::string mask, std::string args,
+                                                     std::string made) {
+  return [=](const fs::path& dir) {
+    ASSERT_FALSE(fs::exists(dir / made));
+    const RunResult run = with_umask(dir, mask, args);
+    ASSERT_EQ(run.exit_code, 0) << args << "\n" << run.err;
+    const unsigned umask = static_cast<unsigned>(std::stoul(mask, nullptr, 8));
+    EXPECT_EQ(mode_of(dir / made), 0777u & ~umask) << made;
+    size_t files = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(dir / made)) {
+      files += entry.is_regular_file();
+      EXPECT_EQ(mode_of(entry.path()), (entry.is_directory() ? 0777u : 0666u) & ~umask)
+          << entry.path();
+    }
+    EXPECT_GT(files, 0u);
+  };
+}
+
+// A generation that replaces out/t/RegisterKernels.cpp, made 0640 first,
+// under umask 077: it stays 0640.
+void replaced_keeps_its_mode(const fs::path& dir) {
+  const fs::path file = dir / "out/t/RegisterKernels.cpp";
+  fs::permissions(file, fs::perms(0640));
+  const std::string before = read_file(file);
+  const RunResult run =
+      with_umask(dir, "077", "generate ir.json --registration static --lib t -o out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(read_file(file), before);
+  EXPECT_EQ(mode_of(file), 0640u);
+}
+
+// ulimit -f 4 (2 or 4 KiB): a generation whose RegisterKernels.cpp is
+// larger fails as an I/O error, everything undone, instead of dying of
+// SIGXFSZ between two writes.
+void file_size_limit(const fs::path& dir) {
+  ASSERT_GT(fs::file_size(dir / "out/t/RegisterKernels.cpp"), 4096u);
+  const Snapshot before = snapshot(dir);
+  const RunResult run = opscan::testing::run_command(
+      dir, "sh -c \"ulimit -f 4 && exec '" OPSCAN_BINARY
+           "' generate ir.json --registration static --lib t -o out\"", kBound);
+  EXPECT_EQ(run.exit_code, 3) << run.err;
+  EXPECT_NE(run.err.find("File too large (no output was changed) [opscan-io]"), std::string::npos)
+      << run.err;
+  EXPECT_EQ(snapshot(dir), before);
+}
+
+// The temporaries and backups of a run killed mid-generation (SIGKILL) are
+// removed by the next one; those of a live process and other names stay.
+void leftovers_of_a_killed_run(const fs::path& dir) {
+  const pid_t child = ::fork();
+  if (child == 0)
+    ::_exit(0);
+  ::waitpid(child, nullptr, 0);
+  const std::string dead = std::to_string(child), live = std::to_string(::getpid());
+  for (const std::string& name : {".RegisterKernels.cpp.opscan-" + dead + "-1.tmp",
+                                  ".Functions.h.opscan-" + dead + "-3.old",
+                                  ".RegisterKernels.cpp.opscan-" + live + "-1.tmp", std::string("notes.old")})
+    write_file(dir / "out/t" / name, "left\n");
+  const RunResult run = opscan(dir, "generate ir.json --registration static --lib t -o out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_FALSE(fs::exists(dir / "out/t" / (".RegisterKernels.cpp.opscan-" + dead + "-1.tmp")));
+  EXPECT_FALSE(fs::exists(dir / "out/t" / (".Functions.h.opscan-" + dead + "-3.old")));
+  EXPECT_TRUE(fs::exists(dir / "out/t" / (".RegisterKernels.cpp.opscan-" + live + "-1.tmp")));
+  EXPECT_TRUE(fs::exists(dir / "out/t/notes.old"));
+}
+
 Case custom(std::string name, std::vector<Step> setup, std::function<void(const fs::path&)> check) {
   return Case{std::move(name), std::move(setup), "",    0, "",
               Expect::custom,  std::move(check), kBound};
+}
+
+// `script` (sh syntax; "OPSCAN" stands for the binary) run in `dir`, which
+// must not change: exit code 3 and `message` on stderr.
+std::function<void(const fs::path&)> fails_with_io(std::string script, std::string message) {
+  return [=](const fs::path& dir) {
+    std::string line = script;
+    line.replace(line.find("OPSCAN"), 6, "'" OPSCAN_BINARY "'");
+    write_file(dir / "fault.sh", line + "\n");
+    const Snapshot before = snapshot(dir);
+    const RunResult run = opscan::testing::run_command(dir, "sh fault.sh", kBound);
+    EXPECT_EQ(run.exit_code, 3) << run.err;
+    EXPECT_NE(run.err.find("opscan: error: " + message + " [opscan-io]"), std::string::npos)
+        << run.err;
+    EXPECT_TRUE(snapshot(dir) == before) << "a file in the tree changed or appeared";
+  };
+}
+
+// A multi-file scan with TMPDIR `tmpdir`: its IR is that of a scan without
+// automatic precompiled headers, and nothing is said.
+std::function<void(const fs::path&)> scans_with_tmpdir(std::string tmpdir) {
+  return [=](const fs::path& dir) {
+    const RunResult plain = opscan(dir, "scan k.cpp a.cpp --no-auto-pch -o ref.json" + kFlags);
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    const RunResult scan = opscan::testing::run_command(
+        dir,
+        "env TMPDIR='" + tmpdir + "' '" OPSCAN_BINARY "' scan k.cpp a.cpp -o ir2.json" + kFlags,
+        kBound);
+    EXPECT_EQ(scan.exit_code, 0) << scan.err;
+    EXPECT_EQ(scan.err, "");
+    EXPECT_EQ(read_file(dir / "ir2.json"), read_file(dir / "ref.json"));
+  };
 }
 
 std::vector<Case> cases() {
@@ -780,6 +920,173 @@ std::vector<Case> cases() {
       refused("checks_ir_list_outputs_hostile_kernel_key",
               {put_from("bad.json", hostile + "kernel_key_version.json")},
               "generate bad.json --list-outputs", 1, "opscan-kernel-key"),
+
+      // ---- output tree: planted links, file modes ----
+      refused("links_library_directory_elsewhere", {planted_link("out/t")},
+              "generate ir.json --registration static --lib t -o out", 3, "opscan-io"),
+      refused("links_run_into_library_link", {planted_link("out/t")}, run("k.cpp"), 3,
+              "opscan-io"),
+      refused("links_subdirectory_elsewhere", {planted_link("out/t/kernel_count")},
+              "generate ir.json --registration static --lib t -o out", 3, "opscan-io"),
+      refused("links_new_library_elsewhere", {directory("elsewhere"), symlink("../elsewhere", "out/u")},
+              "generate ir.json --registration named --lib u -o out", 3, "opscan-io"),
+      refused("links_generated_file_elsewhere", {planted_link("out/t/RegisterKernels.cpp")},
+              "generate ir.json --registration static --lib t -o out", 3, "opscan-io"),
+      custom("modes_umask_077_new_library", {},
+             made_with_umask("077", "generate ir.json --registration named --lib u -o out", "out/u")),
+      custom("modes_umask_022_new_library", {},
+             made_with_umask("022", "generate ir.json --registration named --lib u -o out", "out/u")),
+      custom("modes_umask_077_cache_entries", {},
+             made_with_umask("077", "scan --cache cache k.cpp -o ir2.json" + kFlags, "cache")),
+      custom("modes_replaced_file_keeps_its_mode", {}, replaced_keeps_its_mode),
+      custom("signals_file_size_limit", {}, file_size_limit),
+      custom("signals_leftovers_of_a_killed_run", {}, leftovers_of_a_killed_run),
+
+      // ---- stdout, the fixes file, empty paths, the environment ----
+      refused("paths_empty_o", {}, "scan k.cpp -o ''" + kFlags, 2, "opscan-usage"),
+      refused("paths_empty_o_of_run", {}, "run k.cpp --registration named --lib t -o ''" + kFlags,
+              2, "opscan-usage"),
+      refused("paths_empty_depfile", {}, "scan k.cpp -o ir2.json --depfile ''" + kFlags, 2,
+              "opscan-usage"),
+      refused("paths_empty_ir", {}, "generate '' --registration named --lib t -o out", 2,
+              "opscan-usage"),
+      refused("fixes_fifo", {fifo("fixes.yaml")},
+              "scan k.cpp -o ir2.json --export-fixes fixes.yaml" + kFlags, 3, "opscan-io"),
+      refused("fixes_directory", {directory("fixes.yaml")},
+              "generate ir.json --registration static --lib t -o out --export-fixes fixes.yaml", 3,
+              "opscan-io"),
+      refused("fixes_read_only", {put("fixes.yaml", "the user's\n"), read_only("fixes.yaml")},
+              "run k.cpp --registration static --lib t -o out --export-fixes fixes.yaml" + kFlags,
+              3, "opscan-io"),
+      refused("ir_number_too_large", {edit("ir.json", "\"version\": 2", "\"version\": 1e309")},
+              generate("ir.json"), 1, "opscan-ir-invalid"),
+      refused("ir_number_too_large_negative",
+              {edit("ir.json", "\"version\": 2", "\"version\": -1e309")}, "check ir.json", 1,
+              "opscan-ir-invalid"),
+      custom("stdout_full_report", {},
+             fails_with_io("exec OPSCAN report ir.json >/dev/full",
+                           "cannot write to stdout: No space left on device")),
+      custom("stdout_full_sarif", {},
+             fails_with_io("exec OPSCAN check out/t/ir.json --format sarif >/dev/full",
+                           "cannot write to stdout: No space left on device")),
+      custom("stdout_closed_list_outputs", {},
+             fails_with_io("exec OPSCAN generate --list-outputs --registration named --lib t >&-",
+                           "cannot write to stdout: Bad file descriptor")),
+      custom("stdout_closed_diff_json", {},
+             fails_with_io("exec OPSCAN diff ir.json out/t/ir.json --format json >&-",
+                           "cannot write to stdout: Bad file descriptor")),
+      custom("cwd_removed", {},
+             fails_with_io("mkdir gone && cd gone && rmdir ../gone && exec OPSCAN generate "
+                           "\"$OLDPWD/ir.json\" --registration static --lib t -o \"$OLDPWD/out\"",
+                           "the current directory no longer exists")),
+      custom("tmpdir_missing", {put("a.cpp", kAbs)}, scans_with_tmpdir("missing")),
+      custom("tmpdir_a_file", {put("a.cpp", kAbs), put("file", "x")}, scans_with_tmpdir("file")),
+      custom("tmpdir_not_writable", {put("a.cpp", kAbs)}, scans_with_tmpdir("/proc")),
+
+      // ---- what the runtimes cannot read; names that are macros; spaced names ----
+      // (issue 23: findings 5, 13, 19 and the library name of 16)
+      refused("runtime_int_default_beyond_int64",
+              {put("bad.cpp", with_argument("int by=18446744073709551616", "int64_t by"))},
+              run("bad.cpp"), 1, "opscan-schema-default-type"),
+      refused("runtime_int_default_below_int64",
+              {put("bad.cpp", with_argument("int by=-9223372036854775809", "int64_t by"))},
+              run("bad.cpp"), 1, "opscan-schema-default-type"),
+      refused("runtime_int_default_beyond_int64_torch_static",
+              {put("bad.cpp", with_argument("int by=18446744073709551616", "int64_t by"))},
+              "run bad.cpp --target torch --registration static -o out" + kFlags, 1,
+              "opscan-schema-default-type"),
+      refused("runtime_float_default_overflows",
+              {put("bad.cpp", with_argument("float v=1e309", "double v"))}, run("bad.cpp"), 1,
+              "opscan-schema-default-type"),
+      refused("runtime_float_default_negative_overflow",
+              {put("bad.cpp", with_argument("float v=-1e309", "double v"))}, run("bad.cpp"), 1,
+              "opscan-schema-default-type"),
+      refused("runtime_float_default_underflows",
+              {put("bad.cpp", with_argument("float v=1e-310", "double v"))}, run("bad.cpp"), 1,
+              "opscan-schema-default-type"),
+      refused("runtime_float_default_nan",
+              {put("bad.cpp", with_argument("float v=nan", "double v"))}, run("bad.cpp"), 1,
+              "opscan-schema-default-type"),
+      refused("runtime_float_default_inf",
+              {put("bad.cpp", with_argument("float v=inf", "double v"))}, run("bad.cpp"), 1,
+              "opscan-schema-default-type"),
+      refused("runtime_scalar_default_30_digits",
+              {put("bad.cpp", with_argument("Scalar v=123456789012345678901234567890",
+                                            "const Scalar& v"))},
+              run("bad.cpp"), 1, "opscan-schema-default-type"),
+      refused("runtime_scalar_default_uppercase_exponent",
+              {put("bad.cpp", with_argument("Scalar v=1E5", "const Scalar& v"))}, run("bad.cpp"),
+              1, "opscan-schema-default-type"),
+      refused("runtime_dtype_default_unknown_to_libtorch",
+              {put("bad.cpp", with_argument("ScalarType t=bfloat16", "executorch::aten::ScalarType t"))},
+              run("bad.cpp"), 1, "opscan-schema-default-type"),
+      refused("runtime_string_default_hex_escape",
+              {put("bad.cpp", with_argument("str s='\\\\x41'", "std::string_view s"))},
+              run("bad.cpp"), 1, "opscan-schema-default-type"),
+      refused("runtime_device_default_unknown",
+              {put("bad.cpp", with_argument("Device d='gpu'", "executorch::aten::Device d"))}, run("bad.cpp"), 1,
+              "opscan-schema-default-type"),
+      refused("runtime_list_default_too_long_to_repeat",
+              {put("bad.cpp", with_argument("int[100000] v=1", "executorch::aten::ArrayRef<int64_t> v"))},
+              run("bad.cpp"), 1, "opscan-schema-default-type"),
+      refused("runtime_list_size_beyond_32_bits",
+              {put("bad.cpp", with_argument("int[4294967296] v", "executorch::aten::ArrayRef<int64_t> v"))},
+              run("bad.cpp"), 1, "opscan-schema-syntax"),
+      refused("runtime_argument_named_class",
+              {put("bad.cpp", with_argument("int class", "int64_t klass"))}, run("bad.cpp"), 1,
+              "opscan-schema-reserved-word"),
+      refused("runtime_argument_named_in_inferred",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\")",
+                                     "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& "
+                                     "self, int64_t in, Tensor& out);\n"))},
+              run("bad.cpp"), 1, "opscan-schema-reserved-word"),
+      refused("runtime_namespace_keyword",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"None::neg.out\")"))}, run("bad.cpp"), 1,
+              "opscan-schema-reserved-word"),
+      refused("macros_argument_NULL", {put("bad.cpp", with_argument("int NULL", "int64_t n"))},
+              run("bad.cpp"), 1, "opscan-schema-macro-name"),
+      refused("macros_argument_errno", {put("bad.cpp", with_argument("int errno", "int64_t n"))},
+              run("bad.cpp"), 1, "opscan-schema-macro-name"),
+      refused("macros_argument_INT64_MAX",
+              {put("bad.cpp", with_argument("int INT64_MAX", "int64_t n"))}, run("bad.cpp"), 1,
+              "opscan-schema-macro-name"),
+      refused("macros_argument_linux_inferred",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg.out\")",
+                                     "Tensor& neg_out(KernelRuntimeContext& ctx, const Tensor& "
+                                     "self, int64_t linux, Tensor& out);\n"))},
+              run("bad.cpp") + " -std=c++17", 1, "opscan-schema-macro-name"),
+      refused("macros_namespace_EOF", {put("bad.cpp", kernel("OPSCAN_KERNEL(\"EOF::neg.out\")"))},
+              run("bad.cpp"), 1, "opscan-schema-macro-name"),
+      refused("macros_name_SIZE_MAX",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::SIZE_MAX.out\")"))}, run("bad.cpp"), 1,
+              "opscan-schema-macro-name"),
+      refused("macros_namespace_unix", {put("bad.cpp", kernel("OPSCAN_KERNEL(\"unix::neg.out\")"))},
+              run("bad.cpp"), 1, "opscan-schema-macro-name"),
+      refused("macros_lib_linux", {}, "run k.cpp --registration named --lib linux -o out" + kFlags,
+              1, "opscan-ident-macro"),
+      refused("spaced_name_space", {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg .out\")"))},
+              run("bad.cpp"), 1, "opscan-schema-name-whitespace"),
+      refused("spaced_name_escaped_line_break",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::neg\\n.out\")"))}, run("bad.cpp"), 1,
+              "opscan-schema-name-whitespace"),
+      refused("spaced_name_tab_after_colons",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo::\\tneg.out\")"))}, run("bad.cpp"), 1,
+              "opscan-schema-name-whitespace"),
+      refused("spaced_name_no_break_space",
+              {put("bad.cpp", kernel("OPSCAN_KERNEL(\"demo\xc2\xa0::neg.out\")"))}, run("bad.cpp"),
+              1, "opscan-schema-name-whitespace"),
+      refused("spaced_name_raw_line_break_in_annotate",
+              {put("bad.cpp", kHead + "__attribute__((annotate(\"opscan:kernel:\\\"demo::neg\\n"
+                                      ".out\\\"\"))) " + kNeg)},
+              run("bad.cpp"), 1, "opscan-schema-name-whitespace"),
+      refused("long_lib_name_run", {},
+              "run k.cpp --registration named --lib " + std::string(201, 'a') + " -o out" + kFlags,
+              1, "opscan-libname-too-long"),
+      refused("long_lib_name_generate", {}, generate_as(std::string(300, 'a')), 1,
+              "opscan-libname-too-long"),
+      refused("long_lib_name_check", {},
+              "check ir.json --registration named --lib " + std::string(300, 'a'), 1,
+              "opscan-libname-too-long"),
   };
   return rows;
 }

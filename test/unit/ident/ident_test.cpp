@@ -1,12 +1,18 @@
 #include "ident/ident.h"
+#include "run.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <optional>
 #include <ostream>
+#include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <unicode/utf8.h>
@@ -30,6 +36,8 @@ const std::string kLibEmpty = "opscan-libname-empty";
 const std::string kLibAll = "opscan-libname-all";
 const std::string kLibInvalid = "opscan-libname-invalid";
 const std::string kLibSymbol = "opscan-libname-symbol";
+const std::string kLibLength = "opscan-libname-too-long";
+const std::string kMacro = "opscan-ident-macro";
 
 constexpr Scope G = Scope::global;
 constexpr Scope L = Scope::local;
@@ -308,7 +316,7 @@ void PrintTo(const IdentCase& c, std::ostream* os) {
   *os << c.label;
 }
 
-class CheckIdentifier : public testing::TestWithParam<IdentCase> {};
+class CheckIdentifier : public ::testing::TestWithParam<IdentCase> {};
 
 TEST_P(CheckIdentifier, ReportsExpectedFindings) {
   const IdentCase& c = GetParam();
@@ -331,8 +339,8 @@ TEST_P(CheckIdentifier, ReportsExpectedFindings) {
   EXPECT_EQ(check_identifier(c.name, c.scope), findings);
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, CheckIdentifier, testing::ValuesIn(ident_cases()),
-                         [](const testing::TestParamInfo<IdentCase>& info) {
+INSTANTIATE_TEST_SUITE_P(Table, CheckIdentifier, ::testing::ValuesIn(ident_cases()),
+                         [](const ::testing::TestParamInfo<IdentCase>& info) {
                            return info.param.label;
                          });
 
@@ -507,15 +515,15 @@ void PrintTo(const SuggestCase& c, std::ostream* os) {
   *os << c.label;
 }
 
-class SuggestIdentifier : public testing::TestWithParam<SuggestCase> {};
+class SuggestIdentifier : public ::testing::TestWithParam<SuggestCase> {};
 
 TEST_P(SuggestIdentifier, GivesDocumentedSpelling) {
   const SuggestCase& c = GetParam();
   EXPECT_EQ(suggest_identifier(c.name), c.expected);
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, SuggestIdentifier, testing::ValuesIn(suggest_cases()),
-                         [](const testing::TestParamInfo<SuggestCase>& info) {
+INSTANTIATE_TEST_SUITE_P(Table, SuggestIdentifier, ::testing::ValuesIn(suggest_cases()),
+                         [](const ::testing::TestParamInfo<SuggestCase>& info) {
                            return info.param.label;
                          });
 
@@ -538,6 +546,127 @@ TEST(SuggestIdentifier, KeepsValidGlobalNames) {
   }
 }
 
+// ---- Macros where generated code is compiled (issue 23, finding 13) -------
+
+// The names the issue found: they scanned and checked clean, and the
+// generated code did not compile.
+TEST(IdentMacros, TheIssuesNamesAreRefusedSayingWhy) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"NULL", "from <cstddef>"},
+      {"EOF", "from <cstdio>"},
+      {"INT64_MAX", "from <climits> and <cstdint>"},
+      {"SIZE_MAX", "from <climits> and <cstdint>"},
+      {"errno", "from <cerrno>"},
+      {"linux", "predefined by g++ and clang++ in GNU modes such as -std=gnu++17"},
+      {"unix", "predefined by g++ and clang++ in GNU modes such as -std=gnu++17"},
+      {"i386", "predefined by g++ and clang++"},
+  };
+  for (const auto& [name, from] : cases) {
+    for (Scope scope : {G, L}) {
+      const std::vector<Finding> findings = check_identifier(name, scope);
+      ASSERT_EQ(codes_of(findings), std::vector<std::string>{kMacro}) << name;
+      EXPECT_TRUE(findings[0].message.starts_with("'" + name + "' is a macro in generated code, "))
+          << findings[0].message;
+      EXPECT_NE(findings[0].message.find(from), std::string::npos) << findings[0].message;
+      EXPECT_NE(findings[0].message.find("the preprocessor would replace it"), std::string::npos);
+    }
+    EXPECT_TRUE(macro_origin(name)) << name;
+  }
+  // Near misses stay valid names.
+  for (const char* name : {"null", "Eof", "eof", "int64_max", "Linux", "unix_time", "errno_", "E",
+                           "EValue", "SIGma", "M", "SIG", "MAX", "size_max", "nan", "my_linux"})
+    EXPECT_TRUE(is_valid_identifier(name, L)) << name;
+}
+
+TEST(IdentMacros, SuggestionsAvoidThem) {
+  for (const char* name : {"NULL", "EOF", "linux", "EPS", "K_MAX", "M_X"}) {
+    const std::string suggested = suggest_identifier(name);
+    EXPECT_TRUE(is_valid_identifier(suggested, G)) << name << " -> " << suggested;
+  }
+  EXPECT_EQ(suggest_identifier("NULL"), "op_NULL");
+}
+
+// The macro names the compilers define where generated code is compiled.
+// `includes` is the text of a source file; the compiler runs in GNU mode.
+std::set<std::string> macros_of(const std::string& compiler, const std::string& flags,
+                                const std::string& includes) {
+  opscan::testing::TempDir dir;
+  opscan::testing::write_file(dir.path() / "in.cpp", includes);
+  const opscan::testing::RunResult run = opscan::testing::run_command(
+      dir.path(), compiler + " -std=gnu++17 " + flags + " -dM -E -x c++ in.cpp");
+  EXPECT_EQ(run.exit_code, 0) << compiler << " " << flags << "\n" << run.err;
+  std::set<std::string> names;
+  static const std::regex define(R"(#define ([A-Za-z_][A-Za-z0-9_]*))");
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, define) && m.position(0) == 0)
+      names.insert(m[1]);
+  }
+  EXPECT_GT(names.size(), 50u) << compiler << " " << flags;
+  return names;
+}
+
+// Every macro must be refused as a name (at local scope, the loosest):
+// either by the table or because it is reserved (__x, _X) anyway.
+void expect_all_refused(const std::set<std::string>& macros, const std::string& where) {
+  for (const std::string& name : macros)
+    EXPECT_FALSE(is_valid_identifier(name, L))
+        << name << " is a macro (" << where << ") but accepted as a name: add it to the "
+        << "macro table in lib/ident/ident.cpp, with where it comes from";
+}
+
+// The standard headers the built-in templates include, and (for the
+// ExecuTorch target) the headers of opscan's ExecuTorch stand-in: every
+// macro they define, as g++ and clang++ define it under -std=gnu++17
+// (CMake's default), is refused. libtorch's headers: test/torch's
+// macro_names_test.
+TEST(IdentMacros, EveryMacroOfTheTemplatesHeadersIsRefused) {
+  namespace fs = std::filesystem;
+  const fs::path source = OPSCAN_SOURCE_DIR;
+  std::string includes;
+  std::set<std::string> seen;
+  static const std::regex include(R"(^#include <([^>]+)>)");
+  for (const auto& entry : fs::recursive_directory_iterator(source / "templates")) {
+    if (!entry.is_regular_file())
+      continue;
+    std::istringstream lines(opscan::testing::read_file(entry.path()));
+    for (std::string line; std::getline(lines, line);) {
+      std::smatch m;
+      if (!std::regex_search(line, m, include))
+        continue;
+      const std::string header = m[1];
+      // Standard headers, and ExecuTorch's (the stand-in's); libtorch's
+      // are test/torch's.
+      const bool standard = header.find('/') == std::string::npos;
+      const bool stand_in = fs::exists(source / "test/et_runtime/include" / header);
+      if ((standard || stand_in) && seen.insert(header).second)
+        includes += "#include <" + header + ">\n";
+    }
+  }
+  ASSERT_TRUE(seen.contains("cstdint")) << "no #include found in the templates";
+  const std::string flags = "-I" + (source / "test/et_runtime/include").string();
+  for (const std::string& compiler :
+       {std::string(OPSCAN_CXX_COMPILER), std::string(OPSCAN_CLANGXX)})
+    expect_all_refused(macros_of(compiler, flags, includes),
+                       compiler + " with the templates' includes");
+}
+
+// What compilers predefine in GNU modes, for the targets Debian builds for
+// (clang++ can preprocess for each): linux and unix everywhere, i386, mips,
+// sparc, mc68000; WIN32 on Windows.
+TEST(IdentMacros, EveryPredefinedMacroOfGnuModesIsRefused) {
+  for (const char* target :
+       {"x86_64-linux-gnu", "i686-linux-gnu", "aarch64-linux-gnu", "arm-linux-gnueabihf",
+        "mips-linux-gnu", "mips64el-linux-gnuabi64", "powerpc64le-linux-gnu", "s390x-linux-gnu",
+        "riscv64-linux-gnu", "sparc64-linux-gnu", "m68k-linux-gnu", "x86_64-pc-windows-gnu",
+        "x86_64-apple-darwin", "x86_64-unknown-freebsd"}) {
+    const std::string flags = std::string("--target=") + target;
+    expect_all_refused(macros_of(OPSCAN_CLANGXX, flags, ""), flags);
+  }
+  expect_all_refused(macros_of(OPSCAN_CXX_COMPILER, "", ""), OPSCAN_CXX_COMPILER);
+}
+
 // ---- registration_symbol ---------------------------------------------------
 
 struct LibCase {
@@ -554,6 +683,14 @@ const std::vector<LibCase>& lib_cases() {
       {"empty", "", "", {kLibEmpty}, {"library name is empty: give a name or omit the option"}},
       {"all", "all", "", {kLibAll}, {"'all'", "register_all_kernels", "unnamed default library"}},
       {"portable_ops", "portable_ops", "register_portable_ops_kernels", {}, {}},
+      // It names the output directory: 255 bytes a name (issue 23, 16).
+      {"longest", std::string(200, 'a'), "register_" + std::string(200, 'a') + "_kernels", {}, {}},
+      {"too_long",
+       std::string(201, 'a'),
+       "",
+       {kLibLength},
+       {"is 201 bytes long; the limit is 200 (it names the output directory"}},
+      {"macro", "linux", "", {kMacro, kLibInvalid}, {"'linux' is a macro in generated code"}},
       {"single_letter", "x", "register_x_kernels", {}, {}},
       {"all_other_case", "All", "register_All_kernels", {}, {}},
       {"unicode", "café", "register_café_kernels", {}, {}},
@@ -623,7 +760,7 @@ void PrintTo(const LibCase& c, std::ostream* os) {
   *os << c.label;
 }
 
-class RegistrationSymbolTest : public testing::TestWithParam<LibCase> {};
+class RegistrationSymbolTest : public ::testing::TestWithParam<LibCase> {};
 
 TEST_P(RegistrationSymbolTest, BuildsOrRefuses) {
   const LibCase& c = GetParam();
@@ -645,8 +782,8 @@ TEST_P(RegistrationSymbolTest, BuildsOrRefuses) {
   EXPECT_EQ(r.ok(), !any_error);
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, RegistrationSymbolTest, testing::ValuesIn(lib_cases()),
-                         [](const testing::TestParamInfo<LibCase>& info) {
+INSTANTIATE_TEST_SUITE_P(Table, RegistrationSymbolTest, ::testing::ValuesIn(lib_cases()),
+                         [](const ::testing::TestParamInfo<LibCase>& info) {
                            return info.param.label;
                          });
 

@@ -845,9 +845,13 @@ TEST(IrRead, TrailingGarbageIsDamageNotTruncation) {
 }
 
 TEST(IrRead, NumberTooLargeForADoubleIsInvalidJson) {
-  // nlohmann reports it with an out_of_range exception, not a parse error:
-  // still a diagnostic, never a crash.
-  expect_invalid("{\"format\": \"opscan-ir\", \"version\": 1e400}", "number overflow");
+  // nlohmann reports it with an out_of_range exception, not a parse error,
+  // and no position: still a diagnostic at the number, never a crash.
+  diag::Diagnostic d =
+      expect_invalid("{\"format\": \"opscan-ir\", \"version\": 1e400}",
+                     "not valid JSON: the number '1e400' is outside a double's range");
+  EXPECT_EQ(d.location.line, 1u);
+  EXPECT_EQ(d.location.column, 36u);
 }
 
 TEST(IrRead, UnicodeEscapesAreDecoded) {

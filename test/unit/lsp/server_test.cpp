@@ -7,13 +7,18 @@
 #include "files.h"
 #include "lsp/document.h"
 #include "lsp/server.h"
+#include "server_options.h"
 
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <fcntl.h>
 #include <functional>
 #include <mutex>
 #include <string>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -23,7 +28,7 @@ using opscan::testing::TempDir;
 
 class Client {
 public:
-  explicit Client(ServerOptions options = {})
+  explicit Client(ServerOptions options = opscan::lsp::testing::server_options())
       : server_(
             [this](const Json& message) {
               std::lock_guard lock(mutex_);
@@ -325,3 +330,125 @@ TEST(Server, LogsAndSkipsADocumentThatIsNoFile) {
 }
 
 } // namespace
+
+// ===== analyses that crash or hang ==========================================
+// Real inputs, real libclang in the real worker: a chain of 100,000 `!`
+// overflows libclang's parser stack (no compiler option prevents it), and an
+// #include of a named pipe nobody writes never ends.
+
+namespace opscan::lsp {
+namespace {
+
+using opscan::testing::TempDir;
+using namespace std::chrono_literals;
+
+Json open_params(const std::string& path, const std::string& text) {
+  return {{"textDocument",
+           {{"uri", uri_of_path(path)}, {"languageId", "cpp"}, {"version", 1}, {"text", text}}}};
+}
+
+Json published(Client& client, const std::string& path) {
+  return publication(client, uri_of_path(path));
+}
+
+std::vector<std::string> codes_of(const Json& publication) {
+  std::vector<std::string> codes;
+  for (const Json& d : publication["diagnostics"])
+    codes.push_back(d.value("code", ""));
+  return codes;
+}
+
+size_t logs_containing(Client& client, const std::string& text) {
+  size_t n = 0;
+  for (const Json& m : client.sent()) {
+    if (m.value("method", "") == "window/logMessage" &&
+        m["params"]["message"].get<std::string>().find(text) != std::string::npos)
+      ++n;
+  }
+  return n;
+}
+
+TEST(ServerIsolation,
+     ACrashingDocumentGetsADiagnosticOthersAreServedAndItIsNotRetriedUntilItChanges) {
+  TempDir dir;
+  const std::string bad = dir.file("bad.cpp");
+  const std::string good = dir.file("good.cpp");
+  Client client;
+  client.initialize();
+  client.notify("textDocument/didOpen",
+                open_params(bad, "int v = " + std::string(100000, '!') + "1;\n"));
+  client.notify("textDocument/didOpen", open_params(good, "int x = y;\n"));
+  const Json crashed = published(client, bad);
+  ASSERT_EQ(codes_of(crashed), std::vector<std::string>{"opscan-analysis-crashed"}) << crashed;
+  const Json& d = crashed["diagnostics"][0];
+  EXPECT_EQ(d["severity"], 1);
+  EXPECT_EQ(d["range"]["start"], Json({{"line", 0}, {"character", 0}}));
+  EXPECT_NE(d["message"].get<std::string>().find("crashed"), std::string::npos) << d;
+  EXPECT_EQ(codes_of(published(client, good)), std::vector<std::string>{"opscan-clang-error"});
+  EXPECT_EQ(logs_containing(client, "bad.cpp crashed"), 1u);
+
+  // Saved unchanged: not analysed again (no second crash); the diagnostic stays.
+  client.notify("textDocument/didSave", {{"textDocument", {{"uri", uri_of_path(bad)}}}});
+  EXPECT_EQ(codes_of(published(client, bad)), std::vector<std::string>{"opscan-analysis-crashed"});
+  EXPECT_EQ(logs_containing(client, "bad.cpp crashed"), 1u);
+  // Requests about it are answered.
+  EXPECT_EQ(client.request(1, "textDocument/hover",
+                           {{"textDocument", {{"uri", uri_of_path(bad)}}},
+                            {"position", {{"line", 0}, {"character", 0}}}})["result"],
+            nullptr);
+  // Changed: analysed again.
+  client.notify("textDocument/didChange",
+                {{"textDocument", {{"uri", uri_of_path(bad)}, {"version", 2}}},
+                 {"contentChanges", {{{"text", "int v = !1;\nint w = z;\n"}}}}});
+  const Json fixed = published(client, bad);
+  EXPECT_EQ(fixed["version"], 2);
+  EXPECT_EQ(codes_of(fixed), std::vector<std::string>{"opscan-clang-error"}) << fixed;
+  EXPECT_EQ(client.request(2, "shutdown")["result"], nullptr);
+}
+
+TEST(ServerIsolation, AnAnalysisPastTheTimeLimitIsStoppedAndOthersAreServed) {
+  TempDir dir;
+  ASSERT_EQ(::mkfifo(dir.file("never.fifo").c_str(), 0600), 0);
+  const std::string hung = dir.file("hung.cpp");
+  const std::string good = dir.file("good.cpp");
+  Client client;
+  client.initialize(Json::object(), {{"analysisTimeout", 1}});
+  client.notify("textDocument/didOpen", open_params(hung, "#include \"never.fifo\"\nint x;\n"));
+  client.notify("textDocument/didOpen", open_params(good, "int x = y;\n"));
+  const Json timed_out = published(client, hung);
+  ASSERT_EQ(codes_of(timed_out), std::vector<std::string>{"opscan-analysis-timeout"}) << timed_out;
+  EXPECT_EQ(timed_out["diagnostics"][0]["severity"], 2);
+  EXPECT_NE(timed_out["diagnostics"][0]["message"].get<std::string>().find("after 1 s"),
+            std::string::npos);
+  EXPECT_EQ(codes_of(published(client, good)), std::vector<std::string>{"opscan-clang-error"});
+  EXPECT_EQ(client.request(1, "shutdown")["result"], nullptr);
+  client.notify("exit", Json::object());
+  EXPECT_TRUE(client.server().exited());
+}
+
+TEST(ServerIsolation, ExitDoesNotWaitForAnAnalysisUnderWay) {
+  TempDir dir;
+  const std::string fifo = dir.file("never.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string hung = dir.file("hung.cpp");
+  int writer = -1;
+  {
+    ServerOptions options = testing::server_options();
+    options.analysis_timeout = 3600s; // only exit can end it
+    Client client(options);
+    client.initialize();
+    client.notify("textDocument/didOpen", open_params(hung, "#include \"never.fifo\"\n"));
+    // The analysis is under way once libclang has the pipe open (opening
+    // it for writing succeeds only then); held open, the read never ends.
+    while ((writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+      std::this_thread::sleep_for(10ms);
+    EXPECT_EQ(client.request(1, "shutdown")["result"], nullptr);
+    client.notify("exit", Json::object());
+    EXPECT_TRUE(client.server().exited());
+    EXPECT_EQ(client.server().exit_code(), 0);
+  } // the server ends here: it must not wait for the analysis
+  ::close(writer);
+}
+
+} // namespace
+} // namespace opscan::lsp

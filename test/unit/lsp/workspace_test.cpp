@@ -9,6 +9,7 @@
 #include "lsp/server.h"
 #include "lsp/workspace.h"
 #include "scan/scan.h"
+#include "server_options.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -97,6 +98,42 @@ TEST(WorkspaceCommand, ASourceUsesItsEntryAndAHeaderASourceIncludingIt) {
   EXPECT_EQ(workspace.command_for(dir.file("inc/alone.h")).main_file, dir.file("src/k.cpp"));
 }
 
+// A database with one entry, `flag` among its arguments.
+void write_database_with(const fs::path& dir, const std::string& source, const std::string& flag) {
+  const Json entry = {{"directory", dir.string()},
+                      {"file", source},
+                      {"arguments", {"c++", "-std=c++17", flag, "-c", source}}};
+  write_file(dir / "compile_commands.json", Json::array({entry}).dump());
+}
+
+bool has(const std::vector<std::string>& args, const std::string& arg) {
+  return std::find(args.begin(), args.end(), arg) != args.end();
+}
+
+TEST(WorkspaceCommand, AChangedDatabaseIsReadAgain) {
+  TempDir dir;
+  write_file(dir.path() / "src/k.cpp", "");
+  const std::string source = dir.file("src/k.cpp");
+  Workspace workspace;
+  // None yet: default flags.
+  EXPECT_EQ(workspace.command_for(source).database, "");
+  // One made after the file was first looked at is found.
+  write_database_with(dir.path() / "build", source, "-DFIRST");
+  FileCommand first = workspace.command_for(source);
+  EXPECT_EQ(first.database, dir.file("build/compile_commands.json"));
+  EXPECT_TRUE(has(first.args, "-DFIRST"));
+  // Rewritten in place (same size: only its times tell), then replaced by a
+  // rename: each change is read.
+  write_database_with(dir.path() / "build", source, "-DOTHER");
+  EXPECT_TRUE(has(workspace.command_for(source).args, "-DOTHER"));
+  write_database_with(dir.path() / "new", source, "-DTHIRD");
+  fs::rename(dir.path() / "new/compile_commands.json", dir.path() / "build/compile_commands.json");
+  EXPECT_TRUE(has(workspace.command_for(source).args, "-DTHIRD"));
+  // Removed: default flags again.
+  fs::remove(dir.path() / "build/compile_commands.json");
+  EXPECT_EQ(workspace.command_for(source).database, "");
+}
+
 TEST(WorkspaceCommand, ASettingNamesTheDatabaseForEveryFile) {
   TempDir dir;
   write_file(dir.path() / "elsewhere/k.cpp", "");
@@ -154,11 +191,13 @@ TEST(WorkspaceLibraries, TheBuildsGeneratedLibrariesAreFoundAndReadAgainWhenRebu
 class Client {
 public:
   Client()
-      : server_([this](const Json& m) {
-          std::lock_guard lock(mutex_);
-          messages_.push_back(m);
-          arrived_.notify_all();
-        }) {}
+      : server_(
+            [this](const Json& m) {
+              std::lock_guard lock(mutex_);
+              messages_.push_back(m);
+              arrived_.notify_all();
+            },
+            testing::server_options()) {}
 
   void send(const Json& m) { server_.receive(m.dump()); }
 

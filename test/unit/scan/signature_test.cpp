@@ -384,6 +384,39 @@ TEST(BuildKernelErrors, OperatorNameErrorsPointIntoTheLiteral) {
                    in_annotation(text.find("_out")), "name 'mul_out' ends in '_out'");
 }
 
+// Whitespace inside an operator name is refused, not dropped, with a fix-it
+// removing it (issue 23, finding 19): "t::add .out" would register t::add.out.
+TEST(BuildKernelFixIts, WhitespaceInsideTheOperatorNameIsRemoved) {
+  const std::string text = R"x("t::add .out")x";
+  const std::optional<diag::Diagnostic> d =
+      expect_one_error(build(signature(text, add_parameters())), "opscan-schema-name-whitespace",
+                       in_annotation(text.find(' ')),
+                       "operator name 't::add.out' is written with a space inside it; operator "
+                       "names hold no whitespace: write 't::add.out'");
+  ASSERT_TRUE(d);
+  ASSERT_EQ(d->fixits.size(), 1u);
+  EXPECT_EQ(d->fixits[0], (diag::FixIt{kFile, in_annotation(text.find(' ')).offset, 1, ""}));
+  // A line break written as an escape: the fix removes the escape's two bytes.
+  const std::string escaped =
+      R"x("t::add\n.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)")x";
+  const std::optional<diag::Diagnostic> e =
+      expect_one_error(build(signature(escaped, add_parameters())), "opscan-schema-name-whitespace",
+                       in_annotation(escaped.find('\\')), "written with a line break inside it");
+  ASSERT_TRUE(e);
+  ASSERT_EQ(e->fixits.size(), 1u);
+  EXPECT_EQ(e->fixits[0], (diag::FixIt{kFile, in_annotation(escaped.find('\\')).offset, 2, ""}));
+  // Across adjacent literals, the removal joins them.
+  const std::string split = R"x("t::add " ".out")x";
+  const std::optional<diag::Diagnostic> f =
+      expect_one_error(build(signature(split, add_parameters())), "opscan-schema-name-whitespace",
+                       in_annotation(split.find(' ')), "write 't::add.out'");
+  ASSERT_TRUE(f);
+  ASSERT_EQ(f->fixits.size(), 1u);
+  EXPECT_EQ(f->fixits[0],
+            (diag::FixIt{kFile, in_annotation(split.find(' ')).offset,
+                         static_cast<uint32_t>(split.find(".out") - split.find(' ')), ""}));
+}
+
 TEST(BuildKernelErrors, DeclaredSchemaSyntaxErrorInTheLiteral) {
   const std::string text = R"x("t::f.out(Tensor self, *, Tensor(a!) out -> Tensor(a!)")x";
   expect_one_error(build(signature(text, add_parameters())), "opscan-schema-syntax",

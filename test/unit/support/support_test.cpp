@@ -5,6 +5,7 @@
 #include "files.h"
 #include "support/depfile.h"
 #include "support/files.h"
+#include "support/interrupt.h"
 #include "support/sha256.h"
 
 #include <algorithm>
@@ -14,6 +15,8 @@
 #include <string>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -445,6 +448,240 @@ TEST_F(WriteFiles, AReplacedFileKeepsItsMode) {
   ASSERT_TRUE(write_files(outputs()).ok());
   EXPECT_EQ(fs::status(dir_ / "lib" / "a.h").permissions(),
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::owner_exec);
+}
+
+// ----- write_files: modes (finding 1 of issue 23: new files were 0666) -----
+
+mode_t mode_of(const fs::path& path) {
+  struct stat st {};
+  EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+// The process's umask for a scope.
+class Umask {
+public:
+  explicit Umask(mode_t mask) : saved_(::umask(mask)) {}
+  ~Umask() { ::umask(saved_); }
+
+private:
+  mode_t saved_;
+};
+
+TEST_F(WriteFiles, NewFilesAndDirectoriesGetTheModeTheUmaskGives) {
+  for (mode_t mask : {mode_t{077}, mode_t{022}, mode_t{027}, mode_t{0}}) {
+    SCOPED_TRACE(mask);
+    fs::remove_all(dir_ / "new");
+    {
+      Umask umask(mask);
+      ASSERT_TRUE(write_files({{dir_ / "new" / "sub" / "x.h", "x\n"}}).ok());
+      ASSERT_TRUE(write_if_changed(dir_ / "new" / "y.h", "y\n") == WriteOutcome::written);
+    }
+    EXPECT_EQ(mode_of(dir_ / "new" / "sub" / "x.h"), 0666 & ~mask);
+    EXPECT_EQ(mode_of(dir_ / "new" / "y.h"), 0666 & ~mask);
+    EXPECT_EQ(mode_of(dir_ / "new" / "sub"), 0777 & ~mask);
+  }
+}
+
+TEST_F(WriteFiles, AReplacedFileKeepsItsModeWhateverTheUmask) {
+  for (mode_t mask : {mode_t{077}, mode_t{022}, mode_t{0}}) {
+    for (mode_t mode : {mode_t{0640}, mode_t{0600}, mode_t{0664}, mode_t{0755}}) {
+      SCOPED_TRACE(std::to_string(mask) + " " + std::to_string(mode));
+      opscan::testing::write_file(dir_ / "lib" / "a.h", "old a\n");
+      ASSERT_EQ(::chmod((dir_ / "lib" / "a.h").c_str(), mode), 0);
+      Umask umask(mask);
+      ASSERT_TRUE(write_files(outputs()).ok());
+      EXPECT_EQ(opscan::testing::read_file(dir_ / "lib" / "a.h"), "new a\n");
+      EXPECT_EQ(mode_of(dir_ / "lib" / "a.h"), mode);
+    }
+  }
+}
+
+// ----- write_files: links below the output directory (finding 18) ----------
+
+// A directory `elsewhere` that a link planted in the output tree points to.
+class LinkedOutput : public WriteFiles {
+protected:
+  void SetUp() override {
+    WriteFiles::SetUp();
+    fs::create_directories(dir_ / "elsewhere");
+    opscan::testing::write_file(dir_ / "elsewhere" / "a.h", "precious\n");
+    fs::create_directories(dir_ / "out" / "t");
+  }
+  // `files`, each to be written below `root`.
+  static std::vector<FileWrite> below(std::vector<FileWrite> files, const fs::path& root) {
+    for (FileWrite& file : files)
+      file.root = root;
+    return files;
+  }
+  // Writes files under out/ (the root), and expects it refused naming
+  // `link`, with nothing written anywhere.
+  void expect_refused(const fs::path& link, const std::vector<FileWrite>& files) {
+    before_ = opscan::testing::snapshot(dir_);
+    const std::vector<std::string> entries = tree();
+    const WriteFilesResult result = write_files(below(files, dir_ / "out"));
+    EXPECT_EQ(result.failed_path, link);
+    EXPECT_EQ(result.error, "a symbolic link; opscan writes only below the output directory, "
+                            "through real directories");
+    EXPECT_EQ(opscan::testing::snapshot(dir_), before_);
+    EXPECT_EQ(tree(), entries) << "nothing may appear, outside out/ or in it";
+  }
+};
+
+TEST_F(LinkedOutput, ALinkInPlaceOfALibraryDirectoryIsRefused) {
+  fs::remove_all(dir_ / "out" / "t");
+  fs::create_symlink(dir_ / "elsewhere", dir_ / "out" / "t");
+  expect_refused(dir_ / "out" / "t", {{dir_ / "out" / "u.h", "u\n"},
+                                      {dir_ / "out" / "t" / "a.h", "new a\n"},
+                                      {dir_ / "out" / "t" / "b.h", "new b\n"}});
+}
+
+TEST_F(LinkedOutput, ALinkDeeperInTheTreeIsRefused) {
+  fs::create_symlink("../../elsewhere", dir_ / "out" / "t" / "kernel_count");
+  expect_refused(dir_ / "out" / "t" / "kernel_count",
+                 {{dir_ / "out" / "t" / "a.h", "new a\n"},
+                  {dir_ / "out" / "t" / "kernel_count" / "deep" / "x.h", "x\n"}});
+  // A relative link, or one to a directory the call would create, alike.
+  fs::create_symlink("../../elsewhere/made", dir_ / "out" / "t" / "made");
+  expect_refused(dir_ / "out" / "t" / "made", {{dir_ / "out" / "t" / "made" / "x.h", "x\n"}});
+}
+
+TEST_F(LinkedOutput, ALinkInPlaceOfAFileIsRefused) {
+  fs::create_symlink(dir_ / "elsewhere" / "a.h", dir_ / "out" / "t" / "a.h");
+  before_ = opscan::testing::snapshot(dir_);
+  const WriteFilesResult result = write_files({{dir_ / "out" / "t" / "a.h", "new a\n", dir_ / "out"}});
+  EXPECT_EQ(result.failed_path, dir_ / "out" / "t" / "a.h");
+  EXPECT_EQ(result.error, "Not a regular file (a symbolic link); opscan replaces only regular files");
+  EXPECT_EQ(opscan::testing::snapshot(dir_), before_);
+}
+
+// The output directory itself is the caller's to choose, a link included;
+// without a root, so is each file's own directory.
+TEST_F(LinkedOutput, TheRootItselfMayBeALink) {
+  fs::create_symlink(dir_ / "elsewhere", dir_ / "linked-out");
+  ASSERT_TRUE(write_files({{dir_ / "linked-out" / "t" / "x.h", "x\n", dir_ / "linked-out"}}).ok());
+  EXPECT_EQ(opscan::testing::read_file(dir_ / "elsewhere" / "t" / "x.h"), "x\n");
+  ASSERT_TRUE(write_files({{dir_ / "linked-out" / "y.h", "y\n"}}).ok());
+  EXPECT_EQ(opscan::testing::read_file(dir_ / "elsewhere" / "y.h"), "y\n");
+}
+
+TEST_F(LinkedOutput, AFileOutsideTheRootIsRefused) {
+  before_ = opscan::testing::snapshot(dir_);
+  const WriteFilesResult result =
+      write_files({{dir_ / "out" / "t" / ".." / ".." / "escaped.h", "x\n", dir_ / "out"}});
+  EXPECT_EQ(result.error, "not below the output directory " + (dir_ / "out").string());
+  EXPECT_EQ(opscan::testing::snapshot(dir_), before_);
+}
+
+// ----- write_files: what a killed writer left (finding 7) ------------------
+
+// The id of a process that has ended (and been waited for).
+pid_t ended_process() {
+  const pid_t child = ::fork();
+  if (child == 0)
+    ::_exit(0);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return child;
+}
+
+TEST_F(WriteFiles, TemporariesAndBackupsOfAKilledWriterAreRemoved) {
+  const std::string dead = std::to_string(ended_process());
+  const std::string live = std::to_string(::getppid());
+  const std::string self = std::to_string(::getpid());
+  const std::vector<std::string> removed = {
+      ".a.h.opscan-" + dead + "-3.tmp", ".a.h.opscan-" + dead + "-3.old",
+      ".gone.cpp.opscan-" + dead + "-0.tmp", // of a file this call does not write
+  };
+  const std::vector<std::string> kept = {
+      ".a.h.opscan-" + live + "-1.tmp", // its process is alive
+      ".a.h.opscan-" + self + "-9.tmp", // this process's own
+      "a.h.opscan-" + dead + "-1.tmp",  // other names
+      ".a.h.opscan-" + dead + "-1.tmp.bak",
+      ".a.h.opscan-" + dead + ".tmp",
+      ".a.h.opscan-0-1.tmp",
+      ".opscan-" + dead + "-1.tmp",
+      "notes.old",
+  };
+  for (const std::string& name : removed)
+    opscan::testing::write_file(dir_ / "lib" / name, "left\n");
+  for (const std::string& name : kept)
+    opscan::testing::write_file(dir_ / "lib" / name, "kept\n");
+  // Not regular files, or not in a directory this call writes to.
+  fs::create_directories(dir_ / "lib" / (".d.opscan-" + dead + "-2.tmp"));
+  fs::create_symlink("a.h", dir_ / "lib" / (".l.opscan-" + dead + "-2.old"));
+  fs::create_directories(dir_ / "other");
+  opscan::testing::write_file(dir_ / "other" / (".a.h.opscan-" + dead + "-4.tmp"), "left\n");
+
+  ASSERT_TRUE(write_files(outputs()).ok());
+  Strings expected = {"lib",
+                      "lib/a.h",
+                      "lib/b.cpp",
+                      "lib/gen",
+                      "lib/gen/c.yaml",
+                      "lib/.d.opscan-" + dead + "-2.tmp",
+                      "lib/.l.opscan-" + dead + "-2.old",
+                      "other",
+                      "other/.a.h.opscan-" + dead + "-4.tmp"};
+  for (const std::string& name : kept)
+    expected.push_back("lib/" + name);
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(tree(), expected);
+  for (const std::string& name : kept)
+    EXPECT_EQ(opscan::testing::read_file(dir_ / "lib" / name), "kept\n") << name;
+}
+
+// ----- write_files under a signal (finding 7) -------------------------------
+
+// Each runs in a child process (a death test) that holds interrupts as the
+// tool does; the parent then reads what it left.
+using WriteFilesDeathTest = WriteFiles;
+
+TEST_F(WriteFilesDeathTest, ASignalBetweenTheRenamesWaitsForTheWholeSet) {
+  for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
+    SCOPED_TRACE(sig);
+    opscan::testing::write_file(dir_ / "lib" / "a.h", "old a\n");
+    opscan::testing::write_file(dir_ / "lib" / "b.cpp", "old b\n");
+    fs::remove_all(dir_ / "lib" / "gen");
+    EXPECT_EXIT(
+        {
+          hold_interrupts_during_commits();
+          WriteHooks hooks;
+          hooks.before_rename = [&](const fs::path& destination) {
+            if (destination == dir_ / "lib" / "b.cpp")
+              ::raise(sig);
+          };
+          write_files(outputs(), hooks);
+          std::exit(0); // not reached: the signal ends the process when the set is whole
+        },
+        ::testing::KilledBySignal(sig), "");
+    EXPECT_EQ(tree(), (Strings{"lib", "lib/a.h", "lib/b.cpp", "lib/gen", "lib/gen/c.yaml"}));
+    EXPECT_EQ(opscan::testing::read_file(dir_ / "lib" / "a.h"), "new a\n");
+    EXPECT_EQ(opscan::testing::read_file(dir_ / "lib" / "b.cpp"), "new b\n");
+    EXPECT_EQ(opscan::testing::read_file(dir_ / "lib" / "gen" / "c.yaml"), "new c\n");
+  }
+}
+
+// The signal arrives, then the last rename fails: the set is put back
+// first, and only then does the process die.
+TEST_F(WriteFilesDeathTest, ASignalDuringAFailingCommitWaitsForTheUndo) {
+  const fs::path last = dir_ / "lib" / "gen" / "c.yaml";
+  EXPECT_EXIT(
+      {
+        hold_interrupts_during_commits();
+        WriteHooks hooks;
+        hooks.before_rename = [&](const fs::path& destination) {
+          ::raise(SIGTERM);
+          if (destination == last)
+            fs::create_directories(last / "in-the-way");
+        };
+        write_files(outputs(), hooks);
+        std::exit(0);
+      },
+      ::testing::KilledBySignal(SIGTERM), "");
+  fs::remove_all(dir_ / "lib" / "gen"); // what the hook made
+  EXPECT_EQ(opscan::testing::snapshot(dir_), before_);
+  EXPECT_EQ(tree(), (Strings{"lib", "lib/a.h", "lib/b.cpp"}));
 }
 
 // ----- reading only regular files, of bounded size ---------------------------
