@@ -74,21 +74,25 @@ struct FilteredArguments {
 //
 // - The driver's own options (what a build passes) are kept unless listed:
 //   a deny list, checked against every option clang 14's driver knows
-//   (`clang --autocomplete=-`, each run through libclang in an empty
-//   directory): the -M family, -o, -emit-*, -save-temps, traces and
-//   statistics, plugins, module caches; -v, -H, -###, --help, --version,
-//   -dump*, -print-*, --autocomplete=, -ccc-*; -working-directory; --config
-//   and its directories; --driver-mode other than gcc and g++; -mllvm,
-//   -Xanalyzer, -Xarch_*, -Xopenmp-target, -Xcuda-*; raised
-//   -fbracket-depth, -ftemplate-depth, -fconstexpr-depth and
-//   -fconstexpr-steps (a value at most clang's default is kept).
+//   (`clang --autocomplete=-`, each alone, with a value and with =value,
+//   run through libclang in an empty directory): the -M family, -o,
+//   -emit-*, -save-temps, -gen-cdb-fragment-path, traces and statistics,
+//   plugins, module caches; -v, -H, -###, --help, --version, -dump*,
+//   -print-*, --autocomplete=, -ccc-print-*; -ccc-arcmt-*/-ccc-objcmt-*
+//   (which rewrite sources); -working-directory; --config and its
+//   directories; --driver-mode other than gcc and g++; -mllvm, -Xanalyzer,
+//   -Xarch_*, -Xopenmp-target, -Xcuda-*; raised -fbracket-depth,
+//   -ftemplate-depth, -fconstexpr-depth and -fconstexpr-steps (a value at
+//   most clang's default is kept).
 // - The frontend's options (-Xclang X, -Xpreprocessor X, the parts of
 //   -Wp,A,B) can do anything (dump the AST or record layouts on standard
-//   output, write dependency files, load plugins), so only an allow list
-//   passes: macros and include paths (-D, -U, -I, -include, -isystem, ...),
-//   warnings (-W...), -std=, target options (-triple, -target-feature,
-//   ...), -working-directory (which moves nothing), and -f... flags but
-//   those of the deny list and -fdump-*, -fixit, -ftime-*, -fmodules*.
+//   output, write dependency files, apply fix-its, load plugins), so only an
+//   allow list passes: macros and include paths (-D, -U, -I, -include,
+//   -isystem, ...), warnings (-W...), -std=, target options (-triple,
+//   -target-feature, ...), -working-directory (which moves nothing: how a
+//   database entry's directory applies), and -f... flags but those of the
+//   deny list and -fdump-*, -fixit, -ftime-*, -fmodules*. One that takes a
+//   value is dropped without it, as it would take opscan's next argument.
 // - @FILE (a response file) is dropped: the caller reads them first, as
 //   any input (expand_response_files, scan/response_files.h).
 FilteredArguments filter_arguments(const std::vector<std::string>& args);
