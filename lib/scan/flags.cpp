@@ -515,6 +515,12 @@ FilteredArguments filter(const std::vector<std::string>& args, bool implicit_mod
       ++i;
       continue;
     }
+    // The frontend would take opscan's next argument.
+    if (!wrapped && is_wrapper(arg)) {
+      out.dropped.push_back({arg, DropReason::unknown_frontend, false, i});
+      ++i;
+      continue;
+    }
     Decision d = decide(arg, wrapped, next, implicit_modules);
     // A frontend option kept without its value would take the next one
     // the frontend gets, maybe one of opscan's own.

@@ -343,6 +343,8 @@ const std::vector<Family> kFamilies = {
     // A frontend option kept without its value would take opscan's next one.
     {"FrontendOptionWithoutItsValue", {"-I", "inc", "-Xclang", "-include"}, {"-I", "inc"},
      {{"-Xclang -include", DropReason::unknown_frontend}}},
+    {"WrapperWithoutAnOption", {"-I", "inc", "-Xpreprocessor"}, {"-I", "inc"},
+     {{"-Xpreprocessor", DropReason::unknown_frontend}}},
 };
 
 class FilterFamilies : public ::testing::TestWithParam<Family> {};
