@@ -1,6 +1,7 @@
 // filter_arguments: which compiler arguments a scan keeps from libclang, and
 // the notes a run gives for those it drops.
 #include "scan/flags.h"
+#include "scan/live.h"
 #include "scan/response_files.h"
 #include "scan_test_helpers.h"
 
@@ -401,6 +402,21 @@ TEST_P(FilterFamilies, GivenInACompilationDatabase) {
   // nothing.
   EXPECT_EQ(std::count(args.begin(), args.end(), "-working-directory=" + dir.path().string()),
             1);
+}
+
+// The language server's units (lib/scan/live.h) get their arguments
+// through the same filter.
+TEST_P(FilterFamilies, GivenToTheLanguageServer) {
+  const Family& f = GetParam();
+  const LiveUnit unit("k.cpp", f.args, /*main_file_only=*/true);
+  const std::vector<std::string>& args = unit.args();
+  for (const auto& [option, reason] : f.dropped) {
+    const std::string spelling = option.substr(option.rfind(' ') + 1);
+    EXPECT_EQ(std::count(args.begin(), args.end(), spelling),
+              std::count(f.kept.begin(), f.kept.end(), spelling))
+        << spelling;
+  }
+  EXPECT_TRUE(std::search(args.begin(), args.end(), f.kept.begin(), f.kept.end()) != args.end());
 }
 
 INSTANTIATE_TEST_SUITE_P(Each, FilterFamilies, ::testing::ValuesIn(kFamilies),
