@@ -541,7 +541,12 @@ FilteredArguments filter(const std::vector<std::string>& args, bool implicit_mod
 } // namespace
 
 FilteredArguments filter_arguments(const std::vector<std::string>& args) {
-  return filter(args, builds_implicit_modules(args));
+  // Each argument as libclang reads it: a C string, which ends at the first
+  // NUL byte ("-M\0x" is -M).
+  std::vector<std::string> read(args.size());
+  for (size_t i = 0; i < args.size(); ++i)
+    read[i] = args[i].substr(0, args[i].find('\0'));
+  return filter(read, builds_implicit_modules(read));
 }
 
 std::string dropped_message(const DroppedArgument& dropped) {

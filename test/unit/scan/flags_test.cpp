@@ -346,6 +346,10 @@ const std::vector<Family> kFamilies = {
      {{"-Xclang -include", DropReason::unknown_frontend}}},
     {"WrapperWithoutAnOption", {"-I", "inc", "-Xpreprocessor"}, {"-I", "inc"},
      {{"-Xpreprocessor", DropReason::unknown_frontend}}},
+    // libclang reads an argument up to its first NUL byte (found by the
+    // flags fuzz target: -M then printed the dependency rule).
+    {"NulInsideAnArgument", {std::string("-M\0planted.d", 12), std::string("-DX\0Y", 5)}, {"-DX"},
+     {{"-M", DropReason::writes_files}}},
 };
 
 class FilterFamilies : public ::testing::TestWithParam<Family> {};
