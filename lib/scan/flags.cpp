@@ -3,7 +3,6 @@
 #include "scan/clang.h"
 #include "scan/response_files.h"
 #include "support/files.h"
-
 #include "support/text.h"
 
 #include <algorithm>
@@ -244,16 +243,36 @@ constexpr Rule kRules[] = {
 // Options whose value is the next argument, kept: that value is passed over,
 // never read as an option ("-include -MD" includes a file named -MD).
 constexpr std::string_view kKeptWithValue[] = {
-    "-I",        "-D",         "-U",
-    "-include",  "-imacros",   "-include-pch",
-    "-isystem",  "-idirafter", "-iquote",
-    "-iprefix",  "-iwithprefix", "-iwithprefixbefore",
-    "-isysroot", "--sysroot",  "-x",
-    "-target",   "-arch",      "-F",
-    "-iframework", "-ivfsoverlay", "-L",
-    "-resource-dir", "-cxx-isystem", "-isystem-after",
-    "-imultilib", "-B",        "--param",
-    "-Xlinker",  "-Xassembler", "-ccc-gcc-name",
+    "-I",
+    "-D",
+    "-U",
+    "-include",
+    "-imacros",
+    "-include-pch",
+    "-isystem",
+    "-idirafter",
+    "-iquote",
+    "-iprefix",
+    "-iwithprefix",
+    "-iwithprefixbefore",
+    "-isysroot",
+    "--sysroot",
+    "-x",
+    "-target",
+    "-arch",
+    "-F",
+    "-iframework",
+    "-ivfsoverlay",
+    "-L",
+    "-resource-dir",
+    "-cxx-isystem",
+    "-isystem-after",
+    "-imultilib",
+    "-B",
+    "--param",
+    "-Xlinker",
+    "-Xassembler",
+    "-ccc-gcc-name",
     "-ccc-install-dir",
 };
 
@@ -262,35 +281,80 @@ constexpr std::string_view kKeptWithValue[] = {
 // the language, the warnings and the target. With a value, the value is the
 // next -Xclang argument.
 constexpr std::string_view kFrontendWithValue[] = {
-    "-D",          "-U",           "-I",
-    "-include",    "-imacros",     "-include-pch",
-    "-isystem",    "-idirafter",   "-iquote",
-    "-iprefix",    "-iwithprefix", "-iwithprefixbefore",
-    "-isysroot",   "-internal-isystem", "-internal-externc-isystem",
-    "-c-isystem",  "-cxx-isystem", "-objc-isystem",
-    "-objcxx-isystem", "-resource-dir", "-ivfsoverlay",
-    "-working-directory", "-x",    "-triple",
-    "-aux-triple", "-target-cpu",  "-target-feature",
-    "-target-abi", "-tune-cpu",    "-main-file-name",
-    "-mrelocation-model", "-mthread-model", "-pic-level",
+    "-D",
+    "-U",
+    "-I",
+    "-include",
+    "-imacros",
+    "-include-pch",
+    "-isystem",
+    "-idirafter",
+    "-iquote",
+    "-iprefix",
+    "-iwithprefix",
+    "-iwithprefixbefore",
+    "-isysroot",
+    "-internal-isystem",
+    "-internal-externc-isystem",
+    "-c-isystem",
+    "-cxx-isystem",
+    "-objc-isystem",
+    "-objcxx-isystem",
+    "-resource-dir",
+    "-ivfsoverlay",
+    "-working-directory",
+    "-x",
+    "-triple",
+    "-aux-triple",
+    "-target-cpu",
+    "-target-feature",
+    "-target-abi",
+    "-tune-cpu",
+    "-main-file-name",
+    "-mrelocation-model",
+    "-mthread-model",
+    "-pic-level",
 };
 constexpr std::string_view kFrontendFlags[] = {
-    "-nostdinc",   "-nostdinc++", "-nostdsysteminc", "-nobuiltininc",
-    "-undef",      "-trigraphs",  "-w",              "-pedantic",
-    "-pedantic-errors", "-disable-pragma-debug-crash", "-disable-free",
-    "-disable-llvm-verifier", "-discard-value-names", "-pic-is-pie",
-    "-mconstructor-aliases", "-munwind-tables", "-mms-bitfields",
+    "-nostdinc",
+    "-nostdinc++",
+    "-nostdsysteminc",
+    "-nobuiltininc",
+    "-undef",
+    "-trigraphs",
+    "-w",
+    "-pedantic",
+    "-pedantic-errors",
+    "-disable-pragma-debug-crash",
+    "-disable-free",
+    "-disable-llvm-verifier",
+    "-discard-value-names",
+    "-pic-is-pie",
+    "-mconstructor-aliases",
+    "-munwind-tables",
+    "-mms-bitfields",
 };
 // Joined: "-DX", "-Wall", "-std=c++17", "-fno-rtti", ...
 constexpr std::string_view kFrontendPrefixes[] = {
-    "-D", "-U", "-I", "-W", "-std=", "-stdlib=", "-f", "-O", "-working-directory=",
-    "-mframe-pointer=", "-mlong-double-", "-debug-info-kind=", "-dwarf-version=",
+    "-D",
+    "-U",
+    "-I",
+    "-W",
+    "-std=",
+    "-stdlib=",
+    "-f",
+    "-O",
+    "-working-directory=",
+    "-mframe-pointer=",
+    "-mlong-double-",
+    "-debug-info-kind=",
+    "-dwarf-version=",
 };
 // -f flags of the frontend that are not safe: they print (record layouts),
 // apply fix-its to the sources, time (and print) or build modules.
 constexpr std::string_view kFrontendDenied[] = {
-    "-fdump-", "-fixit", "-ftime-", "-fmodules", "-fimplicit-modules", "-fmodule-format",
-    "-fcrash-", "-fbuild-session",
+    "-fdump-",         "-fixit",   "-ftime-",         "-fmodules", "-fimplicit-modules",
+    "-fmodule-format", "-fcrash-", "-fbuild-session",
 };
 
 // Recursion limits and clang 14's defaults (LangOptions.def): a larger one
@@ -444,7 +508,8 @@ Decision decide(std::string_view arg, bool wrapped, const std::string* next,
   if (wrapped) {
     bool takes_next = false;
     if (!frontend_allows(arg, takes_next)) {
-      const bool builds_modules = arg.starts_with("-fmodules") || arg.starts_with("-fimplicit-modules");
+      const bool builds_modules =
+          arg.starts_with("-fmodules") || arg.starts_with("-fimplicit-modules");
       return {builds_modules ? DropReason::module_cache : DropReason::unknown_frontend, whole};
     }
     return {std::nullopt, whole, false, takes_next};
@@ -507,8 +572,7 @@ FilteredArguments filter(const std::vector<std::string>& args, bool implicit_mod
     const std::string& arg = wrapped ? args[i + 1] : args[i];
     const std::string wrapper = wrapped ? args[i] + " " : "";
     const size_t width = wrapped ? 2 : 1;
-    const bool has_next =
-        wrapped ? i + width + 1 < n && args[i + width] == args[i] : i + width < n;
+    const bool has_next = wrapped ? i + width + 1 < n && args[i + width] == args[i] : i + width < n;
     const std::string* next = has_next ? &args[i + width + (wrapped ? 1 : 0)] : nullptr;
     if (!wrapped && arg.starts_with("-Wp,")) {
       filter_preprocessor_list(arg, i, implicit_modules, out);
@@ -676,7 +740,8 @@ size_t offset_of(std::string_view text, size_t entry, std::string_view key = {})
 diag::Location location_at(std::string_view text, const std::string& path, size_t offset) {
   offset = std::min(offset, text.size());
   const std::string_view before = text.substr(0, offset);
-  const size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+  const size_t line_start =
+      before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
   return {path, static_cast<uint32_t>(std::count(before.begin(), before.end(), '\n') + 1),
           static_cast<uint32_t>(offset - line_start + 1), static_cast<uint32_t>(offset)};
 }
@@ -719,15 +784,15 @@ bool check_database(const std::string& text, const std::string& path, diag::Diag
     for (const auto& [key, value] : entry.items()) {
       if (std::find(std::begin(kFields), std::end(kFields), key) == std::end(kFields)) {
         return invalid(offset_of(text, i, key),
-                       fmt::format("{}: unknown field {} (fields: {})", which,
-                                   support::quoted(key), fmt::join(kFields, ", ")));
+                       fmt::format("{}: unknown field {} (fields: {})", which, support::quoted(key),
+                                   fmt::join(kFields, ", ")));
       }
       const bool is_arguments = key == "arguments";
-      const bool ok = is_arguments ? value.is_array() && std::all_of(value.begin(), value.end(),
-                                                                   [](const Json& arg) {
-                                                                     return arg.is_string();
-                                                                   })
-                                   : value.is_string();
+      const bool ok =
+          is_arguments
+              ? value.is_array() && std::all_of(value.begin(), value.end(),
+                                                [](const Json& arg) { return arg.is_string(); })
+              : value.is_string();
       if (!ok) {
         return invalid(offset_of(text, i, key),
                        fmt::format("{}: \"{}\" is not {}", which, key,
@@ -768,8 +833,8 @@ bool check_database(const std::string& text, const std::string& path, diag::Diag
 CompilationDatabaseHandle load_database(const std::string& path, diag::Diagnostics& diags) {
   const fs::path dir = fs::path(path).parent_path();
   std::error_code ec;
-  const bool has_flags_file = fs::symlink_status(dir / "compile_flags.txt", ec).type() !=
-                              fs::file_type::not_found;
+  const bool has_flags_file =
+      fs::symlink_status(dir / "compile_flags.txt", ec).type() != fs::file_type::not_found;
   std::string load_from = dir.empty() ? "." : dir.string();
   std::string private_dir;
   if (has_flags_file) {
@@ -781,10 +846,11 @@ CompilationDatabaseHandle load_database(const std::string& path, diag::Diagnosti
     if (ec || private_dir.empty()) {
       if (!private_dir.empty())
         fs::remove_all(private_dir, ec);
-      diags.push_back(diag::make_error(
-          "opscan-io", {path, 0, 0, 0},
-          "cannot read " + path + " apart from the compile_flags.txt beside it (which libclang "
-                                  "would read instead): no private temporary directory (TMPDIR)"));
+      diags.push_back(
+          diag::make_error("opscan-io", {path, 0, 0, 0},
+                           "cannot read " + path +
+                               " apart from the compile_flags.txt beside it (which libclang "
+                               "would read instead): no private temporary directory (TMPDIR)"));
       return {};
     }
   }

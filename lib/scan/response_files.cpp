@@ -112,5 +112,4 @@ std::optional<std::vector<std::string>> expand_response_files(const std::vector<
   return out;
 }
 
-
 } // namespace opscan::scan

@@ -11,11 +11,10 @@
 // Arguments naming /dev, /proc or /sys are skipped: reading a device is
 // what they ask for, and not a promise of opscan's.
 #include "diag/diag.h"
+#include "fuzz_check.h"
 #include "scan/flags.h"
 #include "scan/response_files.h"
 #include "scan/scan.h"
-
-#include "fuzz_check.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -151,8 +150,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const fs::path sandbox = make_sandbox(root);
   const fs::path before_cwd = fs::current_path();
   fs::current_path(sandbox);
-  for (const auto& [variable, sub] : {std::pair{"HOME", "home"}, std::pair{"XDG_CACHE_HOME", "cache"},
-                                      std::pair{"TMPDIR", "tmp"}})
+  for (const auto& [variable, sub] :
+       {std::pair{"HOME", "home"}, std::pair{"XDG_CACHE_HOME", "cache"},
+        std::pair{"TMPDIR", "tmp"}})
     ::setenv(variable, (sandbox / sub).c_str(), 1);
   const auto before = listing(sandbox);
   terminal.take();

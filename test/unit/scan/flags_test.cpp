@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sys/stat.h>
 #include <string>
+#include <sys/stat.h>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -252,41 +252,72 @@ void PrintTo(const Family& f, std::ostream* os) {
 
 const std::vector<Family> kFamilies = {
     // Writes files.
-    {"DependencyFiles", {"-MD", "-MF", "deps.d", "-Wp,-MMD,d.d"}, {},
-     {{"-MD", DropReason::writes_files}, {"-MF", DropReason::writes_files},
+    {"DependencyFiles",
+     {"-MD", "-MF", "deps.d", "-Wp,-MMD,d.d"},
+     {},
+     {{"-MD", DropReason::writes_files},
+      {"-MF", DropReason::writes_files},
       {"-Wp,-MMD", DropReason::writes_files}}},
-    {"SaveTemps", {"--save-temps", "-save-temps=obj"}, {},
+    {"SaveTemps",
+     {"--save-temps", "-save-temps=obj"},
+     {},
      {{"--save-temps", DropReason::writes_files}, {"-save-temps=obj", DropReason::writes_files}}},
-    {"CompilationDatabaseFragments", {"-gen-cdb-fragment-path", "cdb"}, {},
+    {"CompilationDatabaseFragments",
+     {"-gen-cdb-fragment-path", "cdb"},
+     {},
      {{"-gen-cdb-fragment-path", DropReason::writes_files}}},
-    {"FrontendDependencyFile", {"-Xclang", "-dependency-file", "-Xclang", "d.d"}, {},
+    {"FrontendDependencyFile",
+     {"-Xclang", "-dependency-file", "-Xclang", "d.d"},
+     {},
      {{"-Xclang -dependency-file", DropReason::writes_files}}},
-    {"SourceRewriting", {"-ccc-arcmt-modify", "-ccc-objcmt-migrate", "out"}, {},
+    {"SourceRewriting",
+     {"-ccc-arcmt-modify", "-ccc-objcmt-migrate", "out"},
+     {},
      {{"-ccc-arcmt-modify", DropReason::writes_files},
       {"-ccc-objcmt-migrate", DropReason::writes_files}}},
-    {"FrontendFixIts", {"-Xclang", "-fixit"}, {}, {{"-Xclang -fixit", DropReason::unknown_frontend}}},
+    {"FrontendFixIts",
+     {"-Xclang", "-fixit"},
+     {},
+     {{"-Xclang -fixit", DropReason::unknown_frontend}}},
     // Reads options from elsewhere.
-    {"ConfigFile", {"--config", "c.cfg", "--config=d.cfg"}, {},
+    {"ConfigFile",
+     {"--config", "c.cfg", "--config=d.cfg"},
+     {},
      {{"--config", DropReason::reads_config}, {"--config=d.cfg", DropReason::reads_config}}},
-    {"ConfigDirectories", {"--config-system-dir=/etc/x", "--config-user-dir=/home/x"}, {},
+    {"ConfigDirectories",
+     {"--config-system-dir=/etc/x", "--config-user-dir=/home/x"},
+     {},
      {{"--config-system-dir=/etc/x", DropReason::reads_config},
       {"--config-user-dir=/home/x", DropReason::reads_config}}},
     // Changes the directory.
-    {"WorkingDirectory", {"-working-directory", "elsewhere", "-working-directory=there"}, {},
+    {"WorkingDirectory",
+     {"-working-directory", "elsewhere", "-working-directory=there"},
+     {},
      {{"-working-directory", DropReason::changes_directory},
       {"-working-directory=there", DropReason::changes_directory}}},
     // Prints on standard output.
-    {"HelpAndVersion", {"--help", "--help-hidden", "-help", "--version"}, {},
-     {{"--help", DropReason::prints}, {"--help-hidden", DropReason::prints},
-      {"-help", DropReason::prints}, {"--version", DropReason::prints}}},
-    {"Dumps", {"-dumpmachine", "-dumpversion", "-print-search-dirs", "--print-targets"}, {},
-     {{"-dumpmachine", DropReason::prints}, {"-dumpversion", DropReason::prints},
-      {"-print-search-dirs", DropReason::prints}, {"--print-targets", DropReason::prints}}},
-    {"Autocomplete", {"--autocomplete=-fsyn"}, {},
-     {{"--autocomplete=-fsyn", DropReason::prints}}},
-    {"DriverPhases", {"-ccc-print-phases", "-ccc-print-bindings", "-###", "-v"}, {},
-     {{"-ccc-print-phases", DropReason::prints}, {"-ccc-print-bindings", DropReason::prints},
-      {"-###", DropReason::prints}, {"-v", DropReason::prints}}},
+    {"HelpAndVersion",
+     {"--help", "--help-hidden", "-help", "--version"},
+     {},
+     {{"--help", DropReason::prints},
+      {"--help-hidden", DropReason::prints},
+      {"-help", DropReason::prints},
+      {"--version", DropReason::prints}}},
+    {"Dumps",
+     {"-dumpmachine", "-dumpversion", "-print-search-dirs", "--print-targets"},
+     {},
+     {{"-dumpmachine", DropReason::prints},
+      {"-dumpversion", DropReason::prints},
+      {"-print-search-dirs", DropReason::prints},
+      {"--print-targets", DropReason::prints}}},
+    {"Autocomplete", {"--autocomplete=-fsyn"}, {}, {{"--autocomplete=-fsyn", DropReason::prints}}},
+    {"DriverPhases",
+     {"-ccc-print-phases", "-ccc-print-bindings", "-###", "-v"},
+     {},
+     {{"-ccc-print-phases", DropReason::prints},
+      {"-ccc-print-bindings", DropReason::prints},
+      {"-###", DropReason::prints},
+      {"-v", DropReason::prints}}},
     {"FrontendPrinting",
      {"-Xclang", "--show-includes", "-Xclang", "-fdump-record-layouts", "-Xclang", "-ast-dump",
       "-Xpreprocessor", "-dD", "-Wp,--show-includes,-DX=1"},
@@ -296,23 +327,32 @@ const std::vector<Family> kFamilies = {
       {"-Xclang -ast-dump", DropReason::unknown_frontend},
       {"-Xpreprocessor -dD", DropReason::unknown_frontend},
       {"-Wp,--show-includes", DropReason::unknown_frontend}}},
-    {"ClDriverMode", {"--driver-mode=cl", "--driver-mode=cpp", "--driver-mode=g++"},
+    {"ClDriverMode",
+     {"--driver-mode=cl", "--driver-mode=cpp", "--driver-mode=g++"},
      {"--driver-mode=g++"},
-     {{"--driver-mode=cl", DropReason::driver_mode}, {"--driver-mode=cpp", DropReason::driver_mode}}},
+     {{"--driver-mode=cl", DropReason::driver_mode},
+      {"--driver-mode=cpp", DropReason::driver_mode}}},
     // Loads code.
-    {"Plugins", {"-fplugin=p.so", "-Xclang", "-load", "-Xclang", "p.so"}, {},
+    {"Plugins",
+     {"-fplugin=p.so", "-Xclang", "-load", "-Xclang", "p.so"},
+     {},
      {{"-fplugin=p.so", DropReason::loads_code}, {"-Xclang -load", DropReason::loads_code}}},
     // Writes a module cache.
-    {"ImplicitModules", {"-fmodules", "-Xclang", "-fmodules", "-fmodules-cache-path=m"}, {},
-     {{"-fmodules", DropReason::module_cache}, {"-Xclang -fmodules", DropReason::module_cache},
+    {"ImplicitModules",
+     {"-fmodules", "-Xclang", "-fmodules", "-fmodules-cache-path=m"},
+     {},
+     {{"-fmodules", DropReason::module_cache},
+      {"-Xclang -fmodules", DropReason::module_cache},
       {"-fmodules-cache-path=m", DropReason::writes_files}}},
     // Passed to parts a scan does not run.
     {"NotRun",
-     {"-mllvm", "-stats", "-Xanalyzer", "-analyzer-output=html", "-Xarch_x86_64", "-MD",
-      "-Xclang", "-mllvm", "-Xclang", "-info-output-file=x"},
+     {"-mllvm", "-stats", "-Xanalyzer", "-analyzer-output=html", "-Xarch_x86_64", "-MD", "-Xclang",
+      "-mllvm", "-Xclang", "-info-output-file=x"},
      {},
-     {{"-mllvm", DropReason::not_run}, {"-Xanalyzer", DropReason::not_run},
-      {"-Xarch_x86_64", DropReason::not_run}, {"-Xclang -mllvm", DropReason::not_run}}},
+     {{"-mllvm", DropReason::not_run},
+      {"-Xanalyzer", DropReason::not_run},
+      {"-Xarch_x86_64", DropReason::not_run},
+      {"-Xclang -mllvm", DropReason::not_run}}},
     // Lets deep input overflow the stack or run without end.
     {"RaisedLimits",
      {"-fbracket-depth=100000", "-ftemplate-depth=5000", "-ftemplate-depth-5000",
@@ -342,13 +382,19 @@ const std::vector<Family> kFamilies = {
       "-Xpreprocessor", "-DX=1", "-Xclang", "-Wno-unused"},
      {}},
     // A frontend option kept without its value would take opscan's next one.
-    {"FrontendOptionWithoutItsValue", {"-I", "inc", "-Xclang", "-include"}, {"-I", "inc"},
+    {"FrontendOptionWithoutItsValue",
+     {"-I", "inc", "-Xclang", "-include"},
+     {"-I", "inc"},
      {{"-Xclang -include", DropReason::unknown_frontend}}},
-    {"WrapperWithoutAnOption", {"-I", "inc", "-Xpreprocessor"}, {"-I", "inc"},
+    {"WrapperWithoutAnOption",
+     {"-I", "inc", "-Xpreprocessor"},
+     {"-I", "inc"},
      {{"-Xpreprocessor", DropReason::unknown_frontend}}},
     // libclang reads an argument up to its first NUL byte (found by the
     // flags fuzz target: -M then printed the dependency rule).
-    {"NulInsideAnArgument", {std::string("-M\0planted.d", 12), std::string("-DX\0Y", 5)}, {"-DX"},
+    {"NulInsideAnArgument",
+     {std::string("-M\0planted.d", 12), std::string("-DX\0Y", 5)},
+     {"-DX"},
      {{"-M", DropReason::writes_files}}},
 };
 
@@ -375,11 +421,10 @@ TEST_P(FilterFamilies, GivenInACompilationDatabase) {
   Json::array_t arguments = {"c++"};
   arguments.insert(arguments.end(), f.args.begin(), f.args.end());
   arguments.insert(arguments.end(), {"-c", "src/k.cpp"});
-  dir.write("build/compile_commands.json",
-            Json::array({{{"directory", dir.path().string()},
-                          {"file", "src/k.cpp"},
-                          {"arguments", arguments}}})
-                .dump());
+  dir.write("build/compile_commands.json", Json::array({{{"directory", dir.path().string()},
+                                                         {"file", "src/k.cpp"},
+                                                         {"arguments", arguments}}})
+                                               .dump());
   diag::Diagnostics diags;
   auto db = CompilationDatabase::open(dir.file("build"), diags);
   ASSERT_TRUE(db) << describe(diags);
@@ -404,8 +449,7 @@ TEST_P(FilterFamilies, GivenInACompilationDatabase) {
   }
   // The database's own directory applies through the frontend, which moves
   // nothing.
-  EXPECT_EQ(std::count(args.begin(), args.end(), "-working-directory=" + dir.path().string()),
-            1);
+  EXPECT_EQ(std::count(args.begin(), args.end(), "-working-directory=" + dir.path().string()), 1);
 }
 
 // The language server's units (lib/scan/live.h) get their arguments
@@ -600,17 +644,17 @@ TEST(CompilationDatabaseCheck, ResponseFilesOfEntriesAreCheckedBeforeLibclangRea
   ASSERT_EQ(::mkfifo(dir.file("fifo.rsp").c_str(), 0644), 0);
   const std::string d = dir.path().string();
   for (const std::string& entry :
-       {R"({"directory": ")" + d + R"(", "file": "k.cpp", "arguments": ["c++", "@fifo.rsp", "k.cpp"]})",
+       {R"({"directory": ")" + d +
+            R"(", "file": "k.cpp", "arguments": ["c++", "@fifo.rsp", "k.cpp"]})",
         R"({"directory": ")" + d + R"(", "file": "k.cpp", "command": "c++ '@fifo.rsp' k.cpp"})"}) {
     SCOPED_TRACE(entry);
     const Opened opened = open_database(dir, "[" + entry + "]");
     EXPECT_FALSE(opened.ok);
     ASSERT_EQ(opened.diags.size(), 1u) << describe(opened.diags);
     EXPECT_EQ(opened.diags[0].code, "opscan-io");
-    EXPECT_EQ(opened.diags[0].message,
-              "cannot read the response file '" + dir.file("fifo.rsp") +
-                  "': Not a regular file (a FIFO) (named by entry 1 of " +
-                  dir.file("build/compile_commands.json") + ")");
+    EXPECT_EQ(opened.diags[0].message, "cannot read the response file '" + dir.file("fifo.rsp") +
+                                           "': Not a regular file (a FIFO) (named by entry 1 of " +
+                                           dir.file("build/compile_commands.json") + ")");
     EXPECT_EQ(opened.stderr_text, "");
   }
   // A readable one is expanded, by libclang, relative to the entry's directory.
