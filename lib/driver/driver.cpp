@@ -1,6 +1,7 @@
 #include "driver/driver.h"
 
 #include "ir/validate.h"
+#include "scan/response_files.h"
 #include "support/depfile.h"
 #include "support/files.h"
 #include "support/text.h"
@@ -597,7 +598,9 @@ std::optional<std::vector<std::string>> compiler_args(const std::string& flags_f
     }
   }
   args.insert(args.end(), extra.begin(), extra.end());
-  return args;
+  // Read here, as any input, relative to the working directory (the
+  // compilation database's are read by libclang, relative to each entry's).
+  return scan::expand_response_files(args, ".", diags);
 }
 
 Outcome write_step(const StepFiles& files, const std::vector<std::string>& inputs,

@@ -184,7 +184,9 @@ scan::FieldCheck field_check(const emit::TargetRegistry& targets);
 
 // The compiler arguments of scan and pch: the lines of `flags_file` (if not
 // empty), each one argument as written (no quoting; empty lines skipped),
-// then `extra`.
+// then `extra`; each @FILE among them replaced by the arguments of that
+// response file (scan::expand_response_files, relative to the working
+// directory). Nullopt, with an error, when a file cannot be read.
 std::optional<std::vector<std::string>> compiler_args(const std::string& flags_file,
                                                       const std::vector<std::string>& extra,
                                                       diag::Diagnostics& diags);

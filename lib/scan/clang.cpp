@@ -3,7 +3,11 @@
 #include "support/files.h"
 
 #include <algorithm>
+#include <csignal>
+#include <cstdlib>
 #include <fmt/format.h>
+#include <memory>
+#include <pthread.h>
 
 namespace opscan::scan {
 namespace {
@@ -69,7 +73,8 @@ diag::Diagnostic parse_failure(const std::string& file, const std::vector<std::s
     meaning = "the compiler arguments are invalid";
     break;
   case CXError_Crashed:
-    meaning = "libclang crashed";
+    meaning = "libclang crashed (on a construct nested too deeply for its stack, or a bug of "
+              "libclang's)";
     break;
   default:
     meaning = "check that the compiler arguments are valid";
@@ -80,23 +85,92 @@ diag::Diagnostic parse_failure(const std::string& file, const std::vector<std::s
                                       static_cast<int>(code), meaning));
 }
 
+// libclang parses on a thread of its own and recovers from a crash there,
+// but not from a stack overflow (deep nesting in a source): its signal
+// handler has no stack left to run on, and the process dies. So libclang
+// is told to parse on the calling thread (LIBCLANG_NOTHREADS, set before
+// main, when no other thread can read the environment), and parse() gives
+// it a thread of the same stack size with an alternate signal stack, on
+// which libclang's handlers are made to run (SA_ONSTACK): an overflow then
+// ends that parse with CXError_Crashed, and the process goes on.
+[[maybe_unused]] const bool kParseOnCallingThread = ::setenv("LIBCLANG_NOTHREADS", "1", 1) == 0;
+
+constexpr size_t kParseStackBytes = size_t{8} << 20; // libclang's own
+constexpr size_t kSignalStackBytes = size_t{64} << 10;
+
+// Makes the handlers of the signals a crash raises run on the alternate
+// stack. libclang installs them when the first index is made (and LLVM
+// may install its own later): set before each parse.
+void handle_crashes_on_signal_stack() {
+  for (int signal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP}) {
+    struct sigaction action {};
+    if (::sigaction(signal, nullptr, &action) != 0 || action.sa_handler == SIG_DFL ||
+        action.sa_handler == SIG_IGN || (action.sa_flags & SA_ONSTACK))
+      continue;
+    action.sa_flags |= SA_ONSTACK;
+    ::sigaction(signal, &action, nullptr);
+  }
+}
+
+struct ParseCall {
+  CXIndex index;
+  const char* file;
+  const std::vector<const char*>* argv;
+  std::vector<CXUnsavedFile>* unsaved;
+  unsigned options;
+  CXTranslationUnit tu = nullptr;
+  CXErrorCode code = CXError_Failure;
+};
+
+void* parse_with_signal_stack(void* data) {
+  auto* call = static_cast<ParseCall*>(data);
+  auto signal_stack = std::make_unique<char[]>(kSignalStackBytes);
+  stack_t stack{};
+  stack.ss_sp = signal_stack.get();
+  stack.ss_size = kSignalStackBytes;
+  ::sigaltstack(&stack, nullptr);
+  call->code = clang_parseTranslationUnit2(
+      call->index, call->file, call->argv->data(), static_cast<int>(call->argv->size()),
+      call->unsaved->data(), static_cast<unsigned>(call->unsaved->size()), call->options,
+      &call->tu);
+  stack.ss_flags = SS_DISABLE;
+  ::sigaltstack(&stack, nullptr);
+  return nullptr;
+}
+
+// Runs the parse on a thread with libclang's stack size and a signal stack;
+// on the calling thread when no such thread can be made.
+void run_parse(ParseCall& call) {
+  handle_crashes_on_signal_stack();
+  pthread_attr_t attributes;
+  pthread_t thread;
+  bool started = false;
+  if (::pthread_attr_init(&attributes) == 0) {
+    started = ::pthread_attr_setstacksize(&attributes, kParseStackBytes) == 0 &&
+              ::pthread_create(&thread, &attributes, parse_with_signal_stack, &call) == 0;
+    ::pthread_attr_destroy(&attributes);
+  }
+  if (started)
+    ::pthread_join(thread, nullptr);
+  else
+    parse_with_signal_stack(&call);
+}
+
 } // namespace
 
 TranslationUnit parse(CXIndex index, const std::string& file, const std::vector<std::string>& args,
                       unsigned options, diag::Diagnostics& diags,
                       std::vector<CXUnsavedFile> unsaved) {
-  std::vector<const char*> argv;
+  std::vector<const char*> argv = {"-Xclang", "-disable-pragma-debug-crash"};
   for (const std::string& a : args)
     argv.push_back(a.c_str());
-  CXTranslationUnit tu = nullptr;
-  CXErrorCode code = clang_parseTranslationUnit2(
-      index, file.c_str(), argv.data(), static_cast<int>(argv.size()), unsaved.data(),
-      static_cast<unsigned>(unsaved.size()), options, &tu);
-  if (code != CXError_Success || !tu) {
-    diags.push_back(parse_failure(file, args, code));
+  ParseCall call{index, file.c_str(), &argv, &unsaved, options};
+  run_parse(call);
+  if (call.code != CXError_Success || !call.tu) {
+    diags.push_back(parse_failure(file, args, call.code));
     return {};
   }
-  return TranslationUnit(tu);
+  return TranslationUnit(call.tu);
 }
 
 QualifiedName qualified_name(CXCursor decl) {

@@ -103,7 +103,13 @@ struct QualifiedName {
 QualifiedName qualified_name(CXCursor decl);
 
 // Parses `file` with `args` (and `unsaved` buffers standing for files);
-// empty, with an error in `diags` saying why, when libclang cannot.
+// empty, with an error in `diags` saying why, when libclang cannot. Every
+// parse gets -disable-pragma-debug-crash first (where no argument can take
+// it as its value): without it a source's `#pragma clang __debug crash`
+// (or llvm_fatal_error, overflow_stack, parser_crash; through _Pragma or in
+// a header too) aborts, kills or hangs the process. A crash of libclang,
+// even a stack overflow on deeply nested input, ends the parse with an
+// error, not the process.
 TranslationUnit parse(CXIndex index, const std::string& file, const std::vector<std::string>& args,
                       unsigned options, diag::Diagnostics& diags,
                       std::vector<CXUnsavedFile> unsaved = {});

@@ -1,14 +1,22 @@
 #include "scan/flags.h"
 
 #include "scan/clang.h"
+#include "scan/response_files.h"
 #include "support/files.h"
+#include "support/text.h"
 
 #include <algorithm>
+#include <charconv>
 #include <clang-c/CXCompilationDatabase.h>
+#include <cstdlib>
 #include <filesystem>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
+#include <system_error>
 
 namespace opscan::scan {
 namespace fs = std::filesystem;
@@ -113,19 +121,23 @@ bool is_gcc_only_flag(std::string_view arg) {
                      [&](std::string_view p) { return arg.starts_with(p); });
 }
 
-// Each entry checked against libclang 14 (a parse in an empty directory,
-// then a look at what appeared). libclang runs the frontend with
-// -fsyntax-only added, so of the clang driver's outputs these still happen:
-// dependency files (-MD, -MMD, -M... -MF, -MJ, -Wp,-MD,...; -M and -MM
-// without -MF print the rule to standard output), the module cache of
-// implicit modules, and -Xclang's -dependency-file, -dependency-dot,
-// -header-include-file and -module-dependency-dir; -v, -H and -print-*
-// print, and -###, -save-temps, -print-* and -Xclang -add-plugin make the
-// parse fail (-Xclang -print-stats crashes it). The others (-o,
-// --serialize-diagnostics, -ftime-trace, -save-stats, -fproc-stat-report,
-// -emit-*, -fcrash-diagnostics-dir=, plugins) do nothing under libclang 14
-// but write or load with clang: dropped all the same, since no scan needs
-// them.
+// The deny list. Each entry checked against libclang 14: every option its
+// driver knows (`clang --autocomplete=-`), alone, with a value and with
+// "=value", parsed by libclang in an empty directory, then a look at what
+// appeared, at standard output and at the working directory. libclang runs
+// the frontend with -fsyntax-only added, so of the clang driver's outputs
+// these still happen: dependency files (-MD, -MMD, -M... -MF, -MJ,
+// -Wp,-MD,...; -M and -MM without -MF print the rule to standard output),
+// the module cache of implicit modules, and -Xclang's -dependency-file,
+// -dependency-dot, -header-include-file and -module-dependency-dir; -v, -H,
+// --help, --version, -dump*, --autocomplete= and -print-* print;
+// -working-directory moves the process; --config reads more options; -###,
+// -save-temps and -Xclang -add-plugin make the parse fail (-Xclang
+// -print-stats crashes it). The others (-o, --serialize-diagnostics,
+// -ftime-trace, -save-stats, -fproc-stat-report, -emit-*,
+// -fcrash-diagnostics-dir=, plugins, -mllvm) do nothing under libclang 14
+// but write, load or print with clang: dropped all the same, since no scan
+// needs them.
 struct Rule {
   std::string_view spelling;
   enum Form {
@@ -136,7 +148,11 @@ struct Rule {
     prefix_separate,    // -plugin-arg-NAME VALUE
   } form;
   DropReason reason;
-  bool frontend_only = false; // the frontend's spelling: counts only after -Xclang/-Xpreprocessor
+  enum Scope {
+    anywhere,
+    driver_only,   // the driver's spelling: not after -Xclang/-Xpreprocessor
+    frontend_only, // the frontend's spelling: only after -Xclang/-Xpreprocessor
+  } scope = anywhere;
 };
 
 constexpr Rule kRules[] = {
@@ -161,6 +177,7 @@ constexpr Rule kRules[] = {
     {"-emit-", Rule::prefix, DropReason::writes_files},
     {"-save-temps", Rule::exact, DropReason::writes_files},
     {"-save-temps=", Rule::prefix, DropReason::writes_files},
+    {"--save-temps", Rule::exact, DropReason::writes_files},
     {"-save-stats", Rule::exact, DropReason::writes_files},
     {"-save-stats=", Rule::prefix, DropReason::writes_files},
     {"--serialize-diagnostics", Rule::separate, DropReason::writes_files},
@@ -172,26 +189,55 @@ constexpr Rule kRules[] = {
     {"-fproc-stat-report=", Rule::prefix, DropReason::writes_files},
     {"-fcrash-diagnostics-dir=", Rule::prefix, DropReason::writes_files},
     {"-module-dependency-dir", Rule::separate, DropReason::writes_files},
+    {"-gen-cdb-fragment-path", Rule::separate, DropReason::writes_files},
     {"-fmodules-cache-path=", Rule::prefix, DropReason::writes_files},
+    {"-ccc-arcmt-modify", Rule::exact, DropReason::writes_files},
+    {"-ccc-arcmt-migrate", Rule::separate, DropReason::writes_files},
+    {"-ccc-objcmt-migrate", Rule::separate, DropReason::writes_files},
     {"-v", Rule::exact, DropReason::prints},
     {"--verbose", Rule::exact, DropReason::prints},
     {"-###", Rule::exact, DropReason::prints},
     {"-H", Rule::exact, DropReason::prints},
+    {"--trace-includes", Rule::exact, DropReason::prints},
     {"-print-", Rule::prefix, DropReason::prints}, // -Xclang -print-stats too
     {"--print-", Rule::prefix, DropReason::prints},
+    {"-help", Rule::exact, DropReason::prints},
+    {"--help", Rule::exact, DropReason::prints},
+    {"--help-hidden", Rule::exact, DropReason::prints},
+    {"--version", Rule::exact, DropReason::prints},
+    {"-dumpmachine", Rule::exact, DropReason::prints},
+    {"-dumpversion", Rule::exact, DropReason::prints},
+    {"-dumpspecs", Rule::exact, DropReason::prints},
+    {"--autocomplete=", Rule::prefix, DropReason::prints},
+    {"-ccc-print-phases", Rule::exact, DropReason::prints},
+    {"-ccc-print-bindings", Rule::exact, DropReason::prints},
+    {"-ccc-arcmt-check", Rule::exact, DropReason::prints},
     {"-fplugin=", Rule::prefix, DropReason::loads_code},
     {"-fpass-plugin=", Rule::prefix, DropReason::loads_code},
     {"-fplugin-arg-", Rule::prefix, DropReason::loads_code},
-    {"-dependency-file", Rule::separate, DropReason::writes_files, true},
-    {"-dependency-dot", Rule::separate, DropReason::writes_files, true},
-    {"-header-include-file", Rule::separate, DropReason::writes_files, true},
-    {"-diagnostic-log-file", Rule::separate, DropReason::writes_files, true},
-    {"-serialize-diagnostic-file", Rule::separate, DropReason::writes_files, true},
-    {"-stats-file=", Rule::prefix, DropReason::writes_files, true},
-    {"-load", Rule::separate, DropReason::loads_code, true},
-    {"-plugin", Rule::separate, DropReason::loads_code, true},
-    {"-add-plugin", Rule::separate, DropReason::loads_code, true},
-    {"-plugin-arg-", Rule::prefix_separate, DropReason::loads_code, true},
+    {"-working-directory", Rule::separate, DropReason::changes_directory, Rule::driver_only},
+    {"-working-directory=", Rule::prefix, DropReason::changes_directory, Rule::driver_only},
+    {"--config", Rule::separate, DropReason::reads_config},
+    {"--config=", Rule::prefix, DropReason::reads_config},
+    {"--config-system-dir=", Rule::prefix, DropReason::reads_config},
+    {"--config-user-dir=", Rule::prefix, DropReason::reads_config},
+    {"-mllvm", Rule::separate, DropReason::not_run},
+    {"-Xanalyzer", Rule::separate, DropReason::not_run},
+    {"-Xarch_", Rule::prefix_separate, DropReason::not_run},
+    {"-Xopenmp-target", Rule::separate, DropReason::not_run},
+    {"-Xopenmp-target=", Rule::prefix_separate, DropReason::not_run},
+    {"-Xcuda-ptxas", Rule::separate, DropReason::not_run},
+    {"-Xcuda-fatbinary", Rule::separate, DropReason::not_run},
+    {"-dependency-file", Rule::separate, DropReason::writes_files, Rule::frontend_only},
+    {"-dependency-dot", Rule::separate, DropReason::writes_files, Rule::frontend_only},
+    {"-header-include-file", Rule::separate, DropReason::writes_files, Rule::frontend_only},
+    {"-diagnostic-log-file", Rule::separate, DropReason::writes_files, Rule::frontend_only},
+    {"-serialize-diagnostic-file", Rule::separate, DropReason::writes_files, Rule::frontend_only},
+    {"-stats-file=", Rule::prefix, DropReason::writes_files, Rule::frontend_only},
+    {"-load", Rule::separate, DropReason::loads_code, Rule::frontend_only},
+    {"-plugin", Rule::separate, DropReason::loads_code, Rule::frontend_only},
+    {"-add-plugin", Rule::separate, DropReason::loads_code, Rule::frontend_only},
+    {"-plugin-arg-", Rule::prefix_separate, DropReason::loads_code, Rule::frontend_only},
 };
 
 // Options whose value is the next argument, kept: that value is passed over,
@@ -218,60 +264,208 @@ constexpr std::string_view kKeptWithValue[] = {
     "-iframework",
     "-ivfsoverlay",
     "-L",
-    "-working-directory",
     "-resource-dir",
     "-cxx-isystem",
     "-isystem-after",
     "-imultilib",
     "-B",
-    "-mllvm",
     "--param",
     "-Xlinker",
     "-Xassembler",
-    "-Xanalyzer",
+    "-ccc-gcc-name",
+    "-ccc-install-dir",
 };
-constexpr std::string_view kFrontendKeptWithValue[] = {
-    "-triple",         "-aux-triple",       "-target-cpu",
-    "-target-feature", "-internal-isystem", "-internal-externc-isystem",
+
+// The frontend's options that may pass (-Xclang X, -Xpreprocessor X, -Wp,X):
+// those saying what is read (macros, include paths, precompiled headers),
+// the language, the warnings and the target. With a value, the value is the
+// next -Xclang argument.
+constexpr std::string_view kFrontendWithValue[] = {
+    "-D",
+    "-U",
+    "-I",
+    "-include",
+    "-imacros",
+    "-include-pch",
+    "-isystem",
+    "-idirafter",
+    "-iquote",
+    "-iprefix",
+    "-iwithprefix",
+    "-iwithprefixbefore",
+    "-isysroot",
+    "-internal-isystem",
+    "-internal-externc-isystem",
+    "-c-isystem",
+    "-cxx-isystem",
+    "-objc-isystem",
+    "-objcxx-isystem",
+    "-resource-dir",
+    "-ivfsoverlay",
+    "-working-directory",
+    "-x",
+    "-triple",
+    "-aux-triple",
+    "-target-cpu",
+    "-target-feature",
+    "-target-abi",
+    "-tune-cpu",
     "-main-file-name",
+    "-mrelocation-model",
+    "-mthread-model",
+    "-pic-level",
+};
+constexpr std::string_view kFrontendFlags[] = {
+    "-nostdinc",
+    "-nostdinc++",
+    "-nostdsysteminc",
+    "-nobuiltininc",
+    "-undef",
+    "-trigraphs",
+    "-w",
+    "-pedantic",
+    "-pedantic-errors",
+    "-disable-pragma-debug-crash",
+    "-disable-free",
+    "-disable-llvm-verifier",
+    "-discard-value-names",
+    "-pic-is-pie",
+    "-mconstructor-aliases",
+    "-munwind-tables",
+    "-mms-bitfields",
+};
+// Joined: "-DX", "-Wall", "-std=c++17", "-fno-rtti", ...
+constexpr std::string_view kFrontendPrefixes[] = {
+    "-D",
+    "-U",
+    "-I",
+    "-W",
+    "-std=",
+    "-stdlib=",
+    "-f",
+    "-O",
+    "-working-directory=",
+    "-mframe-pointer=",
+    "-mlong-double-",
+    "-debug-info-kind=",
+    "-dwarf-version=",
+};
+// -f flags of the frontend that are not safe: they print (record layouts),
+// apply fix-its to the sources, time (and print) or build modules.
+constexpr std::string_view kFrontendDenied[] = {
+    "-fdump-",         "-fixit",   "-ftime-",         "-fmodules", "-fimplicit-modules",
+    "-fmodule-format", "-fcrash-", "-fbuild-session",
 };
 
-struct Match {
-  const Rule* rule = nullptr;
-  bool value_joined = false; // "-MFdeps.d"
+// Recursion limits and clang 14's defaults (LangOptions.def): a larger one
+// lets deep input (nested brackets, recursive templates or constexpr calls)
+// overflow libclang's stack, which kills the process, or (constexpr steps)
+// run without end.
+struct Limit {
+  std::string_view name;
+  unsigned long long default_value;
+};
+constexpr Limit kLimits[] = {
+    {"-fbracket-depth", 256},
+    {"-ftemplate-depth", 1024},
+    {"-fconstexpr-depth", 512},
+    {"-fconstexpr-steps", 1048576},
 };
 
-Match match(std::string_view arg, bool wrapped) {
-  for (const Rule& rule : kRules) {
-    if (rule.frontend_only && !wrapped)
-      continue;
-    const bool prefixed = arg.starts_with(rule.spelling);
-    switch (rule.form) {
-    case Rule::exact:
-    case Rule::separate:
-      if (arg == rule.spelling)
-        return {&rule};
-      break;
-    case Rule::prefix:
-    case Rule::prefix_separate:
-      if (prefixed)
-        return {&rule};
-      break;
-    case Rule::joined_or_separate:
-      if (arg == rule.spelling)
-        return {&rule};
-      // -object, -objcmt-... are options of their own, not -o.
-      if (prefixed && !arg.starts_with("-obj"))
-        return {&rule, true};
-      break;
-    }
-  }
-  return {};
-}
+// The driver modes whose arguments are GCC's, as a scan reads them.
+constexpr std::string_view kDriverModes[] = {"--driver-mode=gcc", "--driver-mode=g++"};
 
 template <size_t N>
 bool listed(const std::string_view (&list)[N], std::string_view arg) {
   return std::find(std::begin(list), std::end(list), arg) != std::end(list);
+}
+
+template <size_t N>
+bool prefixed(const std::string_view (&list)[N], std::string_view arg) {
+  return std::any_of(std::begin(list), std::end(list),
+                     [&](std::string_view p) { return arg.starts_with(p); });
+}
+
+// What filter_arguments does with one argument (after -Xclang and the
+// like, when `wrapped`).
+struct Decision {
+  std::optional<DropReason> drop;
+  std::string option;        // as the note names it
+  bool value_joined = false; // "-MFdeps.d": the value went with it
+  bool takes_next = false;   // the next argument (wrapped as this one) is its value
+};
+
+std::optional<Decision> by_rule(std::string_view arg, bool wrapped) {
+  for (const Rule& rule : kRules) {
+    if ((rule.scope == Rule::frontend_only && !wrapped) ||
+        (rule.scope == Rule::driver_only && wrapped))
+      continue;
+    const bool prefixed = arg.starts_with(rule.spelling);
+    const std::string whole(arg);
+    switch (rule.form) {
+    case Rule::exact:
+      if (arg == rule.spelling)
+        return Decision{rule.reason, whole};
+      break;
+    case Rule::separate:
+      if (arg == rule.spelling)
+        return Decision{rule.reason, whole, false, true};
+      break;
+    case Rule::prefix:
+      if (prefixed)
+        return Decision{rule.reason, whole};
+      break;
+    case Rule::prefix_separate:
+      if (prefixed)
+        return Decision{rule.reason, whole, false, true};
+      break;
+    case Rule::joined_or_separate:
+      if (arg == rule.spelling)
+        return Decision{rule.reason, whole, false, true};
+      // -object, -objcmt-... are options of their own, not -o.
+      if (prefixed && !arg.starts_with("-obj"))
+        return Decision{rule.reason, std::string(rule.spelling), true};
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+// A recursion limit: kept at most at clang's default. The driver spells it
+// "-fbracket-depth=N" (and GCC's "-ftemplate-depth-N"), the frontend
+// "-fbracket-depth N".
+std::optional<Decision> by_limit(std::string_view arg, const std::string* next) {
+  for (const Limit& limit : kLimits) {
+    if (!arg.starts_with(limit.name))
+      continue;
+    std::string_view rest = arg.substr(limit.name.size());
+    const bool separate = rest.empty();
+    if (!separate && !rest.starts_with('=') && !rest.starts_with('-'))
+      continue; // another option with this prefix
+    std::string_view value = separate ? (next ? std::string_view(*next) : "") : rest.substr(1);
+    unsigned long long n = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
+    const bool at_most_default =
+        error == std::errc() && end == value.data() + value.size() && n <= limit.default_value;
+    if (at_most_default)
+      return Decision{std::nullopt, std::string(arg), false, separate};
+    return Decision{DropReason::raises_limit, std::string(arg), !separate, separate};
+  }
+  return std::nullopt;
+}
+
+// Whether the frontend option `arg` (-Xclang arg) is on the allow list;
+// with `takes_next` set when its value is the next -Xclang argument.
+bool frontend_allows(std::string_view arg, bool& takes_next) {
+  takes_next = listed(kFrontendWithValue, arg);
+  if (takes_next || listed(kFrontendFlags, arg))
+    return true;
+  // -W, joined, is a warning option; -Wl, -Wa, and -Wp, are not the frontend's.
+  if (arg.starts_with("-W") && arg.size() > 3 && arg[3] == ',')
+    return false;
+  if (arg.starts_with("-f") && prefixed(kFrontendDenied, arg))
+    return false;
+  return prefixed(kFrontendPrefixes, arg);
 }
 
 // Whether implicit modules are on: -fmodules (or -fcxx-modules) builds every
@@ -295,9 +489,45 @@ bool builds_implicit_modules(const std::vector<std::string>& args) {
   return modules && implicit;
 }
 
-// The parts of -Wp,A,B,...: GCC's preprocessor options, of which clang's
-// driver honours the dependency ones (-Wp,-MD,FILE is -MD -MF FILE).
-void filter_preprocessor_list(const std::string& arg, size_t index, FilteredArguments& out) {
+Decision decide(std::string_view arg, bool wrapped, const std::string* next,
+                bool implicit_modules) {
+  if (std::optional<Decision> d = by_rule(arg, wrapped))
+    return *d;
+  if (std::optional<Decision> d = by_limit(arg, next))
+    return *d;
+  const std::string whole(arg);
+  if (implicit_modules && !wrapped &&
+      (arg == "-fmodules" || arg == "-fcxx-modules" || arg == "-fimplicit-modules"))
+    return {DropReason::module_cache, whole};
+  if (is_gcc_only_flag(arg))
+    return {DropReason::gcc_only, whole};
+  if (!wrapped && arg.starts_with("--driver-mode=") && !listed(kDriverModes, arg))
+    return {DropReason::driver_mode, whole};
+  if (!wrapped && arg.starts_with('@'))
+    return {DropReason::response_file, whole};
+  if (wrapped) {
+    bool takes_next = false;
+    if (!frontend_allows(arg, takes_next)) {
+      const bool builds_modules =
+          arg.starts_with("-fmodules") || arg.starts_with("-fimplicit-modules");
+      return {builds_modules ? DropReason::module_cache : DropReason::unknown_frontend, whole};
+    }
+    return {std::nullopt, whole, false, takes_next};
+  }
+  return {std::nullopt, whole, false, listed(kKeptWithValue, arg)};
+}
+
+bool is_wrapper(const std::string& arg) {
+  return arg == "-Xclang" || arg == "-Xpreprocessor";
+}
+
+FilteredArguments filter(const std::vector<std::string>& args, bool implicit_modules);
+
+// The parts of -Wp,A,B,...: options passed to the frontend as they are
+// (each as if given with -Xpreprocessor), but -MD,FILE and -MMD,FILE, which
+// clang's driver reads as -MD -MF FILE.
+void filter_preprocessor_list(const std::string& arg, size_t index, bool implicit_modules,
+                              FilteredArguments& out) {
   std::vector<std::string> parts;
   for (size_t begin = 4;;) { // after "-Wp,"
     const size_t comma = arg.find(',', begin);
@@ -306,7 +536,7 @@ void filter_preprocessor_list(const std::string& arg, size_t index, FilteredArgu
       break;
     begin = comma + 1;
   }
-  std::string kept;
+  std::vector<std::string> wrapped;
   for (size_t i = 0; i < parts.size(); ++i) {
     const std::string& part = parts[i];
     const bool with_file =
@@ -316,59 +546,71 @@ void filter_preprocessor_list(const std::string& arg, size_t index, FilteredArgu
       out.dropped.push_back({"-Wp," + part, DropReason::writes_files, has_value, index});
       i += has_value;
     } else {
-      kept += (kept.empty() ? "-Wp," : ",") + part;
+      wrapped.insert(wrapped.end(), {"-Xpreprocessor", part});
     }
   }
+  FilteredArguments inner = filter(wrapped, implicit_modules);
+  for (DroppedArgument& dropped : inner.dropped) {
+    dropped.option = "-Wp," + dropped.option.substr(std::string_view("-Xpreprocessor ").size());
+    dropped.index = index;
+    out.dropped.push_back(std::move(dropped));
+  }
+  std::string kept;
+  for (size_t i = 1; i < inner.kept.size(); i += 2)
+    kept += (kept.empty() ? "-Wp," : ",") + inner.kept[i];
   if (!kept.empty())
     out.kept.push_back(std::move(kept));
+}
+
+FilteredArguments filter(const std::vector<std::string>& args, bool implicit_modules) {
+  FilteredArguments out;
+  const size_t n = args.size();
+  for (size_t i = 0; i < n;) {
+    // -Xclang X and -Xpreprocessor X pass X on; X's value comes as the
+    // wrapper again and the value.
+    const bool wrapped = is_wrapper(args[i]) && i + 1 < n;
+    const std::string& arg = wrapped ? args[i + 1] : args[i];
+    const std::string wrapper = wrapped ? args[i] + " " : "";
+    const size_t width = wrapped ? 2 : 1;
+    const bool has_next = wrapped ? i + width + 1 < n && args[i + width] == args[i] : i + width < n;
+    const std::string* next = has_next ? &args[i + width + (wrapped ? 1 : 0)] : nullptr;
+    if (!wrapped && arg.starts_with("-Wp,")) {
+      filter_preprocessor_list(arg, i, implicit_modules, out);
+      ++i;
+      continue;
+    }
+    // The frontend would take opscan's next argument.
+    if (!wrapped && is_wrapper(arg)) {
+      out.dropped.push_back({arg, DropReason::unknown_frontend, false, i});
+      ++i;
+      continue;
+    }
+    Decision d = decide(arg, wrapped, next, implicit_modules);
+    // A frontend option kept without its value would take the next one
+    // the frontend gets, maybe one of opscan's own.
+    if (!d.drop && d.takes_next && wrapped && !has_next) {
+      d.drop = DropReason::unknown_frontend;
+      d.takes_next = false;
+    }
+    const size_t value = d.takes_next && has_next ? width : 0;
+    if (d.drop)
+      out.dropped.push_back({wrapper + d.option, *d.drop, d.value_joined || value > 0, i});
+    else
+      out.kept.insert(out.kept.end(), args.begin() + i, args.begin() + i + width + value);
+    i += width + value;
+  }
+  return out;
 }
 
 } // namespace
 
 FilteredArguments filter_arguments(const std::vector<std::string>& args) {
-  FilteredArguments out;
-  const bool implicit_modules = builds_implicit_modules(args);
-  const size_t n = args.size();
-  for (size_t i = 0; i < n;) {
-    // -Xclang X and -Xpreprocessor X pass X on; X's value comes as the
-    // wrapper again and the value.
-    const bool wrapped = (args[i] == "-Xclang" || args[i] == "-Xpreprocessor") && i + 1 < n;
-    const std::string& arg = wrapped ? args[i + 1] : args[i];
-    const std::string wrapper = wrapped ? args[i] + " " : "";
-    size_t width = wrapped ? 2 : 1;
-    auto next_value = [&] {
-      if (!wrapped)
-        return i + width < n ? size_t{1} : size_t{0};
-      return i + width + 1 < n && args[i + width] == args[i] ? size_t{2} : size_t{0};
-    };
-    std::optional<DroppedArgument> dropped;
-    if (const Match m = match(arg, wrapped); m.rule) {
-      const bool takes_next = m.rule->form == Rule::separate ||
-                              m.rule->form == Rule::prefix_separate ||
-                              (m.rule->form == Rule::joined_or_separate && !m.value_joined);
-      const size_t value = takes_next ? next_value() : 0;
-      std::string option = m.value_joined ? std::string(m.rule->spelling) : arg;
-      dropped = DroppedArgument{wrapper + option, m.rule->reason, m.value_joined || value > 0, i};
-      width += value;
-    } else if (implicit_modules &&
-               (arg == "-fmodules" || arg == "-fcxx-modules" || arg == "-fimplicit-modules")) {
-      dropped = DroppedArgument{wrapper + arg, DropReason::module_cache, false, i};
-    } else if (is_gcc_only_flag(arg)) {
-      dropped = DroppedArgument{wrapper + arg, DropReason::gcc_only, false, i};
-    } else if (!wrapped && arg.starts_with("-Wp,")) {
-      filter_preprocessor_list(arg, i, out);
-      ++i;
-      continue;
-    } else if (listed(kKeptWithValue, arg) || (wrapped && listed(kFrontendKeptWithValue, arg))) {
-      width += next_value();
-    }
-    if (dropped)
-      out.dropped.push_back(std::move(*dropped));
-    else
-      out.kept.insert(out.kept.end(), args.begin() + i, args.begin() + i + width);
-    i += width;
-  }
-  return out;
+  // Each argument as libclang reads it: a C string, which ends at the first
+  // NUL byte ("-M\0x" is -M).
+  std::vector<std::string> read(args.size());
+  for (size_t i = 0; i < args.size(); ++i)
+    read[i] = args[i].substr(0, args[i].find('\0'));
+  return filter(read, builds_implicit_modules(read));
 }
 
 std::string dropped_message(const DroppedArgument& dropped) {
@@ -389,6 +631,23 @@ std::string dropped_message(const DroppedArgument& dropped) {
   case DropReason::module_cache:
     return message + ", which makes the compiler write a module cache (headers are included as "
                      "text instead)";
+  case DropReason::changes_directory:
+    return message + ", which would move opscan into another directory";
+  case DropReason::reads_config:
+    return message + ", which makes the compiler read options from a configuration file";
+  case DropReason::driver_mode:
+    return message + ", which makes the compiler read its arguments as another driver (only the "
+                     "gcc and g++ modes are scanned)";
+  case DropReason::not_run:
+    return message + ", which passes options to a part of the compiler a scan does not run";
+  case DropReason::unknown_frontend:
+    return message + ", which passes the compiler's frontend an option opscan does not know to "
+                     "be safe";
+  case DropReason::raises_limit:
+    return message + ", which raises a compiler limit above its default (deep input would "
+                     "overflow the stack)";
+  case DropReason::response_file:
+    return message + ", a response file opscan did not read";
   }
   return message;
 }
@@ -401,24 +660,231 @@ std::string absolute_in(const fs::path& directory, const std::string& path) {
   return fs::absolute(directory / path, ec).lexically_normal().string();
 }
 
+using Json = nlohmann::json;
+
+// The arguments of an entry's "command", split as libclang 14's JSON
+// compilation database splits it (POSIX-like: only spaces separate;
+// '...' quotes; "..." quotes with backslash escapes; a backslash outside
+// quotes escapes the next character).
+std::vector<std::string> split_command(std::string_view command) {
+  std::vector<std::string> args;
+  size_t i = 0;
+  const size_t n = command.size();
+  while (true) {
+    while (i < n && command[i] == ' ')
+      ++i;
+    if (i >= n)
+      break;
+    std::string arg;
+    while (i < n && command[i] != ' ') {
+      const char c = command[i];
+      if (c == '\'' || c == '"') {
+        for (++i; i < n && command[i] != c; ++i) {
+          if (c == '"' && command[i] == '\\' && i + 1 < n)
+            ++i;
+          arg += command[i];
+        }
+        ++i;
+      } else {
+        if (c == '\\' && i + 1 < n)
+          ++i;
+        arg += command[i++];
+      }
+    }
+    args.push_back(std::move(arg));
+  }
+  return args;
+}
+
+// Where the `entry`-th element of the array `text` (valid JSON) begins, or
+// its member `key` when given and found: a byte offset.
+size_t offset_of(std::string_view text, size_t entry, std::string_view key = {}) {
+  size_t depth = 0, element = 0, found = 0;
+  bool before_element = false; // at depth 1, the next token starts an element
+  bool before_key = false;     // at depth 2, the next string is a key
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+      continue;
+    if (depth == 1 && before_element && c != ']') {
+      before_element = false;
+      if (element == entry) {
+        found = i;
+        if (key.empty())
+          return i;
+      }
+    }
+    if (c == '"') {
+      const size_t start = i;
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        i += text[i] == '\\';
+      if (depth == 2 && before_key && element == entry &&
+          text.substr(start + 1, i - start - 1) == key)
+        return start;
+      before_key = false;
+    } else if (c == '[' || c == '{') {
+      ++depth;
+      before_element = depth == 1;
+      before_key = depth == 2 && c == '{';
+    } else if (c == ']' || c == '}') {
+      --depth;
+    } else if (c == ',') {
+      element += depth == 1;
+      before_element = depth == 1;
+      before_key = depth == 2;
+    }
+  }
+  return found;
+}
+
+diag::Location location_at(std::string_view text, const std::string& path, size_t offset) {
+  offset = std::min(offset, text.size());
+  const std::string_view before = text.substr(0, offset);
+  const size_t line_start =
+      before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+  return {path, static_cast<uint32_t>(std::count(before.begin(), before.end(), '\n') + 1),
+          static_cast<uint32_t>(offset - line_start + 1), static_cast<uint32_t>(offset)};
+}
+
+// Checks the database as libclang is about to read it, so that libclang
+// never prints its own unlocated complaint, nor reads a response file that
+// is not a regular file (a FIFO would block it): a JSON array of objects,
+// each with the strings "directory" and "file", and "arguments" (an array
+// of strings) or "command" (a string); "output" may be given. Every @FILE
+// of an entry's arguments must be readable as expand_response_files reads
+// it. Errors go to `diags`, located.
+bool check_database(const std::string& text, const std::string& path, diag::Diagnostics& diags) {
+  auto invalid = [&](size_t offset, const std::string& message) {
+    diags.push_back(diag::make_error("opscan-compile-commands-invalid",
+                                     location_at(text, path, offset), message));
+    return false;
+  };
+  Json root;
+  try {
+    root = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    // e.byte counts the characters read, the offending one included.
+    const size_t at = e.byte > 0 ? e.byte - 1 : 0;
+    return invalid(at, at >= text.size() ? "not valid JSON: the file ends too early (truncated?)"
+                                         : "not valid JSON");
+  } catch (const Json::exception&) {
+    return invalid(0, "not valid JSON");
+  }
+  if (!root.is_array()) {
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    return invalid(first == std::string::npos ? 0 : first,
+                   "a compilation database is a JSON array of entries");
+  }
+  constexpr std::string_view kFields[] = {"directory", "file", "arguments", "command", "output"};
+  for (size_t i = 0; i < root.size(); ++i) {
+    const Json& entry = root[i];
+    const std::string which = fmt::format("entry {}", i + 1);
+    if (!entry.is_object())
+      return invalid(offset_of(text, i), which + " is not an object");
+    for (const auto& [key, value] : entry.items()) {
+      if (std::find(std::begin(kFields), std::end(kFields), key) == std::end(kFields)) {
+        return invalid(offset_of(text, i, key),
+                       fmt::format("{}: unknown field {} (fields: {})", which, support::quoted(key),
+                                   fmt::join(kFields, ", ")));
+      }
+      const bool is_arguments = key == "arguments";
+      const bool ok =
+          is_arguments
+              ? value.is_array() && std::all_of(value.begin(), value.end(),
+                                                [](const Json& arg) { return arg.is_string(); })
+              : value.is_string();
+      if (!ok) {
+        return invalid(offset_of(text, i, key),
+                       fmt::format("{}: \"{}\" is not {}", which, key,
+                                   is_arguments ? "an array of strings" : "a string"));
+      }
+    }
+    for (std::string_view required : {"directory", "file"}) {
+      if (!entry.contains(required))
+        return invalid(offset_of(text, i), fmt::format("{} has no \"{}\"", which, required));
+    }
+    if (!entry.contains("arguments") && !entry.contains("command"))
+      return invalid(offset_of(text, i), which + " has neither \"arguments\" nor \"command\"");
+    // libclang expands the entry's response files (each relative to the
+    // entry's directory) as it reads the database.
+    std::vector<std::string> args;
+    if (entry.contains("arguments"))
+      args = entry["arguments"].get<std::vector<std::string>>();
+    else
+      args = split_command(entry["command"].get<std::string>());
+    if (std::none_of(args.begin(), args.end(),
+                     [](const std::string& arg) { return arg.starts_with('@'); }))
+      continue;
+    diag::Diagnostics unread;
+    if (!expand_response_files(args, entry["directory"].get<std::string>(), unread)) {
+      for (diag::Diagnostic& d : unread)
+        d.message += fmt::format(" (named by {} of {})", which, path);
+      diags.insert(diags.end(), unread.begin(), unread.end());
+      return false;
+    }
+  }
+  return true;
+}
+
+// Reads `path` (a checked compile_commands.json) with libclang. libclang
+// reads a compile_flags.txt beside it first, and then ignores the database:
+// such a directory's database is read through a private one holding only a
+// link to it.
+CompilationDatabaseHandle load_database(const std::string& path, diag::Diagnostics& diags) {
+  const fs::path dir = fs::path(path).parent_path();
+  std::error_code ec;
+  const bool has_flags_file =
+      fs::symlink_status(dir / "compile_flags.txt", ec).type() != fs::file_type::not_found;
+  std::string load_from = dir.empty() ? "." : dir.string();
+  std::string private_dir;
+  if (has_flags_file) {
+    std::string pattern = (fs::temp_directory_path(ec) / "opscan-db-XXXXXX").string();
+    if (!ec && ::mkdtemp(pattern.data())) {
+      private_dir = load_from = pattern;
+      fs::create_symlink(fs::absolute(path, ec), fs::path(pattern) / "compile_commands.json", ec);
+    }
+    if (ec || private_dir.empty()) {
+      if (!private_dir.empty())
+        fs::remove_all(private_dir, ec);
+      diags.push_back(
+          diag::make_error("opscan-io", {path, 0, 0, 0},
+                           "cannot read " + path +
+                               " apart from the compile_flags.txt beside it (which libclang "
+                               "would read instead): no private temporary directory (TMPDIR)"));
+      return {};
+    }
+  }
+  CXCompilationDatabase_Error error;
+  CompilationDatabaseHandle db(clang_CompilationDatabase_fromDirectory(load_from.c_str(), &error));
+  if (!private_dir.empty())
+    fs::remove_all(private_dir, ec);
+  if (error != CXCompilationDatabase_NoError) {
+    diags.push_back(diag::make_error("opscan-compile-commands-invalid", {path, 0, 0, 0},
+                                     "libclang cannot read it as a compilation database"));
+    return {};
+  }
+  return db;
+}
+
 } // namespace
 
 std::unique_ptr<CompilationDatabase> CompilationDatabase::open(const std::string& build_dir,
                                                                diag::Diagnostics& diags) {
   const std::string path = (fs::path(build_dir) / "compile_commands.json").string();
-  auto fail = [&](const std::string& why) {
-    diags.push_back(
-        diag::make_error("opscan-no-compile-commands", {}, "cannot read " + path + ": " + why));
-    return nullptr;
-  };
   // Checked first: libclang prints to stderr when there is none, and would
   // block on a FIFO or read a device without end.
-  if (std::string why = support::unreadable_reason(path); !why.empty())
-    return fail(why);
-  CXCompilationDatabase_Error error;
-  CompilationDatabaseHandle db(clang_CompilationDatabase_fromDirectory(build_dir.c_str(), &error));
-  if (error != CXCompilationDatabase_NoError)
-    return fail("libclang cannot read it as a compilation database");
+  std::string error;
+  std::optional<std::string> text = support::read_file(path, &error);
+  if (!text) {
+    diags.push_back(
+        diag::make_error("opscan-no-compile-commands", {}, "cannot read " + path + ": " + error));
+    return nullptr;
+  }
+  if (!check_database(*text, path, diags))
+    return nullptr;
+  CompilationDatabaseHandle db = load_database(path, diags);
+  if (!db)
+    return nullptr;
   std::set<std::string> files;
   CompileCommands all(clang_CompilationDatabase_getAllCompileCommands(db.get()));
   for (unsigned i = 0, n = clang_CompileCommands_getSize(all.get()); i < n; ++i) {

@@ -26,17 +26,25 @@ void add_default_language(std::vector<std::string>& args);
 // Arguments opscan always adds: the scanning macro, the resource directory
 // of the libclang it links (unless given), and no warnings but
 // -Wignored-attributes (only errors matter here, and warnings cost time;
-// that one shows an annotation clang dropped).
+// that one shows an annotation clang dropped). (parse() adds one more, for
+// every parse: see clang.h.)
 void add_scanning_arguments(std::vector<std::string>& args);
 
 // Why filter_arguments drops an argument.
 enum class DropReason {
-  gcc_only,     // GCC accepts it and libclang rejects it
-  output,       // names the compiler's output (-o)
-  writes_files, // makes the compiler write files (dependency files, traces, ...)
-  prints,       // makes the compiler print to opscan's own output (-v, -###)
-  loads_code,   // plugins
-  module_cache, // implicit modules, built into a cache on disk
+  gcc_only,          // GCC accepts it and libclang rejects it
+  output,            // names the compiler's output (-o)
+  writes_files,      // makes the compiler write files (dependency files, traces, ...)
+  prints,            // makes the compiler print to opscan's own output (-v, --help, ...)
+  loads_code,        // plugins
+  module_cache,      // implicit modules, built into a cache on disk
+  changes_directory, // -working-directory: the driver moves the whole process there
+  reads_config,      // --config FILE: options read past this filter
+  driver_mode,       // --driver-mode other than gcc and g++ (cl's /options print and write)
+  not_run,           // options for parts a scan never runs (-mllvm, -Xanalyzer, -Xarch_...)
+  unknown_frontend,  // a frontend option (-Xclang X) not on the list of safe ones
+  raises_limit,      // a recursion limit above clang's default: deep input overflows the stack
+  response_file,     // @FILE left unread (the caller expands response files first)
 };
 
 struct DroppedArgument {
@@ -53,12 +61,40 @@ struct FilteredArguments {
   std::vector<DroppedArgument> dropped; // in order
 };
 
+// The one place that decides which compiler arguments reach libclang, for
+// every command (scan, pch, import-yaml, the language server) and every
+// source of arguments (--, --flags-file, compile_commands.json).
+//
 // `args` without what a scan must not pass to libclang: flags it rejects,
-// and arguments that make the compiler write, print or load anything beyond
-// the sources and headers it reads (an option taking a separate value drops
-// that value too, through -Xclang or -Xpreprocessor as well; a -Wp, list
-// keeps its other options). None of these changes what the sources declare:
-// without implicit modules (-fmodules) the headers are included as text.
+// and arguments that make the compiler write, print, read options from
+// elsewhere, change the directory, or load anything beyond the sources and
+// headers it reads (an option taking a separate value drops that value
+// too). None of these changes what the sources declare: without implicit
+// modules (-fmodules) the headers are included as text. The rule:
+//
+// - The driver's own options (what a build passes) are kept unless listed:
+//   a deny list, checked against every option clang 14's driver knows
+//   (`clang --autocomplete=-`, each alone, with a value and with =value,
+//   run through libclang in an empty directory): the -M family, -o,
+//   -emit-*, -save-temps, -gen-cdb-fragment-path, traces and statistics,
+//   plugins, module caches; -v, -H, -###, --help, --version, -dump*,
+//   -print-*, --autocomplete=, -ccc-print-*; -ccc-arcmt-*/-ccc-objcmt-*
+//   (which rewrite sources); -working-directory; --config and its
+//   directories; --driver-mode other than gcc and g++; -mllvm, -Xanalyzer,
+//   -Xarch_*, -Xopenmp-target, -Xcuda-*; raised -fbracket-depth,
+//   -ftemplate-depth, -fconstexpr-depth and -fconstexpr-steps (a value at
+//   most clang's default is kept).
+// - The frontend's options (-Xclang X, -Xpreprocessor X, the parts of
+//   -Wp,A,B) can do anything (dump the AST or record layouts on standard
+//   output, write dependency files, apply fix-its, load plugins), so only an
+//   allow list passes: macros and include paths (-D, -U, -I, -include,
+//   -isystem, ...), warnings (-W...), -std=, target options (-triple,
+//   -target-feature, ...), -working-directory (which moves nothing: how a
+//   database entry's directory applies), and -f... flags but those of the
+//   deny list and -fdump-*, -fixit, -ftime-*, -fmodules*. One that takes a
+//   value is dropped without it, as it would take opscan's next argument.
+// - @FILE (a response file) is dropped: the caller reads them first, as
+//   any input (expand_response_files, scan/response_files.h).
 FilteredArguments filter_arguments(const std::vector<std::string>& args);
 
 // The note's text: "dropped '-MF' and its value, which ...".
@@ -75,7 +111,12 @@ std::vector<std::string> parse_arguments(const std::string& file, std::vector<st
 // query from several threads.
 class CompilationDatabase {
 public:
-  // Null, with an error diagnostic, when `build_dir` has no readable database.
+  // Null, with an error diagnostic, when `build_dir` has no readable
+  // database (opscan-no-compile-commands) or it is not a compilation
+  // database in JSON (opscan-compile-commands-invalid, located): read and
+  // checked here first, so that libclang never prints its own unlocated
+  // complaint nor reads a response file an entry names that is not a
+  // regular file. A compile_flags.txt beside it is not read.
   static std::unique_ptr<CompilationDatabase> open(const std::string& build_dir,
                                                    diag::Diagnostics& diags);
   ~CompilationDatabase();

@@ -1,11 +1,13 @@
 // Compiler arguments that would make libclang write files (dependency files,
-// module caches, ...), print, or load plugins: given after --, in a
-// --flags-file or in a compilation database (written here, and made by real
-// CMake and Meson), the real opscan scans all the same, notes each dropped
-// option once, and leaves every file of the project's tree as it was: none
-// appears, none changes. The scan runs in that tree, with HOME,
-// XDG_CACHE_HOME and TMPDIR inside it, so whatever the compiler would write
-// would land there.
+// module caches, ...), print, read options from a configuration file, move
+// the process to another directory, or load plugins: given after --, in a
+// --flags-file, in a response file or in a compilation database (written
+// here, and made by real CMake and Meson), the real opscan scans all the
+// same, notes each dropped option once, prints nothing on standard output,
+// and leaves every file of the project's tree as it was: none appears, none
+// changes. The scan runs in that tree, with HOME, XDG_CACHE_HOME and TMPDIR
+// inside it, so whatever the compiler would write would land there. Sources
+// that would crash or hang libclang end in a located error, or parse.
 #include "files.h"
 
 #include <algorithm>
@@ -13,7 +15,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <set>
+#include <sys/stat.h>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -72,12 +76,17 @@ std::set<std::string> entries(const fs::path& dir) {
   return paths;
 }
 
-// A project tree: src/k.cpp (one kernel), and the empty directories the
-// scan's environment points at.
+// A project tree: src/k.cpp (one kernel), the empty directories the scan's
+// environment points at, an empty directory `elsewhere` (where
+// -working-directory would move the process), and the files hostile
+// arguments name: planted.cfg (a clang configuration file) and planted.rsp
+// (a response file), each asking for a dependency file and a module cache.
 void make_project(const TempDir& tree, const std::string& source_dir = "src") {
   tree.write(source_dir + "/k.cpp", read_file(kRepo / "test/cli/inputs/good.cpp"));
-  for (const char* dir : {"home", "cache", "tmp"})
+  for (const char* dir : {"home", "cache", "tmp", "elsewhere"})
     fs::create_directories(tree.path() / dir);
+  tree.write("planted.cfg", "-MD -MF planted.d\n-fmodules -fmodules-cache-path=planted-modules\n");
+  tree.write("planted.rsp", "-MD -MF planted.d\n");
 }
 
 const std::vector<std::string> kIncludes = {"-std=c++17", "-I" + (kRepo / "include").string(),
@@ -113,6 +122,15 @@ const std::string kPrints = ", which makes the compiler print to opscan's output
 const std::string kPlugin = ", which makes the compiler load a plugin";
 const std::string kModules =
     ", which makes the compiler write a module cache (headers are included as text instead)";
+const std::string kMoves = ", which would move opscan into another directory";
+const std::string kConfig = ", which makes the compiler read options from a configuration file";
+const std::string kDriver = ", which makes the compiler read its arguments as another driver "
+                            "(only the gcc and g++ modes are scanned)";
+const std::string kNotRun = ", which passes options to a part of the compiler a scan does not run";
+const std::string kUnknown =
+    ", which passes the compiler's frontend an option opscan does not know to be safe";
+const std::string kLimit =
+    ", which raises a compiler limit above its default (deep input would overflow the stack)";
 
 std::string with_value(const std::string& option, const std::string& why) {
   return "dropped '" + option + "' and its value" + why;
@@ -204,6 +222,41 @@ const std::vector<Case> kCases = {
     {"FrontendModuleDependencyDir", {"-Xclang", "-module-dependency-dir", "-Xclang", "copies"},
      {"copies/vfs.yaml"},
      {with_value("-Xclang -module-dependency-dir", kWrites)}},
+    {"SaveTempsLong", {"--save-temps"}, {}, {alone("--save-temps", kWrites)}},
+    {"CompilationDatabaseFragment", {"-gen-cdb-fragment-path", "cdb"}, {},
+     {with_value("-gen-cdb-fragment-path", kWrites)}},
+    // Moves the process: -o and relative sources would resolve there.
+    {"WorkingDirectory", {"-working-directory", "elsewhere"}, {},
+     {with_value("-working-directory", kMoves)}},
+    {"WorkingDirectoryJoined", {"-working-directory=elsewhere"}, {},
+     {alone("-working-directory=elsewhere", kMoves)}},
+    // Reads options past the filter (planted.cfg asks for a dependency file
+    // and a module cache).
+    {"ConfigFile", {"--config", "./planted.cfg"}, {"planted.d"},
+     {with_value("--config", kConfig)}},
+    {"ConfigFileJoined", {"--config=./planted.cfg"}, {"planted.d"},
+     {alone("--config=./planted.cfg", kConfig)}},
+    {"ConfigDirectories", {"--config-system-dir=.", "--config-user-dir=."}, {},
+     {alone("--config-system-dir=.", kConfig), alone("--config-user-dir=.", kConfig)}},
+    // Print on standard output.
+    {"HelpAndVersion", {"--help", "--version", "-dumpmachine", "-dumpversion"}, {},
+     {alone("--help", kPrints), alone("--version", kPrints), alone("-dumpmachine", kPrints),
+      alone("-dumpversion", kPrints)}},
+    {"Autocomplete", {"--autocomplete=-fsyn", "-print-targets"}, {},
+     {alone("--autocomplete=-fsyn", kPrints), alone("-print-targets", kPrints)}},
+    {"FrontendPrinting",
+     {"-Xclang", "--show-includes", "-Xclang", "-fdump-record-layouts", "-Xclang", "-ast-dump"},
+     {},
+     {alone("-Xclang --show-includes", kUnknown), alone("-Xclang -fdump-record-layouts", kUnknown),
+      alone("-Xclang -ast-dump", kUnknown)}},
+    {"ClDriverMode", {"--driver-mode=cl"}, {}, {alone("--driver-mode=cl", kDriver)}},
+    {"NotRun", {"-mllvm", "-stats", "-Xanalyzer", "-analyzer-output=html"}, {},
+     {with_value("-mllvm", kNotRun), with_value("-Xanalyzer", kNotRun)}},
+    {"RaisedLimits", {"-fbracket-depth=100000", "-ftemplate-depth=100000"}, {},
+     {with_value("-fbracket-depth=100000", kLimit), with_value("-ftemplate-depth=100000", kLimit)}},
+    // Read as any input, and filtered as the arguments around it.
+    {"ResponseFile", {"@planted.rsp"}, {"planted.d"},
+     {alone("-MD", kWrites), with_value("-MF", kWrites)}},
 };
 
 enum class Route { dashes, flags_file, database };
@@ -377,6 +430,242 @@ TEST(CompileArgs, PchAndImportYamlDropThemToo) {
   EXPECT_EQ(import.exit_code, 0) << import.err;
   EXPECT_NE(import.err.find(notes), std::string::npos) << import.err;
   EXPECT_EQ(entries(tree.path()), paths);
+}
+
+// ---------------------------------------------------------------------------
+// The working directory
+
+// The scan's arguments before --, then kIncludes and `more` after it.
+std::string with_includes(const std::string& args, const std::vector<std::string>& more = {}) {
+  std::string line = args + " --";
+  for (const std::string& a : kIncludes)
+    line += " " + quoted(a);
+  for (const std::string& a : more)
+    line += " " + quoted(a);
+  return line;
+}
+
+// -working-directory would move the whole process: relative outputs would
+// land there, and a relative source would be missing.
+TEST(CompileArgs, WorkingDirectoryMovesNothing) {
+  TempDir tree;
+  make_project(tree);
+  const std::string header =
+      (kRepo / "examples/include/opscan_examples/executorch_types.h").string();
+  for (const std::string& command : std::vector<std::string>{
+           "scan src/k.cpp -o ir.json", "run src/k.cpp --registration named --lib t -o out",
+           "pch " + quoted(header) + " -o types.pch"}) {
+    for (std::string spelling : {"-working-directory elsewhere", "-working-directory=elsewhere"}) {
+      SCOPED_TRACE(command + " " + spelling);
+      std::vector<std::string> more;
+      if (spelling.find('=') == std::string::npos)
+        more = {"-working-directory", "elsewhere"};
+      else
+        more = {spelling};
+      RunResult run = opscan_in(tree.path(), tree.path(), with_includes(command, more));
+      EXPECT_EQ(run.exit_code, 0) << run.err;
+      EXPECT_TRUE(fs::is_empty(tree.path() / "elsewhere"));
+      EXPECT_EQ(run.out.find("elsewhere"), std::string::npos) << run.out;
+    }
+  }
+  expect_ir(tree.path() / "ir.json");
+  EXPECT_TRUE(fs::is_regular_file(tree.path() / "out/t/RegisterKernels.cpp"));
+  EXPECT_TRUE(fs::is_regular_file(tree.path() / "types.pch"));
+}
+
+// A database entry's "directory" applies to its own relative paths (an
+// include directory, the source), and to nothing of opscan's: -o and the
+// sources on the command line are relative to opscan's working directory.
+TEST(CompileArgs, ADatabaseDirectoryMovesNothing) {
+  TempDir tree;
+  make_project(tree);
+  tree.write("project/inc/local.h", "#define LOCAL_HEADER_READ 1\n");
+  tree.write("src/k.cpp", "#include \"local.h\"\n#ifndef LOCAL_HEADER_READ\n#error no header\n#endif\n" +
+                              read_file(tree.path() / "src/k.cpp"));
+  std::string json = R"([{"directory": ")" + (tree.path() / "project").string() +
+                     R"(", "file": "../src/k.cpp", "arguments": ["c++", "-Iinc")";
+  for (const std::string& a : kIncludes)
+    json += ", \"" + a + "\"";
+  json += R"(, "-c", "../src/k.cpp", "-o", "k.o"]}])";
+  tree.write("build/compile_commands.json", json);
+  const std::set<std::string> paths = entries(tree.path());
+  RunResult run = opscan_in(tree.path(), tree.path(), "scan src/k.cpp -p build -o ir.json");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  expect_ir(tree.path() / "ir.json");
+  std::set<std::string> expected = paths;
+  expected.insert("ir.json");
+  EXPECT_EQ(entries(tree.path()), expected);
+}
+
+// ---------------------------------------------------------------------------
+// Standard output holds the document and nothing else
+
+// With --format json, standard output is one JSON document: the notes of
+// the options dropped, whatever they would have printed.
+TEST(CompileArgs, StandardOutputIsOneDocument) {
+  TempDir tree;
+  make_project(tree);
+  const std::vector<std::string> printing = {
+      "--help",    "--help-hidden", "--version", "-dumpmachine", "-dumpversion",
+      "--autocomplete=-fsyn", "-print-search-dirs", "--print-targets", "-###", "-v", "-H",
+      "-M",        "-Xclang", "--show-includes", "-Xclang", "-fdump-record-layouts",
+      "-Xclang",   "-sys-header-deps", "-Xclang", "-print-stats", "--driver-mode=cl"};
+  for (std::string route : {"--", "--flags-file"}) {
+    SCOPED_TRACE(route);
+    std::string args = "scan src/k.cpp -o ir.json --format json";
+    if (route == "--") {
+      args = with_includes(args, printing);
+    } else {
+      std::string lines;
+      for (const std::string& a : kIncludes)
+        lines += a + "\n";
+      for (const std::string& a : printing)
+        lines += a + "\n";
+      tree.write("flags.txt", lines);
+      args += " --flags-file flags.txt";
+    }
+    RunResult run = opscan_in(tree.path(), tree.path(), args);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.err, "");
+    const nlohmann::json document = nlohmann::json::parse(run.out, nullptr, false);
+    ASSERT_FALSE(document.is_discarded()) << run.out.substr(0, 2000);
+    ASSERT_TRUE(document.contains("diagnostics")) << run.out.substr(0, 2000);
+    for (const auto& d : document["diagnostics"])
+      EXPECT_EQ(d["code"], "opscan-dropped-flag") << d.dump();
+    EXPECT_EQ(document["diagnostics"].size(), 17u);
+    expect_ir(tree.path() / "ir.json");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Response files
+
+TEST(CompileArgs, ResponseFilesAreReadAsInputs) {
+  TempDir tree;
+  make_project(tree);
+  std::string lines;
+  for (const std::string& a : kIncludes)
+    lines += quoted(a) + "\n";
+  tree.write("includes.rsp", lines + "@more.rsp\n");
+  tree.write("more.rsp", "-DFROM_RSP=1 '-DSPACED=a b'\n");
+  tree.write("src/k.cpp", "#if !defined(FROM_RSP) || !defined(SPACED)\n#error no macros\n#endif\n" +
+                              read_file(tree.path() / "src/k.cpp"));
+  RunResult run = opscan_in(tree.path(), tree.path(), "scan src/k.cpp -o ir.json -- @includes.rsp");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  expect_ir(tree.path() / "ir.json");
+
+  // One that cannot be read: an I/O error naming it, nothing written, and
+  // a FIFO never waited for.
+  ASSERT_EQ(::mkfifo((tree.path() / "fifo.rsp").c_str(), 0644), 0);
+  tree.write("loop.rsp", "@loop.rsp\n");
+  fs::remove(tree.path() / "ir.json");
+  for (const auto& [arg, why] : std::vector<std::pair<std::string, std::string>>{
+           {"@missing.rsp", "cannot read the response file 'missing.rsp': No such file or "
+                            "directory"},
+           {"@fifo.rsp", "cannot read the response file 'fifo.rsp': Not a regular file (a FIFO)"},
+           {"@loop.rsp", "cannot read the response file 'loop.rsp' (named in 'loop.rsp'): it "
+                         "names itself, through the response files it is read from"}}) {
+    SCOPED_TRACE(arg);
+    const std::set<std::string> paths = entries(tree.path());
+    RunResult bad = run_in(tree.path(), tree.path(),
+                           "timeout 60 " + quoted(OPSCAN_BINARY) + " scan src/k.cpp -o ir.json -- " +
+                               arg);
+    EXPECT_EQ(bad.exit_code, 3) << bad.err;
+    EXPECT_EQ(bad.err, "opscan: error: " + why + " [opscan-io]\n");
+    EXPECT_EQ(entries(tree.path()), paths);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Malformed compilation databases
+
+TEST(CompileArgs, AMalformedDatabaseIsALocatedError) {
+  TempDir tree;
+  make_project(tree);
+  tree.write("build/compile_commands.json",
+             "[{\"directory\": \"/\", \"file\": \"k.cpp\",\n  \"arguments\": [\"c++\"]},\n"
+             "  {oops}]\n");
+  const std::set<std::string> paths = entries(tree.path());
+  RunResult run = opscan_in(tree.path(), tree.path(), "scan src/k.cpp -p build -o ir.json");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, "build/compile_commands.json:3:4: error: not valid JSON "
+                     "[opscan-compile-commands-invalid]\n  {oops}]\n   ^\n");
+  EXPECT_EQ(entries(tree.path()), paths);
+}
+
+// ---------------------------------------------------------------------------
+// Sources that would crash or hang libclang
+
+// #pragma clang __debug crash, llvm_fatal_error, overflow_stack ... would
+// abort, kill or hang the process; each is ignored, written as a pragma,
+// through _Pragma or in an included header.
+TEST(CompileArgs, DebugPragmasAreIgnored) {
+  TempDir tree;
+  make_project(tree);
+  const std::string good = read_file(tree.path() / "src/k.cpp");
+  for (std::string pragma : {"crash", "llvm_fatal_error", "overflow_stack", "parser_crash",
+                             "assert", "llvm_unreachable"}) {
+    for (std::string way : {"pragma", "_Pragma", "header"}) {
+      SCOPED_TRACE(pragma + " by " + way);
+      const std::string line = "#pragma clang __debug " + pragma + "\n";
+      if (way == "pragma") {
+        tree.write("src/k.cpp", good + line);
+      } else if (way == "_Pragma") {
+        tree.write("src/k.cpp", good + "_Pragma(\"clang __debug " + pragma + "\")\n");
+      } else {
+        tree.write("src/debug.h", line);
+        tree.write("src/k.cpp", "#include \"debug.h\"\n" + good);
+      }
+      fs::remove(tree.path() / "ir.json");
+      RunResult run = run_in(tree.path(), tree.path(),
+                             "timeout 60 " + quoted(OPSCAN_BINARY) + " " +
+                                 with_includes("scan src/k.cpp -o ir.json"));
+      EXPECT_EQ(run.exit_code, 0) << run.err;
+      expect_ir(tree.path() / "ir.json");
+      EXPECT_EQ(run.err.find("crash detected"), std::string::npos) << run.err;
+    }
+  }
+}
+
+// Nesting deeper than libclang's stack holds: with a raised -fbracket-depth
+// (dropped), and without any limit to raise (unary operators, which the
+// parser recurses on without one), a located error; the process lives.
+TEST(CompileArgs, DeeplyNestedSourcesEndInALocatedError) {
+  TempDir tree;
+  make_project(tree);
+  const std::string good = read_file(tree.path() / "src/k.cpp");
+  const std::string brackets =
+      "int deep = " + std::string(100000, '(') + "1" + std::string(100000, ')') + ";\n";
+  std::string minuses = "int unary = ";
+  for (int i = 0; i < 200000; ++i)
+    minuses += "- ";
+  minuses += "1;\n";
+  struct Case {
+    std::string name, source;
+    std::vector<std::string> args;
+    std::string error;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"brackets", brackets, {"-fbracket-depth=100000"},
+            "error: bracket nesting level exceeded maximum of 256 [opscan-clang-error]"},
+           {"brackets_frontend", brackets, {"-Xclang", "-fbracket-depth", "-Xclang", "100000"},
+            "error: bracket nesting level exceeded maximum of 256 [opscan-clang-error]"},
+           {"unary", minuses, {},
+            "opscan: error: libclang could not parse src/k.cpp (error 2): libclang crashed (on a "
+            "construct nested too deeply for its stack, or a bug of libclang's) "
+            "[opscan-parse-failed]"}}) {
+    SCOPED_TRACE(c.name);
+    tree.write("src/k.cpp", good + c.source);
+    const std::set<std::string> paths = entries(tree.path());
+    RunResult run = run_in(tree.path(), tree.path(),
+                           "timeout 60 " + quoted(OPSCAN_BINARY) + " " +
+                               with_includes("scan src/k.cpp -o ir.json", c.args));
+    EXPECT_EQ(run.exit_code, 1) << run.err.substr(0, 4000);
+    EXPECT_NE(run.err.find(c.error), std::string::npos) << run.err.substr(0, 4000);
+    EXPECT_EQ(entries(tree.path()), paths);
+  }
 }
 
 // ---------------------------------------------------------------------------

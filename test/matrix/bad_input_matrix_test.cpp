@@ -439,6 +439,43 @@ void leftovers_of_a_killed_run(const fs::path& dir) {
   EXPECT_TRUE(fs::exists(dir / "out/t/notes.old"));
 }
 
+// ---- Compiler arguments. ----
+
+// A clang configuration file asking for a dependency file and a module cache.
+const std::string kPlantedConfig = "-MD -MF planted.d\n-fmodules -fmodules-cache-path=modules\n";
+
+// build/compile_commands.json with one entry: `source` in the tree, compiled
+// with the examples' include paths and `args` (JSON strings, comma-separated).
+Step database_of(const std::string& source, const std::string& args) {
+  return [=](const fs::path& dir) {
+    fs::create_directories(dir / "build");
+    write_file(dir / "build/compile_commands.json",
+               "[{\"directory\": \"" + dir.string() + "\", \"file\": \"" + source +
+                   "\", \"arguments\": [\"c++\", \"-std=c++17\", \"-I" + (kRepo / "include").string() + "\", \"-I" +
+                   (kRepo / "examples/include").string() + "\", " + args + ", \"-c\", \"" + source +
+                   "\"]}]\n");
+  };
+}
+
+// A declaration libclang's parser recurses on once per operator, with no
+// limit to raise: deeper than its stack.
+std::string deep_unary() {
+  std::string text = "int unary = ";
+  for (int i = 0; i < 200000; ++i)
+    text += "- ";
+  return text + "1;\n";
+}
+
+// A database entry's -working-directory would move the process: the run's
+// relative -o would land there.
+void database_working_directory(const fs::path& dir) {
+  const RunResult result = opscan(dir, "run -p build a.cpp --registration named --lib u -o out");
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(fs::is_regular_file(dir / "out/u/RegisterKernels.cpp"));
+  EXPECT_FALSE(fs::exists(dir / "elsewhere/out"));
+  EXPECT_TRUE(fs::is_empty(dir / "elsewhere/inner"));
+}
+
 Case custom(std::string name, std::vector<Step> setup, std::function<void(const fs::path&)> check) {
   return Case{std::move(name), std::move(setup), "",    0, "",
               Expect::custom,  std::move(check), kBound};
@@ -769,7 +806,7 @@ std::vector<Case> cases() {
                    "[\"c++\", \"-c\", \"/elsewhere.cpp\"]}]\n")},
               "scan -p build k.cpp -o ir2.json", 1, "opscan-no-compile-command"),
       refused("options_database_not_json", {put("build/compile_commands.json", "{[\n")},
-              "scan -p build k.cpp -o ir2.json", 3, "opscan-no-compile-commands"),
+              "scan -p build k.cpp -o ir2.json", 1, "opscan-compile-commands-invalid"),
       refused("options_bad_dispatch_key", {},
               "generate ir.json --target torch --registration named --lib t --dispatch-key Nope -o out",
               1, "opscan-dispatch-key"),
@@ -1087,7 +1124,83 @@ std::vector<Case> cases() {
       refused("long_lib_name_check", {},
               "check ir.json --registration named --lib " + std::string(300, 'a'), 1,
               "opscan-libname-too-long"),
+
+      // ---- compiler arguments and sources that would crash libclang ----
+      // bad.cpp declares no kernel: a run that parses it ends with
+      // opscan-no-kernels (exit 1), having written nothing, in its directory.
+      refused("flags_working_directory", {directory("build"), put("bad.cpp", kHead)},
+              run("bad.cpp") + " -working-directory build", 1, "opscan-no-kernels"),
+      refused("flags_working_directory_joined", {directory("build"), put("bad.cpp", kHead)},
+              run("bad.cpp") + " -working-directory=build", 1, "opscan-no-kernels"),
+      refused("flags_config_file", {put("bad.cpp", kHead), put("planted.cfg", kPlantedConfig)},
+              run("bad.cpp") + " --config ./planted.cfg", 1, "opscan-no-kernels"),
+      refused("flags_config_file_joined", {put("bad.cpp", kHead), put("planted.cfg", kPlantedConfig)},
+              run("bad.cpp") + " --config=./planted.cfg", 1, "opscan-no-kernels"),
+      refused("flags_config_file_in_a_response_file",
+              {put("bad.cpp", kHead), put("planted.cfg", kPlantedConfig),
+               put("flags.rsp", "--config ./planted.cfg\n")},
+              run("bad.cpp") + " @flags.rsp", 1, "opscan-no-kernels"),
+      refused("flags_help_and_version", {put("bad.cpp", kHead)},
+              run("bad.cpp") + " --help --version -dumpmachine -dumpversion --autocomplete=-f", 1,
+              "opscan-no-kernels"),
+      refused("flags_frontend_printing", {put("bad.cpp", kHead)},
+              run("bad.cpp") + " -Xclang --show-includes -Xclang -fdump-record-layouts", 1,
+              "opscan-no-kernels"),
+      refused("flags_cl_driver_mode", {put("bad.cpp", kHead)},
+              run("bad.cpp") + " --driver-mode=cl", 1, "opscan-no-kernels"),
+      refused("flags_save_temps", {put("bad.cpp", kHead)}, run("bad.cpp") + " --save-temps", 1,
+              "opscan-no-kernels"),
+      refused("flags_cdb_fragment", {put("bad.cpp", kHead)},
+              run("bad.cpp") + " -gen-cdb-fragment-path cdb", 1, "opscan-no-kernels"),
+      refused("flags_response_file_writes", {put("bad.cpp", kHead), put("flags.rsp", "-MD -MF deps.d\n")},
+              run("bad.cpp") + " @flags.rsp", 1, "opscan-no-kernels"),
+      refused("flags_response_file_missing", {}, run("k.cpp") + " @missing.rsp", 3, "opscan-io"),
+      refused("flags_response_file_fifo", {fifo("fifo.rsp")}, run("k.cpp") + " @fifo.rsp", 3,
+              "opscan-io"),
+      refused("flags_response_file_names_itself", {put("loop.rsp", "-DX @loop.rsp\n")},
+              run("k.cpp") + " @loop.rsp", 3, "opscan-io"),
+      refused("flags_response_file_dev_zero", {symlink("/dev/zero", "zero.rsp")},
+              run("k.cpp") + " @zero.rsp", 3, "opscan-io"),
+      refused("flags_database_malformed",
+              {put("build/compile_commands.json", "[{\"directory\": \"/\",\n  {oops}]\n")},
+              "scan -p build k.cpp -o ir2.json", 1, "opscan-compile-commands-invalid"),
+      refused("flags_database_unknown_field",
+              {put("build/compile_commands.json",
+                   "[{\"directory\": \"/\", \"file\": \"k.cpp\", \"argument\": [\"c++\"]}]\n")},
+              "scan -p build k.cpp -o ir2.json", 1, "opscan-compile-commands-invalid"),
+      refused("flags_database_response_file_fifo",
+              {put("bad.cpp", kHead), fifo("fifo.rsp"), database_of("bad.cpp", "\"@fifo.rsp\"")},
+              "run -p build bad.cpp --registration named --lib t -o out", 3, "opscan-io"),
+      custom("flags_database_working_directory",
+             {put("a.cpp", kAbs), directory("elsewhere"),
+              database_of("a.cpp", "\"-working-directory\", \"elsewhere\"")},
+             database_working_directory),
+      refused("flags_database_beside_a_compile_flags_fifo",
+              {put("bad.cpp", kHead), database_of("bad.cpp", "\"-DX\""), fifo("build/compile_flags.txt")},
+              "run -p build bad.cpp --registration named --lib t -o out", 1, "opscan-no-kernels"),
+      refused("flags_raised_bracket_depth_deep_input",
+              {put("bad.cpp", kHead + "int deep = " + std::string(100000, '(') + "1" +
+                                  std::string(100000, ')') + ";\n")},
+              run("bad.cpp") + " -fbracket-depth=100000", 1, "opscan-clang-error"),
+      refused("flags_raised_limits_frontend",
+              {put("bad.cpp", kHead + "int deep = " + std::string(100000, '(') + "1" +
+                                  std::string(100000, ')') + ";\n")},
+              run("bad.cpp") + " -Xclang -fbracket-depth -Xclang 100000", 1, "opscan-clang-error"),
+      refused("flags_deep_unary_operators", {put("bad.cpp", kHead + deep_unary())}, run("bad.cpp"),
+              1, "opscan-parse-failed"),
   };
+  for (const std::string pragma :
+       {"crash", "llvm_fatal_error", "overflow_stack", "parser_crash", "assert", "llvm_unreachable"}) {
+    const std::string line = "#pragma clang __debug " + pragma + "\n";
+    rows.push_back(refused("flags_pragma_" + pragma, {put("bad.cpp", kHead + line)}, run("bad.cpp"),
+                           1, "opscan-no-kernels"));
+    rows.push_back(refused("flags_pragma_operator_" + pragma,
+                           {put("bad.cpp", kHead + "_Pragma(\"clang __debug " + pragma + "\")\n")},
+                           run("bad.cpp"), 1, "opscan-no-kernels"));
+    rows.push_back(refused("flags_pragma_in_header_" + pragma,
+                           {put("debug.h", line), put("bad.cpp", "#include \"debug.h\"\n" + kHead)},
+                           run("bad.cpp"), 1, "opscan-no-kernels"));
+  }
   return rows;
 }
 

@@ -1,10 +1,17 @@
 // filter_arguments: which compiler arguments a scan keeps from libclang, and
 // the notes a run gives for those it drops.
 #include "scan/flags.h"
+#include "scan/live.h"
+#include "scan/response_files.h"
 #include "scan_test_helpers.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <string>
+#include <sys/stat.h>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace opscan::scan {
@@ -12,6 +19,7 @@ namespace {
 
 using namespace test_support;
 using Args = std::vector<std::string>;
+using Json = nlohmann::json;
 
 // The options filter_arguments drops from `args`, as the notes name them.
 std::vector<std::string> dropped_options(const Args& args) {
@@ -223,6 +231,254 @@ TEST(FilterArguments, FilteringTwiceDropsNothingMore) {
   EXPECT_TRUE(twice.dropped.empty());
 }
 
+// ---------------------------------------------------------------------------
+// The decision for each family of options: what it would make libclang do,
+// and what passes. Every row's arguments are given the ways a scan gets them
+// (after -- or in a --flags-file, which become the same list, and in a
+// compilation database entry); the same decision must come out.
+
+using Drop = std::pair<std::string, DropReason>;
+
+struct Family {
+  std::string name;
+  Args args;
+  Args kept;
+  std::vector<Drop> dropped;
+};
+
+void PrintTo(const Family& f, std::ostream* os) {
+  *os << f.name;
+}
+
+const std::vector<Family> kFamilies = {
+    // Writes files.
+    {"DependencyFiles",
+     {"-MD", "-MF", "deps.d", "-Wp,-MMD,d.d"},
+     {},
+     {{"-MD", DropReason::writes_files},
+      {"-MF", DropReason::writes_files},
+      {"-Wp,-MMD", DropReason::writes_files}}},
+    {"SaveTemps",
+     {"--save-temps", "-save-temps=obj"},
+     {},
+     {{"--save-temps", DropReason::writes_files}, {"-save-temps=obj", DropReason::writes_files}}},
+    {"CompilationDatabaseFragments",
+     {"-gen-cdb-fragment-path", "cdb"},
+     {},
+     {{"-gen-cdb-fragment-path", DropReason::writes_files}}},
+    {"FrontendDependencyFile",
+     {"-Xclang", "-dependency-file", "-Xclang", "d.d"},
+     {},
+     {{"-Xclang -dependency-file", DropReason::writes_files}}},
+    {"SourceRewriting",
+     {"-ccc-arcmt-modify", "-ccc-objcmt-migrate", "out"},
+     {},
+     {{"-ccc-arcmt-modify", DropReason::writes_files},
+      {"-ccc-objcmt-migrate", DropReason::writes_files}}},
+    {"FrontendFixIts",
+     {"-Xclang", "-fixit"},
+     {},
+     {{"-Xclang -fixit", DropReason::unknown_frontend}}},
+    // Reads options from elsewhere.
+    {"ConfigFile",
+     {"--config", "c.cfg", "--config=d.cfg"},
+     {},
+     {{"--config", DropReason::reads_config}, {"--config=d.cfg", DropReason::reads_config}}},
+    {"ConfigDirectories",
+     {"--config-system-dir=/etc/x", "--config-user-dir=/home/x"},
+     {},
+     {{"--config-system-dir=/etc/x", DropReason::reads_config},
+      {"--config-user-dir=/home/x", DropReason::reads_config}}},
+    // Changes the directory.
+    {"WorkingDirectory",
+     {"-working-directory", "elsewhere", "-working-directory=there"},
+     {},
+     {{"-working-directory", DropReason::changes_directory},
+      {"-working-directory=there", DropReason::changes_directory}}},
+    // Prints on standard output.
+    {"HelpAndVersion",
+     {"--help", "--help-hidden", "-help", "--version"},
+     {},
+     {{"--help", DropReason::prints},
+      {"--help-hidden", DropReason::prints},
+      {"-help", DropReason::prints},
+      {"--version", DropReason::prints}}},
+    {"Dumps",
+     {"-dumpmachine", "-dumpversion", "-print-search-dirs", "--print-targets"},
+     {},
+     {{"-dumpmachine", DropReason::prints},
+      {"-dumpversion", DropReason::prints},
+      {"-print-search-dirs", DropReason::prints},
+      {"--print-targets", DropReason::prints}}},
+    {"Autocomplete", {"--autocomplete=-fsyn"}, {}, {{"--autocomplete=-fsyn", DropReason::prints}}},
+    {"DriverPhases",
+     {"-ccc-print-phases", "-ccc-print-bindings", "-###", "-v"},
+     {},
+     {{"-ccc-print-phases", DropReason::prints},
+      {"-ccc-print-bindings", DropReason::prints},
+      {"-###", DropReason::prints},
+      {"-v", DropReason::prints}}},
+    {"FrontendPrinting",
+     {"-Xclang", "--show-includes", "-Xclang", "-fdump-record-layouts", "-Xclang", "-ast-dump",
+      "-Xpreprocessor", "-dD", "-Wp,--show-includes,-DX=1"},
+     {"-Wp,-DX=1"},
+     {{"-Xclang --show-includes", DropReason::unknown_frontend},
+      {"-Xclang -fdump-record-layouts", DropReason::unknown_frontend},
+      {"-Xclang -ast-dump", DropReason::unknown_frontend},
+      {"-Xpreprocessor -dD", DropReason::unknown_frontend},
+      {"-Wp,--show-includes", DropReason::unknown_frontend}}},
+    {"ClDriverMode",
+     {"--driver-mode=cl", "--driver-mode=cpp", "--driver-mode=g++"},
+     {"--driver-mode=g++"},
+     {{"--driver-mode=cl", DropReason::driver_mode},
+      {"--driver-mode=cpp", DropReason::driver_mode}}},
+    // Loads code.
+    {"Plugins",
+     {"-fplugin=p.so", "-Xclang", "-load", "-Xclang", "p.so"},
+     {},
+     {{"-fplugin=p.so", DropReason::loads_code}, {"-Xclang -load", DropReason::loads_code}}},
+    // Writes a module cache.
+    {"ImplicitModules",
+     {"-fmodules", "-Xclang", "-fmodules", "-fmodules-cache-path=m"},
+     {},
+     {{"-fmodules", DropReason::module_cache},
+      {"-Xclang -fmodules", DropReason::module_cache},
+      {"-fmodules-cache-path=m", DropReason::writes_files}}},
+    // Passed to parts a scan does not run.
+    {"NotRun",
+     {"-mllvm", "-stats", "-Xanalyzer", "-analyzer-output=html", "-Xarch_x86_64", "-MD", "-Xclang",
+      "-mllvm", "-Xclang", "-info-output-file=x"},
+     {},
+     {{"-mllvm", DropReason::not_run},
+      {"-Xanalyzer", DropReason::not_run},
+      {"-Xarch_x86_64", DropReason::not_run},
+      {"-Xclang -mllvm", DropReason::not_run}}},
+    // Lets deep input overflow the stack or run without end.
+    {"RaisedLimits",
+     {"-fbracket-depth=100000", "-ftemplate-depth=5000", "-ftemplate-depth-5000",
+      "-fconstexpr-depth=100000", "-fconstexpr-steps=4294967295", "-Xclang", "-fbracket-depth",
+      "-Xclang", "100000", "-fbracket-depth=0x100"},
+     {},
+     {{"-fbracket-depth=100000", DropReason::raises_limit},
+      {"-ftemplate-depth=5000", DropReason::raises_limit},
+      {"-ftemplate-depth-5000", DropReason::raises_limit},
+      {"-fconstexpr-depth=100000", DropReason::raises_limit},
+      {"-fconstexpr-steps=4294967295", DropReason::raises_limit},
+      {"-Xclang -fbracket-depth", DropReason::raises_limit},
+      {"-fbracket-depth=0x100", DropReason::raises_limit}}},
+    {"LimitsAtMostTheDefault",
+     {"-fbracket-depth=256", "-ftemplate-depth=900", "-Xclang", "-fconstexpr-steps", "-Xclang",
+      "1000"},
+     {"-fbracket-depth=256", "-ftemplate-depth=900", "-Xclang", "-fconstexpr-steps", "-Xclang",
+      "1000"},
+     {}},
+    // What a build passes the frontend and a scan needs: kept.
+    {"SafeFrontendOptions",
+     {"-Xclang", "-fno-validate-pch", "-Xclang", "-include", "-Xclang", "pre.h", "-Xclang",
+      "-triple", "-Xclang", "x86_64-pc-linux-gnu", "-Xclang", "-working-directory=/src",
+      "-Xpreprocessor", "-DX=1", "-Xclang", "-Wno-unused"},
+     {"-Xclang", "-fno-validate-pch", "-Xclang", "-include", "-Xclang", "pre.h", "-Xclang",
+      "-triple", "-Xclang", "x86_64-pc-linux-gnu", "-Xclang", "-working-directory=/src",
+      "-Xpreprocessor", "-DX=1", "-Xclang", "-Wno-unused"},
+     {}},
+    // A frontend option kept without its value would take opscan's next one.
+    {"FrontendOptionWithoutItsValue",
+     {"-I", "inc", "-Xclang", "-include"},
+     {"-I", "inc"},
+     {{"-Xclang -include", DropReason::unknown_frontend}}},
+    {"WrapperWithoutAnOption",
+     {"-I", "inc", "-Xpreprocessor"},
+     {"-I", "inc"},
+     {{"-Xpreprocessor", DropReason::unknown_frontend}}},
+    // libclang reads an argument up to its first NUL byte (found by the
+    // flags fuzz target: -M then printed the dependency rule).
+    {"NulInsideAnArgument",
+     {std::string("-M\0planted.d", 12), std::string("-DX\0Y", 5)},
+     {"-DX"},
+     {{"-M", DropReason::writes_files}}},
+};
+
+class FilterFamilies : public ::testing::TestWithParam<Family> {};
+
+TEST_P(FilterFamilies, GivenAsArguments) {
+  const Family& f = GetParam();
+  const FilteredArguments filtered = filter_arguments(f.args);
+  EXPECT_EQ(filtered.kept, f.kept);
+  std::vector<Drop> dropped;
+  for (const DroppedArgument& d : filtered.dropped)
+    dropped.emplace_back(d.option, d.reason);
+  EXPECT_EQ(dropped, f.dropped);
+  // What passes, filtered again, passes whole.
+  EXPECT_TRUE(filter_arguments(filtered.kept).dropped.empty());
+}
+
+// In a database entry, between the compiler and the source: the same
+// notes, and libclang gets none of the dropped arguments.
+TEST_P(FilterFamilies, GivenInACompilationDatabase) {
+  const Family& f = GetParam();
+  TempDir dir;
+  const std::string source = dir.write("src/k.cpp", "int k;\n");
+  Json::array_t arguments = {"c++"};
+  arguments.insert(arguments.end(), f.args.begin(), f.args.end());
+  arguments.insert(arguments.end(), {"-c", "src/k.cpp"});
+  dir.write("build/compile_commands.json", Json::array({{{"directory", dir.path().string()},
+                                                         {"file", "src/k.cpp"},
+                                                         {"arguments", arguments}}})
+                                               .dump());
+  diag::Diagnostics diags;
+  auto db = CompilationDatabase::open(dir.file("build"), diags);
+  ASSERT_TRUE(db) << describe(diags);
+  auto command = db->command_for(source, diags);
+  ASSERT_TRUE(command) << describe(diags);
+  const size_t database_args = command->args.size();
+  diag::Diagnostics notes;
+  const std::vector<std::string> args =
+      parse_arguments(command->file, command->args, notes, database_args);
+  std::vector<std::string> messages;
+  for (const diag::Diagnostic& note : notes)
+    messages.push_back(note.message);
+  std::vector<std::string> expected;
+  for (const DroppedArgument& d : filter_arguments(f.args).dropped)
+    expected.push_back(dropped_message(d));
+  EXPECT_EQ(messages, expected);
+  for (const auto& [option, reason] : f.dropped) {
+    const std::string spelling = option.substr(option.rfind(' ') + 1);
+    EXPECT_EQ(std::count(args.begin(), args.end(), spelling),
+              std::count(f.kept.begin(), f.kept.end(), spelling))
+        << spelling;
+  }
+  // The database's own directory applies through the frontend, which moves
+  // nothing.
+  EXPECT_EQ(std::count(args.begin(), args.end(), "-working-directory=" + dir.path().string()), 1);
+}
+
+// The language server's units (lib/scan/live.h) get their arguments
+// through the same filter.
+TEST_P(FilterFamilies, GivenToTheLanguageServer) {
+  const Family& f = GetParam();
+  const LiveUnit unit("k.cpp", f.args, /*main_file_only=*/true);
+  const std::vector<std::string>& args = unit.args();
+  for (const auto& [option, reason] : f.dropped) {
+    const std::string spelling = option.substr(option.rfind(' ') + 1);
+    EXPECT_EQ(std::count(args.begin(), args.end(), spelling),
+              std::count(f.kept.begin(), f.kept.end(), spelling))
+        << spelling;
+  }
+  EXPECT_TRUE(std::search(args.begin(), args.end(), f.kept.begin(), f.kept.end()) != args.end());
+}
+
+INSTANTIATE_TEST_SUITE_P(Each, FilterFamilies, ::testing::ValuesIn(kFamilies),
+                         [](const ::testing::TestParamInfo<Family>& info) {
+                           return info.param.name;
+                         });
+
+TEST(FilterArguments, ResponseFilesLeftUnreadAreDropped) {
+  const FilteredArguments filtered = filter_arguments({"@flags.rsp", "-I", "@inc"});
+  EXPECT_EQ(filtered.kept, (Args{"-I", "@inc"}));
+  ASSERT_EQ(filtered.dropped.size(), 1u);
+  EXPECT_EQ(filtered.dropped[0].reason, DropReason::response_file);
+}
+
 TEST(DroppedMessage, NamesTheOptionAndWhy) {
   EXPECT_EQ(dropped_message({"-MF", DropReason::writes_files, true, 0}),
             "dropped '-MF' and its value, which makes the compiler write files");
@@ -237,6 +493,213 @@ TEST(DroppedMessage, NamesTheOptionAndWhy) {
             "included as text instead)");
   EXPECT_EQ(dropped_message({"-fconcepts", DropReason::gcc_only, false, 0}),
             "dropped '-fconcepts', which libclang does not accept");
+  EXPECT_EQ(dropped_message({"-working-directory", DropReason::changes_directory, true, 0}),
+            "dropped '-working-directory' and its value, which would move opscan into another "
+            "directory");
+  EXPECT_EQ(dropped_message({"--config", DropReason::reads_config, true, 0}),
+            "dropped '--config' and its value, which makes the compiler read options from a "
+            "configuration file");
+  EXPECT_EQ(dropped_message({"--driver-mode=cl", DropReason::driver_mode, false, 0}),
+            "dropped '--driver-mode=cl', which makes the compiler read its arguments as another "
+            "driver (only the gcc and g++ modes are scanned)");
+  EXPECT_EQ(dropped_message({"-mllvm", DropReason::not_run, true, 0}),
+            "dropped '-mllvm' and its value, which passes options to a part of the compiler a "
+            "scan does not run");
+  EXPECT_EQ(dropped_message({"-Xclang -ast-dump", DropReason::unknown_frontend, false, 0}),
+            "dropped '-Xclang -ast-dump', which passes the compiler's frontend an option opscan "
+            "does not know to be safe");
+  EXPECT_EQ(dropped_message({"-fbracket-depth=100000", DropReason::raises_limit, true, 0}),
+            "dropped '-fbracket-depth=100000' and its value, which raises a compiler limit above "
+            "its default (deep input would overflow the stack)");
+  EXPECT_EQ(dropped_message({"@x.rsp", DropReason::response_file, false, 0}),
+            "dropped '@x.rsp', a response file opscan did not read");
+}
+
+// ---------------------------------------------------------------------------
+// Response files
+
+TEST(ResponseFiles, AreReadWithTheirQuotingAndNestedRelativeToEachOther) {
+  TempDir dir;
+  dir.write("a.rsp", "-DA=1 \"-DB=two words\"\n'-DC=x y' -I\\ sp\t@sub/b.rsp -DLAST\n");
+  dir.write("sub/b.rsp", "-DD @c.rsp");
+  dir.write("sub/c.rsp", "-DE\n");
+  diag::Diagnostics diags;
+  auto args = expand_response_files({"-x", "c++", "@a.rsp", "-DAFTER"}, dir.path().string(), diags);
+  ASSERT_TRUE(args) << describe(diags);
+  EXPECT_EQ(*args, (Args{"-x", "c++", "-DA=1", "-DB=two words", "-DC=x y", "-I sp", "-DD", "-DE",
+                         "-DLAST", "-DAFTER"}));
+  EXPECT_TRUE(diags.empty());
+  // Without one, the arguments stay as they are.
+  EXPECT_EQ(expand_response_files({"-I", "inc"}, "", diags), (Args{"-I", "inc"}));
+}
+
+TEST(ResponseFiles, OneThatCannotBeReadIsAnErrorNamingIt) {
+  TempDir dir;
+  ASSERT_EQ(::mkfifo(dir.file("fifo.rsp").c_str(), 0644), 0);
+  fs::create_directory(dir.path() / "dir.rsp");
+  fs::create_symlink("/dev/zero", dir.path() / "zero.rsp");
+  dir.write("self.rsp", "-DX @self.rsp");
+  dir.write("big.rsp", std::string((1 << 20) + 1, 'x'));
+  for (int i = 0; i < 9; ++i)
+    dir.write("deep" + std::to_string(i) + ".rsp", "@deep" + std::to_string(i + 1) + ".rsp");
+  dir.write("deep9.rsp", "-DDEEP");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"@missing.rsp", "No such file or directory"},
+      {"@fifo.rsp", "Not a regular file (a FIFO)"},
+      {"@dir.rsp", "Is a directory"},
+      {"@zero.rsp", "Not a regular file (a character device)"},
+      {"@self.rsp", "it names itself"},
+      {"@big.rsp", "File too large"},
+      {"@deep0.rsp", "response files nest more than 8 deep"},
+      {"@", "it names no file"},
+  };
+  for (const auto& [arg, why] : cases) {
+    SCOPED_TRACE(arg);
+    diag::Diagnostics diags;
+    EXPECT_FALSE(expand_response_files({"-DX", arg}, dir.path().string(), diags));
+    ASSERT_EQ(diags.size(), 1u) << describe(diags);
+    EXPECT_EQ(diags[0].code, "opscan-io");
+    EXPECT_EQ(diags[0].severity, diag::Severity::error);
+    // The one that cannot be read (the deepest, for nesting), and the one
+    // naming it.
+    std::string named = "'" + dir.file(arg.substr(1)) + "': ";
+    if (arg == "@")
+      named = "'@': ";
+    else if (arg == "@self.rsp")
+      named = "'" + dir.file("self.rsp") + "' (named in '" + dir.file("self.rsp") + "'): ";
+    else if (arg == "@deep0.rsp")
+      named = "'" + dir.file("deep8.rsp") + "' (named in '" + dir.file("deep7.rsp") + "'): ";
+    EXPECT_NE(diags[0].message.find("cannot read the response file " + named), std::string::npos)
+        << diags[0].message;
+    EXPECT_NE(diags[0].message.find(why), std::string::npos) << diags[0].message;
+    if (arg.size() > 1 && arg != "@deep0.rsp" && arg != "@self.rsp") {
+      EXPECT_EQ(diags[0].location.file, dir.file(arg.substr(1)));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Compilation databases: checked before libclang reads them
+
+// What `CompilationDatabase::open` makes of `text`, and what was printed
+// on standard error meanwhile (libclang prints its own complaints there).
+struct Opened {
+  bool ok = false;
+  diag::Diagnostics diags;
+  std::string stderr_text;
+};
+
+Opened open_database(const TempDir& dir, const std::string& text) {
+  dir.write("build/compile_commands.json", text);
+  Opened out;
+  ::testing::internal::CaptureStderr();
+  out.ok = CompilationDatabase::open(dir.file("build"), out.diags) != nullptr;
+  out.stderr_text = ::testing::internal::GetCapturedStderr();
+  return out;
+}
+
+TEST(CompilationDatabaseCheck, MalformedDatabasesGetALocatedErrorAndLibclangSaysNothing) {
+  TempDir dir;
+  const std::string entry =
+      R"({"directory": "/src", "file": "k.cpp", "arguments": ["c++", "-c", "k.cpp"]})";
+  struct Case {
+    std::string text;
+    unsigned line, column;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"[" + entry + ",\n  {oops}]", 2, 4, "not valid JSON"},
+      {"[" + entry + ",\n", 2, 1, "not valid JSON: the file ends too early (truncated?)"},
+      {"\n  {\"directory\": \"/\"}", 2, 3, "a compilation database is a JSON array of entries"},
+      {"[" + entry + ",\n 3]", 2, 2, "entry 2 is not an object"},
+      {"[" + entry + ",\n {\"directory\": \"/\", \"fil\": \"k.cpp\"}]", 2, 21,
+       "entry 2: unknown field 'fil' (fields: directory, file, arguments, command, output)"},
+      {"[{\"directory\": \"/\",\n  \"file\": 3, \"command\": \"c++ k.cpp\"}]", 2, 3,
+       "entry 1: \"file\" is not a string"},
+      {"[{\"directory\": \"/\", \"file\": \"k.cpp\",\n  \"arguments\": [\"c++\", 1]}]", 2, 3,
+       "entry 1: \"arguments\" is not an array of strings"},
+      {"[{\"file\": \"k.cpp\", \"command\": \"c++ k.cpp\"}]", 1, 2, "entry 1 has no \"directory\""},
+      {"[" + entry + ", {\"directory\": \"/\", \"file\": \"k.cpp\"}]", 1, 79,
+       "entry 2 has neither \"arguments\" nor \"command\""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    const Opened opened = open_database(dir, c.text);
+    EXPECT_FALSE(opened.ok);
+    ASSERT_EQ(opened.diags.size(), 1u) << describe(opened.diags);
+    const diag::Diagnostic& d = opened.diags[0];
+    EXPECT_EQ(d.code, "opscan-compile-commands-invalid");
+    EXPECT_EQ(d.message, c.message);
+    EXPECT_EQ(d.location.file, dir.file("build/compile_commands.json"));
+    EXPECT_EQ(d.location.line, c.line);
+    EXPECT_EQ(d.location.column, c.column);
+    EXPECT_EQ(opened.stderr_text, "");
+  }
+}
+
+// libclang expands an entry's response files as it reads the database; a
+// FIFO among them would block it for good.
+TEST(CompilationDatabaseCheck, ResponseFilesOfEntriesAreCheckedBeforeLibclangReadsThem) {
+  TempDir dir;
+  ASSERT_EQ(::mkfifo(dir.file("fifo.rsp").c_str(), 0644), 0);
+  const std::string d = dir.path().string();
+  for (const std::string& entry :
+       {R"({"directory": ")" + d +
+            R"(", "file": "k.cpp", "arguments": ["c++", "@fifo.rsp", "k.cpp"]})",
+        R"({"directory": ")" + d + R"(", "file": "k.cpp", "command": "c++ '@fifo.rsp' k.cpp"})"}) {
+    SCOPED_TRACE(entry);
+    const Opened opened = open_database(dir, "[" + entry + "]");
+    EXPECT_FALSE(opened.ok);
+    ASSERT_EQ(opened.diags.size(), 1u) << describe(opened.diags);
+    EXPECT_EQ(opened.diags[0].code, "opscan-io");
+    EXPECT_EQ(opened.diags[0].message, "cannot read the response file '" + dir.file("fifo.rsp") +
+                                           "': Not a regular file (a FIFO) (named by entry 1 of " +
+                                           dir.file("build/compile_commands.json") + ")");
+    EXPECT_EQ(opened.stderr_text, "");
+  }
+  // A readable one is expanded, by libclang, relative to the entry's directory.
+  dir.write("flags.rsp", "-DFROM_RSP=1");
+  const std::string source = dir.write("k.cpp", "int k;\n");
+  const Opened opened = open_database(
+      dir, R"([{"directory": ")" + d +
+               R"(", "file": "k.cpp", "arguments": ["c++", "@flags.rsp", "-c", "k.cpp"]}])");
+  ASSERT_TRUE(opened.ok) << describe(opened.diags);
+  diag::Diagnostics diags;
+  auto db = CompilationDatabase::open(dir.file("build"), diags);
+  ASSERT_TRUE(db);
+  auto command = db->command_for(source, diags);
+  ASSERT_TRUE(command) << describe(diags);
+  EXPECT_EQ(std::count(command->args.begin(), command->args.end(), "-DFROM_RSP=1"), 1);
+}
+
+// libclang would read a compile_flags.txt beside the database instead of it
+// (and block on one that is a FIFO).
+TEST(CompilationDatabaseCheck, ACompileFlagsFileBesideItIsNotRead) {
+  TempDir dir;
+  const std::string source = dir.write("k.cpp", "int k;\n");
+  const std::string database = R"([{"directory": ")" + dir.path().string() +
+                               R"(", "file": "k.cpp", "arguments": ["c++", "-DX", "k.cpp"]}])";
+  for (bool fifo : {false, true}) {
+    SCOPED_TRACE(fifo ? "a FIFO" : "a file");
+    dir.write("build/compile_commands.json", database);
+    fs::remove(dir.path() / "build/compile_flags.txt");
+    if (fifo)
+      ASSERT_EQ(::mkfifo(dir.file("build/compile_flags.txt").c_str(), 0644), 0);
+    else
+      dir.write("build/compile_flags.txt", "-DFROM_FLAGS_FILE\n");
+    const Opened opened = open_database(dir, database);
+    EXPECT_TRUE(opened.ok) << describe(opened.diags);
+    diag::Diagnostics diags;
+    auto db = CompilationDatabase::open(dir.file("build"), diags);
+    ASSERT_TRUE(db) << describe(diags);
+    EXPECT_EQ(db->files(), std::set<std::string>{source});
+    auto command = db->command_for(source, diags);
+    ASSERT_TRUE(command) << describe(diags);
+    EXPECT_EQ(std::count(command->args.begin(), command->args.end(), "-DX"), 1);
+    EXPECT_EQ(std::count(command->args.begin(), command->args.end(), "-DFROM_FLAGS_FILE"), 0);
+    // The private directory it was read through is gone.
+    EXPECT_EQ(opened.stderr_text, "");
+  }
 }
 
 // ---------------------------------------------------------------------------
