@@ -6,6 +6,7 @@
 #include <charconv>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -362,6 +363,11 @@ int serve_worker() {
   // Killed when the server's thread that started it ends, whichever way
   // the server ends: a worker hung in libclang must not outlive it.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // The worker process is the unit of isolation: a crash in libclang ends
+  // it, and the server reports it and starts a fresh one. libclang's own
+  // recovery would keep a long-lived process going in whatever state the
+  // crash left (read when the first index is made, so set before).
+  ::setenv("LIBCLANG_DISABLE_CRASH_RECOVERY", "1", 1);
   FrameReader reader(
       [](char* buffer, size_t size) -> size_t {
         for (;;) {
