@@ -572,8 +572,15 @@ FilteredArguments filter(const std::vector<std::string>& args, bool implicit_mod
     const std::string& arg = wrapped ? args[i + 1] : args[i];
     const std::string wrapper = wrapped ? args[i] + " " : "";
     const size_t width = wrapped ? 2 : 1;
-    const bool has_next = wrapped ? i + width + 1 < n && args[i + width] == args[i] : i + width < n;
-    const std::string* next = has_next ? &args[i + width + (wrapped ? 1 : 0)] : nullptr;
+    // "--" is never a value: the driver reads it wherever it is.
+    const size_t at = i + width + (wrapped ? 1 : 0);
+    const bool has_next = at < n && (!wrapped || args[i + width] == args[i]) && args[at] != "--";
+    const std::string* next = has_next ? &args[at] : nullptr;
+    if (arg == "--" && !wrapped) {
+      out.dropped.push_back({arg, DropReason::ends_options, false, i});
+      ++i;
+      continue;
+    }
     if (!wrapped && arg.starts_with("-Wp,")) {
       filter_preprocessor_list(arg, i, implicit_modules, out);
       ++i;
@@ -648,6 +655,8 @@ std::string dropped_message(const DroppedArgument& dropped) {
                      "overflow the stack)";
   case DropReason::response_file:
     return message + ", a response file opscan did not read";
+  case DropReason::ends_options:
+    return message + ", after which the compiler reads every argument as a file to compile";
   }
   return message;
 }

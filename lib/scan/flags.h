@@ -45,6 +45,7 @@ enum class DropReason {
   unknown_frontend,  // a frontend option (-Xclang X) not on the list of safe ones
   raises_limit,      // a recursion limit above clang's default: deep input overflows the stack
   response_file,     // @FILE left unread (the caller expands response files first)
+  ends_options,      // "--": the driver reads what follows as inputs, opscan's own arguments too
 };
 
 struct DroppedArgument {
@@ -95,6 +96,9 @@ struct FilteredArguments {
 //   value is dropped without it, as it would take opscan's next argument.
 // - @FILE (a response file) is dropped: the caller reads them first, as
 //   any input (expand_response_files, scan/response_files.h).
+// - "--" is dropped wherever it is, even where an option's value would be:
+//   after it the driver reads every argument (opscan's too) as a file to
+//   compile, each planned with a temporary file.
 FilteredArguments filter_arguments(const std::vector<std::string>& args);
 
 // The note's text: "dropped '-MF' and its value, which ...".

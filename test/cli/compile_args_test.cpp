@@ -129,6 +129,7 @@ const std::string kDriver = ", which makes the compiler read its arguments as an
 const std::string kNotRun = ", which passes options to a part of the compiler a scan does not run";
 const std::string kUnknown =
     ", which passes the compiler's frontend an option opscan does not know to be safe";
+const std::string kEnds = ", after which the compiler reads every argument as a file to compile";
 const std::string kLimit =
     ", which raises a compiler limit above its default (deep input would overflow the stack)";
 
@@ -254,6 +255,9 @@ const std::vector<Case> kCases = {
      {with_value("-mllvm", kNotRun), with_value("-Xanalyzer", kNotRun)}},
     {"RaisedLimits", {"-fbracket-depth=100000", "-ftemplate-depth=100000"}, {},
      {with_value("-fbracket-depth=100000", kLimit), with_value("-ftemplate-depth=100000", kLimit)}},
+    // Makes the driver read what follows (opscan's own arguments too) as more
+    // files to compile, each planned with a temporary file.
+    {"DashDash", {"--", "-DX"}, {}, {alone("--", kEnds)}},
     // Read as any input, and filtered as the arguments around it.
     {"ResponseFile", {"@planted.rsp"}, {"planted.d"},
      {alone("-MD", kWrites), with_value("-MF", kWrites)}},

@@ -392,6 +392,14 @@ const std::vector<Family> kFamilies = {
      {{"-Xpreprocessor", DropReason::unknown_frontend}}},
     // libclang reads an argument up to its first NUL byte (found by the
     // flags fuzz target: -M then printed the dependency rule).
+    // After "--", the driver plans every argument as a file to compile, each
+    // with a temporary object file (found by the flags fuzz target).
+    {"DashDash",
+     {"-include", "--", "inc/local.h", "--", "-DX", "-Xclang", "--"},
+     {"-include", "inc/local.h", "-DX"},
+     {{"--", DropReason::ends_options},
+      {"--", DropReason::ends_options},
+      {"-Xclang --", DropReason::unknown_frontend}}},
     {"NulInsideAnArgument",
      {std::string("-M\0planted.d", 12), std::string("-DX\0Y", 5)},
      {"-DX"},
@@ -513,6 +521,8 @@ TEST(DroppedMessage, NamesTheOptionAndWhy) {
             "its default (deep input would overflow the stack)");
   EXPECT_EQ(dropped_message({"@x.rsp", DropReason::response_file, false, 0}),
             "dropped '@x.rsp', a response file opscan did not read");
+  EXPECT_EQ(dropped_message({"--", DropReason::ends_options, false, 0}),
+            "dropped '--', after which the compiler reads every argument as a file to compile");
 }
 
 // ---------------------------------------------------------------------------
