@@ -12,6 +12,7 @@
 #include "files.h"
 
 #include <csignal>
+#include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -30,6 +31,12 @@ using opscan::testing::TempDir;
 
 const fs::path kRepo = OPSCAN_SOURCE_DIR;
 const std::string kStrace = OPSCAN_STRACE;
+// LeakSanitizer cannot run under ptrace: a sanitized opscan that strace
+// traces keeps AddressSanitizer's other checks only (later options win).
+std::string leak_checks_off() {
+  const char* asan = std::getenv("ASAN_OPTIONS");
+  return std::string("ASAN_OPTIONS=") + (asan ? std::string(asan) + ":" : "") + "detect_leaks=0";
+}
 // The rename system calls: glibc's rename() is `rename` on x86-64, opscan
 // calls renameat(); other C libraries and architectures use renameat2.
 const std::string kRenames = "rename,renameat,renameat2";
@@ -133,8 +140,8 @@ protected:
                             "OPSCAN_KERNEL(\"demo::abs.out\")\nTensor& abs_out("
                             "KernelRuntimeContext& ctx, const Tensor& self, Tensor& out);\n");
     const fs::path trace = refs_.path() / "renames.txt";
-    std::vector<std::string> traced = {kStrace, "-f", "-qq", "-o", trace.string(),
-                                       "-e",    "trace=" + kRenames};
+    std::vector<std::string> traced = {kStrace, "-f", "-qq", "-E", leak_checks_off(), "-o",
+                                       trace.string(), "-e", "trace=" + kRenames};
     Ended second = run(dir_.path(), opscan(traced));
     ASSERT_EQ(second.exit_code, 0) << second.err;
     new_ = contents(dir_.path() / "out");
@@ -175,7 +182,7 @@ protected:
   // to opscan as its n-th rename begins.
   Ended interrupted(const std::string& signal, size_t n) {
     restore_old();
-    return run(dir_.path(), opscan({kStrace, "-f", "-qq", "-o", "/dev/null", "-e",
+    return run(dir_.path(), opscan({kStrace, "-f", "-qq", "-E", leak_checks_off(), "-o", "/dev/null", "-e",
                                     "trace=" + kRenames, "-e",
                                     "inject=" + kRenames + ":signal=" + signal +
                                         ":when=" + std::to_string(n)}));
