@@ -130,10 +130,15 @@ fs::path make_sandbox(const fs::path& root) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static Terminal terminal;
+  // The sandboxes' parent, removed at exit.
   static const fs::path root = [] {
     std::string pattern = (fs::temp_directory_path() / "opscan-flags-fuzz-XXXXXX").string();
     if (!::mkdtemp(pattern.data()))
       opscan::fuzz::fail(FUZZ_TARGET, "cannot make a temporary directory", "");
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(root, ec);
+    });
     return fs::path(pattern);
   }();
   const std::string_view input(reinterpret_cast<const char*>(data), size);
