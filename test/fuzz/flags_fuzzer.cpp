@@ -130,12 +130,18 @@ fs::path make_sandbox(const fs::path& root) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static Terminal terminal;
+  // The sandboxes' parent, removed at exit (registered after it is made, so
+  // that the removal runs before its destructor).
   static const fs::path root = [] {
     std::string pattern = (fs::temp_directory_path() / "opscan-flags-fuzz-XXXXXX").string();
     if (!::mkdtemp(pattern.data()))
       opscan::fuzz::fail(FUZZ_TARGET, "cannot make a temporary directory", "");
     return fs::path(pattern);
   }();
+  [[maybe_unused]] static const int removed_at_exit = std::atexit([] {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  });
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   if (input.size() > 4096 || input.find("/dev") != std::string_view::npos ||
       input.find("/proc") != std::string_view::npos || input.find("/sys") != std::string_view::npos)
