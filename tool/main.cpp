@@ -13,6 +13,7 @@
 #include "stdout.h"
 #include "support/files.h"
 #include "support/interrupt.h"
+#include "support/temporaries.h"
 #include "support/text.h"
 #include "yaml/operator_yaml.h"
 
@@ -27,6 +28,7 @@
 #include <fmt/ranges.h>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -118,6 +120,22 @@ void add_inputs(const std::vector<driver::RoleFile>& files) {
   g_inputs.insert(g_inputs.end(), files.begin(), files.end());
 }
 
+// The response files (@FILE) the compiler arguments named: inputs of the
+// step, as the flags file is (in its depfile, never an output).
+std::vector<driver::RoleFile> g_response_files;
+
+// driver::compiler_args, keeping the response files it read.
+std::optional<std::vector<std::string>> read_compiler_args(const std::string& flags_file,
+                                                           const std::vector<std::string>& extra,
+                                                           diag::Diagnostics& diags) {
+  std::vector<std::string> read;
+  auto args = driver::compiler_args(flags_file, extra, diags, &read);
+  for (const std::string& file : read)
+    g_response_files.push_back({"a response file", file});
+  add_inputs(g_response_files);
+  return args;
+}
+
 // Whether the fixes file was left to a write of the command's outputs.
 bool g_fixes_with_outputs = false;
 
@@ -206,9 +224,33 @@ struct GenerateArgs {
   bool no_profiling = false;
 };
 
-void add_flags_file_option(CLI::App& cmd, std::string& flags_file) {
+// How long one parse may take, in seconds (0: no limit).
+unsigned g_parse_timeout = 300;
+
+// The options of every command that parses sources with libclang.
+void add_parse_options(CLI::App& cmd, std::string& flags_file) {
   cmd.add_option("--flags-file", flags_file,
                  "File of compiler arguments, one per line, used before those after --");
+  cmd.add_option("--parse-timeout", g_parse_timeout,
+                 "Fail when libclang takes longer than SECONDS to parse one file (default: 300; "
+                 "0: no limit)");
+}
+
+// A parse that took longer than --parse-timeout: libclang cannot be stopped,
+// so the command ends here, as a failed scan of that file (exit code 1).
+// Nothing has been written: every write comes after the parses.
+[[noreturn]] void parse_timed_out(const std::string& file) {
+  static std::mutex once;
+  once.lock(); // never unlocked: a second expiry waits for the exit
+  report({diag::make_error("opscan-parse-timeout", {file, 0, 0, 0},
+                           fmt::format("libclang did not finish parsing {} within {} s "
+                                       "(--parse-timeout): the source or a header it includes "
+                                       "never ends (a FIFO or device) or is too large to parse",
+                                       support::display_path(file), g_parse_timeout))});
+  std::fflush(stderr);
+  const int code = exit_with(finish(Status::errors));
+  support::remove_private_directories();
+  std::_Exit(code);
 }
 
 void add_scan_options(CLI::App& cmd, ScanArgs& args) {
@@ -224,7 +266,7 @@ void add_scan_options(CLI::App& cmd, ScanArgs& args) {
                  "again) and the precompiled leading #include lines that files share");
   cmd.add_flag("--no-auto-pch", args.no_auto_pch,
                "Do not precompile the leading #include lines that files share");
-  add_flags_file_option(cmd, args.flags_file);
+  add_parse_options(cmd, args.flags_file);
 }
 
 // The options that decide what a generation makes: generate, check and run.
@@ -330,7 +372,7 @@ Status scan_into(const ScanArgs& args, ir::Module& module, std::vector<std::stri
   if (!args.build_dir.empty())
     options.build_dir = args.build_dir;
   diag::Diagnostics diags;
-  auto extra_args = driver::compiler_args(args.flags_file, args.clang_args, diags);
+  auto extra_args = read_compiler_args(args.flags_file, args.clang_args, diags);
   if (!extra_args)
     return reported(diags, Status::failure);
   options.extra_args = std::move(*extra_args);
@@ -368,6 +410,7 @@ std::vector<driver::RoleFile> option_inputs(const ScanArgs& args) {
   if (!args.build_dir.empty())
     inputs.push_back({"the compilation database",
                       (std::filesystem::path(args.build_dir) / "compile_commands.json").string()});
+  inputs.insert(inputs.end(), g_response_files.begin(), g_response_files.end());
   return inputs;
 }
 
@@ -541,7 +584,7 @@ Status shared_pch_command(const std::vector<std::string>& files, const std::stri
   if (Status status = checked_sources(files); status != Status::ok)
     return status;
   diag::Diagnostics diags;
-  auto args = driver::compiler_args(flags_file, clang_args, diags);
+  auto args = read_compiler_args(flags_file, clang_args, diags);
   if (!args)
     return reported(diags, Status::failure);
   scan::Options options;
@@ -563,6 +606,7 @@ Status shared_pch_command(const std::vector<std::string>& files, const std::stri
     roles.push_back({"a source", file});
   if (!flags_file.empty())
     roles.push_back({"--flags-file", flags_file});
+  roles.insert(roles.end(), g_response_files.begin(), g_response_files.end());
   driver::Outcome written =
       driver::write_step({out, list, depfile, stamp}, result.inputs, roles, fixes_with_outputs());
   return reported(written.diagnostics, written.status);
@@ -587,7 +631,7 @@ Status import_command(const ImportArgs& args) {
   options.files = args.files;
   if (!args.build_dir.empty())
     options.build_dir = args.build_dir;
-  auto extra_args = driver::compiler_args(args.flags_file, args.clang_args, diags);
+  auto extra_args = read_compiler_args(args.flags_file, args.clang_args, diags);
   if (!extra_args)
     return reported(diags, Status::failure);
   options.extra_args = std::move(*extra_args);
@@ -719,7 +763,7 @@ int main(int argc, char** argv) {
                     "Make the automatic precompiled headers of the sources given, into --cache, "
                     "ahead of one scan per source with that --cache");
   pch_cmd->add_option("--cache", pch_cache, "With --shared: the scans' cache directory");
-  add_flags_file_option(*pch_cmd, pch_flags_file);
+  add_parse_options(*pch_cmd, pch_flags_file);
   pch_cmd->add_option("--depfile", pch_depfile,
                       "Write a depfile (Make syntax) listing every file the header read");
   pch_cmd->add_option("--stamp", pch_stamp,
@@ -784,7 +828,7 @@ int main(int argc, char** argv) {
   import_cmd->add_option("files", import_args.files, "The kernel sources to annotate")->required();
   import_cmd->add_option("-p", import_args.build_dir,
                          "Build directory holding compile_commands.json");
-  add_flags_file_option(*import_cmd, import_args.flags_file);
+  add_parse_options(*import_cmd, import_args.flags_file);
   import_cmd->add_flag("--dry-run", import_args.dry_run,
                        "Report what would be annotated, writing nothing");
   import_cmd->footer("Example:\n  opscan import-yaml kernels/functions.yaml kernels/op_*.cpp -- "
@@ -895,9 +939,11 @@ int main(int argc, char** argv) {
     g_say_on_stderr = true;
   if (Status status = check_working_directory(); status != Status::ok)
     return exit_with(finish(status));
-  // The language server speaks LSP on stdout: it has no --format.
+  // The language server speaks LSP on stdout: it has no --format. Its
+  // workers' analyses are bounded by the server (--analysis-timeout).
   if (*lsp_cmd)
     return tool::run_lsp(lsp_args);
+  scan::limit_parse_time(std::chrono::seconds(g_parse_timeout), parse_timed_out);
   // What each command reads and writes, as known before it runs.
   const std::vector<std::string> sources = *scan_cmd     ? scan_args.files
                                            : *run_cmd    ? run_scan.files
@@ -977,7 +1023,7 @@ int main(int argc, char** argv) {
       if (Status status = checked_sources({pch_header}); status != Status::ok)
         return status;
       diag::Diagnostics diags;
-      auto args = driver::compiler_args(pch_flags_file, clang_args, diags);
+      auto args = read_compiler_args(pch_flags_file, clang_args, diags);
       if (!args)
         return reported(diags, Status::failure);
       scan::PrecompileResult result = scan::precompile({pch_header, std::move(*args)});
@@ -990,6 +1036,7 @@ int main(int argc, char** argv) {
       std::vector<driver::RoleFile> options = {{"the header", pch_header}};
       if (!pch_flags_file.empty())
         options.push_back({"--flags-file", pch_flags_file});
+      options.insert(options.end(), g_response_files.begin(), g_response_files.end());
       driver::Outcome written =
           driver::write_step({pch_out, std::move(result.pch), pch_depfile, pch_stamp},
                              result.inputs, options, fixes_with_outputs());

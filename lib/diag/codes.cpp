@@ -108,6 +108,7 @@ const std::vector<CodeInfo>& all_codes() {
       {"opscan-output-is-input", "an output is one of the command's inputs"},
       {"opscan-output-twice", "two outputs name one file"},
       {"opscan-parse-failed", "libclang could not parse a source or load a precompiled header"},
+      {"opscan-parse-timeout", "libclang took longer than --parse-timeout to parse a file"},
       {"opscan-pch-failed", "libclang could not save a precompiled header"},
       {"opscan-pte-header", "an ExecuTorch program's extended header is malformed"},
       {"opscan-pte-identifier", "a file is not an ExecuTorch program (no 'ET12' identifier)"},

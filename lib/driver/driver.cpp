@@ -580,7 +580,8 @@ scan::FieldCheck field_check(const emit::TargetRegistry& targets) {
 
 std::optional<std::vector<std::string>> compiler_args(const std::string& flags_file,
                                                       const std::vector<std::string>& extra,
-                                                      diag::Diagnostics& diags) {
+                                                      diag::Diagnostics& diags,
+                                                      std::vector<std::string>* response_files) {
   std::vector<std::string> args;
   if (!flags_file.empty()) {
     std::string error;
@@ -600,7 +601,7 @@ std::optional<std::vector<std::string>> compiler_args(const std::string& flags_f
   args.insert(args.end(), extra.begin(), extra.end());
   // Read here, as any input, relative to the working directory (the
   // compilation database's are read by libclang, relative to each entry's).
-  return scan::expand_response_files(args, ".", diags);
+  return scan::expand_response_files(args, ".", diags, response_files);
 }
 
 Outcome write_step(const StepFiles& files, const std::vector<std::string>& inputs,

@@ -187,9 +187,12 @@ scan::FieldCheck field_check(const emit::TargetRegistry& targets);
 // then `extra`; each @FILE among them replaced by the arguments of that
 // response file (scan::expand_response_files, relative to the working
 // directory). Nullopt, with an error, when a file cannot be read.
+// `response_files`, when given, gets the response files read: inputs of
+// the step, as the flags file is.
 std::optional<std::vector<std::string>> compiler_args(const std::string& flags_file,
                                                       const std::vector<std::string>& extra,
-                                                      diag::Diagnostics& diags);
+                                                      diag::Diagnostics& diags,
+                                                      std::vector<std::string>* response_files = nullptr);
 
 // The files of a build step (scan, pch): its output, and optionally its
 // depfile (Make syntax: the stamp, or else the output, depends on every

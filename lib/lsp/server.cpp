@@ -275,7 +275,6 @@ struct Server::State {
       watch_files = watched.is_object() && watched.value("dynamicRegistration", false) == true;
       initialized = true;
     }
-    remove_stale_worker_directories();
     worker =
         std::make_unique<Worker>(this->options.worker, Json{{"options", lsp::to_json(analyzer)}});
     analysis_thread = std::thread([this] { work(); });

@@ -1,6 +1,7 @@
 #include "lsp/worker.h"
 
 #include "lsp/analysis.h"
+#include "support/temporaries.h"
 
 #include <cerrno>
 #include <charconv>
@@ -34,15 +35,6 @@ constexpr size_t kMaxWorkerMessage = size_t{1} << 31;
 
 // The worker's end of its socket.
 constexpr int kWorkerFd = 3;
-
-// The private directories' names: the server's pid tells a stale one.
-constexpr std::string_view kDirectoryPrefix = "opscan-lsp-";
-
-fs::path temp_root() {
-  std::error_code ec;
-  fs::path root = fs::temp_directory_path(ec);
-  return ec ? fs::path("/tmp") : root;
-}
 
 void close_fd(int& fd) {
   if (fd >= 0)
@@ -89,8 +81,9 @@ Wait wait_for(int fd, short events, Clock::time_point deadline, int interrupt) {
 
 struct Worker::Process {
   pid_t pid = -1;
-  int fd = -1;           // the server's end of the socket
-  std::string directory; // the worker's TMPDIR, "" when none could be made
+  int fd = -1; // the server's end of the socket
+  // The worker's TMPDIR (libclang's preambles), when one could be made.
+  std::optional<support::PrivateDirectory> directory;
   std::unique_ptr<FrameReader> reader;
   // For the reader, while a call waits.
   Clock::time_point deadline;
@@ -121,11 +114,7 @@ struct Worker::Process {
       pid = -1;
     }
     close_fd(fd);
-    if (!directory.empty()) {
-      std::error_code ec;
-      fs::remove_all(directory, ec);
-      directory.clear();
-    }
+    directory.reset();
     return how;
   }
 };
@@ -239,10 +228,7 @@ WorkerOutcome Worker::call(const Json& request, std::chrono::milliseconds limit)
 
 std::unique_ptr<Worker::Process> Worker::spawn(std::string& why) {
   auto p = std::make_unique<Process>();
-  std::string directory =
-      (temp_root() / fmt::format("{}{}-XXXXXX", kDirectoryPrefix, ::getpid())).string();
-  if (::mkdtemp(directory.data()) != nullptr) // mode 0700
-    p->directory = directory;
+  p->directory = support::PrivateDirectory::make("lsp");
 
   int sockets[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) {
@@ -285,12 +271,12 @@ std::unique_ptr<Worker::Process> Worker::spawn(std::string& why) {
 
   std::vector<std::string> environment;
   for (char** e = environ; e && *e; ++e) {
-    if (!p->directory.empty() && std::string_view(*e).starts_with("TMPDIR="))
+    if (p->directory && std::string_view(*e).starts_with("TMPDIR="))
       continue;
     environment.emplace_back(*e);
   }
-  if (!p->directory.empty())
-    environment.push_back("TMPDIR=" + p->directory);
+  if (p->directory)
+    environment.push_back("TMPDIR=" + p->directory->path().string());
   std::vector<char*> envp;
   for (std::string& e : environment)
     envp.push_back(e.data());
@@ -332,31 +318,6 @@ std::unique_ptr<Worker::Process> Worker::spawn(std::string& why) {
       },
       kMaxWorkerMessage);
   return p;
-}
-
-void remove_stale_worker_directories() {
-  std::error_code ec;
-  const fs::path root = temp_root();
-  for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (!name.starts_with(kDirectoryPrefix))
-      continue;
-    // opscan-lsp-<pid>-XXXXXX
-    const std::string_view rest = std::string_view(name).substr(kDirectoryPrefix.size());
-    pid_t pid = 0;
-    auto [after, error] = std::from_chars(rest.data(), rest.data() + rest.size(), pid);
-    if (error != std::errc() || after == rest.data() + rest.size() || *after != '-' || pid <= 0)
-      continue;
-    struct stat st {};
-    if (::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
-      continue;
-    // Only a server that no longer runs: a live one's (even another
-    // user's, which this user could not remove anyway) is kept.
-    if (::kill(pid, 0) == 0 || errno != ESRCH)
-      continue;
-    std::error_code ignored;
-    fs::remove_all(it->path(), ignored);
-  }
 }
 
 int serve_worker() {

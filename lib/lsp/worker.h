@@ -62,11 +62,6 @@ private:
   int interrupt_[2] = {-1, -1}; // a pipe: a byte written ends the wait
 };
 
-// Removes what workers of language servers that were killed left in the
-// temporary directory (their private directories), when the server that
-// made one no longer runs. Best effort: what cannot be removed is left.
-void remove_stale_worker_directories();
-
 // The worker's side (`opscan lsp --worker`, started by Worker): answers
 // analysis requests on descriptor 3 until the server closes it (0; also at
 // a message it cannot read), or its server is gone (1). The worker dies

@@ -4,9 +4,9 @@
 #include "scan/extract.h"
 #include "support/files.h"
 #include "support/sha256.h"
+#include "support/temporaries.h"
 
 #include <algorithm>
-#include <atomic>
 #include <map>
 #include <set>
 #include <sys/stat.h>
@@ -314,7 +314,11 @@ PchPlan plan_pchs(const std::vector<PchCandidate>& files) {
 }
 
 PchStore::PchStore(std::filesystem::path dir, FragmentCache& cache)
-    : dir_(std::filesystem::absolute(dir).lexically_normal()), cache_(cache) {}
+    : dir_(std::filesystem::absolute(dir).lexically_normal()), cache_(cache) {
+  // Headers a killed scan was saving: a live scan's are its own.
+  support::remove_orphans(dir_, support::Orphan::file,
+                          [](std::string_view name) { return name.find(".pch.") != name.npos; });
+}
 
 bool PchStore::holds(const std::string& path) const {
   return fs::path(path).parent_path() == dir_;
@@ -422,9 +426,7 @@ std::optional<AutoPch> PchStore::get(CXIndex index, const PlannedPch& planned) {
   if (!extracted.fragment.kernels.empty() || !extracted.diagnostics.empty())
     return std::nullopt;
 
-  static std::atomic<unsigned> saved{0};
-  const fs::path temporary =
-      dir_ / (name + ".pch." + std::to_string(::getpid()) + "-" + std::to_string(saved++));
+  const fs::path temporary = dir_ / support::temporary_name(name + ".pch");
   if (clang_saveTranslationUnit(tu.get(), temporary.c_str(), clang_defaultSaveOptions(tu.get())) !=
       CXSaveError_None) {
     fs::remove(temporary, ec);

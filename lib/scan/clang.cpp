@@ -1,8 +1,11 @@
 #include "scan/clang.h"
 
+#include "scan/scan.h"
 #include "support/files.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <ctime>
 #include <csignal>
 #include <cstdlib>
 #include <fmt/format.h>
@@ -138,6 +141,41 @@ void* parse_with_signal_stack(void* data) {
   return nullptr;
 }
 
+// The limit set by limit_parse_time.
+struct ParseTimeLimit {
+  std::chrono::milliseconds limit{0};
+  std::function<void(const std::string& file)> expired;
+};
+ParseTimeLimit& parse_time_limit() {
+  static ParseTimeLimit limit;
+  return limit;
+}
+
+// Joins the parse thread; while a limit is set, tells its callback when the
+// parse has taken longer, then waits on.
+void join_parse(pthread_t thread, const char* file) {
+  const ParseTimeLimit& limit = parse_time_limit();
+  if (limit.limit.count() > 0 && limit.expired) {
+    timespec deadline{};
+    ::clock_gettime(CLOCK_REALTIME, &deadline);
+    const auto ms = limit.limit.count();
+    deadline.tv_sec += static_cast<time_t>(ms / 1000);
+    deadline.tv_nsec += static_cast<long>(ms % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+      deadline.tv_sec += 1;
+      deadline.tv_nsec -= 1000000000L;
+    }
+    int joined;
+    while ((joined = ::pthread_timedjoin_np(thread, nullptr, &deadline)) == EINTR) {
+    }
+    if (joined == 0)
+      return;
+    if (joined == ETIMEDOUT)
+      limit.expired(file);
+  }
+  ::pthread_join(thread, nullptr);
+}
+
 // Runs the parse on a thread with libclang's stack size and a signal stack;
 // on the calling thread when no such thread can be made.
 void run_parse(ParseCall& call) {
@@ -151,12 +189,17 @@ void run_parse(ParseCall& call) {
     ::pthread_attr_destroy(&attributes);
   }
   if (started)
-    ::pthread_join(thread, nullptr);
+    join_parse(thread, call.file);
   else
     parse_with_signal_stack(&call);
 }
 
 } // namespace
+
+void limit_parse_time(std::chrono::milliseconds limit,
+                      std::function<void(const std::string& file)> expired) {
+  parse_time_limit() = {limit, std::move(expired)};
+}
 
 TranslationUnit parse(CXIndex index, const std::string& file, const std::vector<std::string>& args,
                       unsigned options, diag::Diagnostics& diags,

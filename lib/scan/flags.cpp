@@ -3,6 +3,7 @@
 #include "scan/clang.h"
 #include "scan/response_files.h"
 #include "support/files.h"
+#include "support/temporaries.h"
 #include "support/text.h"
 
 #include <algorithm>
@@ -845,16 +846,14 @@ CompilationDatabaseHandle load_database(const std::string& path, diag::Diagnosti
   const bool has_flags_file =
       fs::symlink_status(dir / "compile_flags.txt", ec).type() != fs::file_type::not_found;
   std::string load_from = dir.empty() ? "." : dir.string();
-  std::string private_dir;
+  std::optional<support::PrivateDirectory> private_dir;
   if (has_flags_file) {
-    std::string pattern = (fs::temp_directory_path(ec) / "opscan-db-XXXXXX").string();
-    if (!ec && ::mkdtemp(pattern.data())) {
-      private_dir = load_from = pattern;
-      fs::create_symlink(fs::absolute(path, ec), fs::path(pattern) / "compile_commands.json", ec);
+    private_dir = support::PrivateDirectory::make("db");
+    if (private_dir) {
+      load_from = private_dir->path().string();
+      fs::create_symlink(fs::absolute(path, ec), private_dir->path() / "compile_commands.json", ec);
     }
-    if (ec || private_dir.empty()) {
-      if (!private_dir.empty())
-        fs::remove_all(private_dir, ec);
+    if (ec || !private_dir) {
       diags.push_back(
           diag::make_error("opscan-io", {path, 0, 0, 0},
                            "cannot read " + path +
@@ -865,8 +864,7 @@ CompilationDatabaseHandle load_database(const std::string& path, diag::Diagnosti
   }
   CXCompilationDatabase_Error error;
   CompilationDatabaseHandle db(clang_CompilationDatabase_fromDirectory(load_from.c_str(), &error));
-  if (!private_dir.empty())
-    fs::remove_all(private_dir, ec);
+  private_dir.reset();
   if (error != CXCompilationDatabase_NoError) {
     diags.push_back(diag::make_error("opscan-compile-commands-invalid", {path, 0, 0, 0},
                                      "libclang cannot read it as a compilation database"));

@@ -55,6 +55,7 @@ std::vector<std::string> split_response_file(std::string_view text) {
 
 struct ResponseFiles {
   diag::Diagnostics& diags;
+  std::vector<std::string>* read; // the files read, when asked
   std::uintmax_t bytes = 0;
   std::vector<std::string> open; // the files being expanded, outermost first
 
@@ -90,6 +91,8 @@ struct ResponseFiles {
       if ((bytes += text->size()) > kMaxResponseBytesInAll)
         return fail(fmt::format("the response files of one command hold more than {} MiB",
                                 kMaxResponseBytesInAll >> 20));
+      if (read && std::find(read->begin(), read->end(), path) == read->end())
+        read->push_back(path);
       open.push_back(path);
       const bool ok = expand(split_response_file(*text), fs::path(path).parent_path(), out);
       open.pop_back();
@@ -104,9 +107,10 @@ struct ResponseFiles {
 
 std::optional<std::vector<std::string>> expand_response_files(const std::vector<std::string>& args,
                                                               const std::string& directory,
-                                                              diag::Diagnostics& diags) {
+                                                              diag::Diagnostics& diags,
+                                                              std::vector<std::string>* read) {
   std::vector<std::string> out;
-  ResponseFiles files{diags, 0, {}};
+  ResponseFiles files{diags, read, 0, {}};
   if (!files.expand(args, directory, out))
     return std::nullopt;
   return out;

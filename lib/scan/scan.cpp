@@ -12,12 +12,13 @@
 #include "scan/types.h"
 #include "support/files.h"
 #include "support/sha256.h"
+#include "support/temporaries.h"
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <fmt/format.h>
 #include <functional>
-#include <chrono>
 #include <future>
 #include <map>
 #include <mutex>
@@ -340,29 +341,22 @@ PrecompileResult precompile(const PrecompileOptions& options) {
     out.diagnostics.insert(out.diagnostics.end(), errors.begin(), errors.end());
     if (errors.empty()) {
       // libclang saves to a path only: a private temporary, read back.
-      static std::atomic<unsigned> saved{0};
-      std::error_code no_temporaries;
-      std::filesystem::path temporary =
-          std::filesystem::temp_directory_path(no_temporaries) /
-          ("opscan-" + std::to_string(::getpid()) + "-" + std::to_string(saved++) + ".pch");
+      std::string no_temporaries;
       std::optional<std::string> pch;
-      if (!no_temporaries) {
+      if (auto dir = support::PrivateDirectory::make("pch", &no_temporaries)) {
+        const std::filesystem::path temporary = dir->path() / "header.pch";
         if (clang_saveTranslationUnit(tu.get(), temporary.c_str(),
                                       clang_defaultSaveOptions(tu.get())) == CXSaveError_None)
           pch = support::read_file(temporary);
-        std::error_code ignored;
-        std::filesystem::remove(temporary, ignored);
       }
       if (pch) {
         out.pch = std::move(*pch);
         out.inputs = real_paths(inputs_of(tu.get()));
       } else {
         out.diagnostics.push_back(
-            no_temporaries
+            !no_temporaries.empty()
                 ? diag::make_error("opscan-io", {options.header, 0, 0, 0},
-                                   "cannot save the precompiled header: no temporary directory "
-                                   "(TMPDIR: " +
-                                       no_temporaries.message() + ")")
+                                   "cannot save the precompiled header: " + no_temporaries)
                 : diag::make_error("opscan-pch-failed", {options.header, 0, 0, 0},
                                    "libclang could not save the precompiled header"));
       }
@@ -403,20 +397,17 @@ Result scan(const Options& options) {
   std::optional<PchStore> pch_store;
   // Without a cache, the automatic headers live in a private temporary
   // directory for this scan only.
+  std::optional<support::PrivateDirectory> private_dir;
   std::optional<FragmentCache> private_cache;
-  std::string private_dir;
   if (context.cache && options.auto_pch) {
     pch_store.emplace(std::filesystem::path(*options.cache_dir) / "pch", *context.cache);
   } else if (!options.cache_dir && options.auto_pch && files > 1) {
     // Without a usable TMPDIR (missing, not a directory, not writable), the
     // scan goes on without them: they only make it faster.
-    std::error_code no_temporaries;
-    const auto temporaries = std::filesystem::temp_directory_path(no_temporaries);
-    std::string pattern = (temporaries / "opscan-pch-XXXXXX").string();
-    if (!no_temporaries && ::mkdtemp(pattern.data())) {
-      private_dir = pattern;
-      private_cache.emplace(private_dir);
-      pch_store.emplace(std::filesystem::path(private_dir) / "pch", *private_cache);
+    private_dir = support::PrivateDirectory::make("pch");
+    if (private_dir) {
+      private_cache.emplace(private_dir->path());
+      pch_store.emplace(private_dir->path() / "pch", *private_cache);
     }
   }
   context.pch_store = pch_store ? &*pch_store : nullptr;
@@ -489,10 +480,7 @@ Result scan(const Options& options) {
     file_done(i);
   });
   out.files_with_pch = with_pch;
-  if (!private_dir.empty()) {
-    std::error_code ignored;
-    std::filesystem::remove_all(private_dir, ignored);
-  }
+  private_dir.reset();
   out.pchs = std::count_if(pchs.begin(), pchs.end(), [](const auto& pch) { return pch.get(); });
   for (FileResult& r : results)
     show_paths(r);

@@ -5,6 +5,7 @@
 #include "ir/ir.h"
 #include "scan/signature.h"
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -133,5 +134,14 @@ struct KernelSuggestion {
 
 // "clang version 14.0.6", as libclang reports itself.
 std::string libclang_version();
+
+// Bounds the time of each parse (`limit`; 0: none). libclang cannot cancel
+// a parse, and some inputs never end one (an #include of a FIFO) or take
+// hours (hostile nesting): only the program can end them. `expired` is
+// called, with the file, from the thread that waits for a parse that took
+// longer; when it returns, the wait goes on. For programs, once, before the
+// first parse.
+void limit_parse_time(std::chrono::milliseconds limit,
+                      std::function<void(const std::string& file)> expired);
 
 } // namespace opscan::scan

@@ -1,9 +1,9 @@
 #include "support/files.h"
 
 #include "support/interrupt.h"
+#include "support/temporaries.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
@@ -126,31 +126,10 @@ std::optional<std::string> read_at(int dir, const std::string& name, std::string
 // gives (0666 less the umask), or `keep` (a replaced file's own mode).
 bool create_at(int dir, const std::string& name, const std::string& content,
                std::optional<mode_t> keep) {
-  Descriptor fd(::openat(dir, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY,
-                         0666));
+  Descriptor fd(
+      ::openat(dir, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666));
   return fd.get() >= 0 && (!keep || ::fchmod(fd.get(), *keep) == 0) &&
          write_all(fd.get(), content) && fd.close();
-}
-
-// The process that made a file named as write_files names its temporaries
-// and backups (".NAME.opscan-PID-N.tmp" or ".old"); 0 for any other name.
-pid_t temporary_owner(std::string_view name) {
-  if (!name.starts_with('.') || !(name.ends_with(".tmp") || name.ends_with(".old")))
-    return 0;
-  name.remove_suffix(4);
-  const size_t mark = name.rfind(".opscan-");
-  if (mark == std::string_view::npos || mark < 2)
-    return 0;
-  const std::string_view numbers = name.substr(mark + 8);
-  const size_t dash = numbers.find('-');
-  auto digits = [](std::string_view text) {
-    return !text.empty() && text.size() <= 9 &&
-           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-  };
-  if (dash == std::string_view::npos || !digits(numbers.substr(0, dash)) ||
-      !digits(numbers.substr(dash + 1)))
-    return 0;
-  return static_cast<pid_t>(std::stol(std::string(numbers.substr(0, dash))));
 }
 
 // Removes from `dir` the temporaries and backups of write_files calls whose
@@ -158,21 +137,12 @@ pid_t temporary_owner(std::string_view name) {
 // directory's lock held, so no live transaction has files there; the
 // process check covers file systems without locks.
 void remove_stale_temporaries(int dir) {
-  int listed = ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  DIR* listing = listed >= 0 ? ::fdopendir(listed) : nullptr;
-  if (listing == nullptr) {
-    if (listed >= 0)
-      ::close(listed);
-    return;
-  }
-  while (const dirent* entry = ::readdir(listing)) {
-    const pid_t owner = temporary_owner(entry->d_name);
-    struct stat st;
-    if (owner > 0 && owner != ::getpid() && ::kill(owner, 0) != 0 && errno == ESRCH &&
-        ::fstatat(dir, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
-      ::unlinkat(dir, entry->d_name, 0);
-  }
-  ::closedir(listing);
+  // ".NAME.opscan-PID-N.tmp" or ".old", NAME never empty.
+  remove_orphans(dir, Orphan::file, [](std::string_view name) {
+    const size_t mark = name.rfind(".opscan-");
+    return name.starts_with('.') && mark != name.npos && mark >= 2 &&
+           (name.ends_with(".tmp") || name.ends_with(".old"));
+  });
 }
 
 // Why a directory below the output directory is refused.
@@ -245,9 +215,7 @@ public:
   // mode of the file it replaces.
   bool write_temporary(int dir, const std::string& name, const fs::path& destination,
                        const std::string& content, std::optional<mode_t> keep) {
-    static std::atomic<unsigned> counter{0};
-    const std::string stem =
-        "." + name + ".opscan-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    const std::string stem = temporary_name("." + name);
     pending_.push_back({dir, name, destination, stem + ".tmp", {}, keep, false});
     if (!create_at(dir, pending_.back().temp, content, keep)) {
       const int saved = errno;

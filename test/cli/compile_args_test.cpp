@@ -555,10 +555,26 @@ TEST(CompileArgs, ResponseFilesAreReadAsInputs) {
   tree.write("more.rsp", "-DFROM_RSP=1 '-DSPACED=a b'\n");
   tree.write("src/k.cpp", "#if !defined(FROM_RSP) || !defined(SPACED)\n#error no macros\n#endif\n" +
                               read_file(tree.path() / "src/k.cpp"));
-  RunResult run = opscan_in(tree.path(), tree.path(), "scan src/k.cpp -o ir.json -- @includes.rsp");
+  RunResult run = opscan_in(tree.path(), tree.path(),
+                            "scan src/k.cpp -o ir.json --depfile ir.d -- @includes.rsp");
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.err, "");
   expect_ir(tree.path() / "ir.json");
+  // Inputs of the step as the flags file is: an edit scans again, and no
+  // output may replace one.
+  const std::string depfile = read_file(tree.path() / "ir.d");
+  for (const char* file : {"includes.rsp", "more.rsp"}) {
+    const std::string listed = " " + (tree.path() / file).string();
+    EXPECT_TRUE(depfile.find(listed + " ") != std::string::npos ||
+                depfile.ends_with(listed + "\n"))
+        << file << " is not in the depfile:\n"
+        << depfile;
+  }
+  RunResult over = opscan_in(tree.path(), tree.path(), "scan src/k.cpp -o more.rsp -- @includes.rsp");
+  EXPECT_EQ(over.exit_code, 2) << over.err;
+  EXPECT_EQ(over.err, "opscan: error: more.rsp is both -o and a response file; opscan does not "
+                      "overwrite its inputs [opscan-output-is-input]\n");
+  EXPECT_EQ(read_file(tree.path() / "more.rsp"), "-DFROM_RSP=1 '-DSPACED=a b'\n");
 
   // One that cannot be read: an I/O error naming it, nothing written, and
   // a FIFO never waited for.

@@ -7,13 +7,15 @@
 //  - a current directory that was removed stops every command first;
 //  - an unusable TMPDIR costs a multi-file scan its automatic precompiled
 //    headers, not its result;
-//  - a number in an IR file that no double holds is located at the number.
+//  - a number in an IR file that no double holds is located at the number;
+//  - a parse that never ends is ended by --parse-timeout.
 #include "files.h"
 #include "run.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <sys/stat.h>
 #include <vector>
@@ -314,6 +316,57 @@ TEST(IrNumbers, ANumberNoDoubleHoldsIsLocatedAtTheNumber) {
     }
     EXPECT_FALSE(fs::exists(dir.path() / "gen"));
   }
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------
+// A parse that never ends (an #include of a FIFO; libclang cannot be
+// stopped): --parse-timeout ends the command with a located error, exit 1,
+// nothing written, and no private directory left in TMPDIR (seven files
+// that share their leading #include lines: the scan makes one).
+namespace {
+
+TEST(ParseTimeout, EndsTheCommandWithALocatedErrorAndLeavesNothing) {
+  TempDir dir;
+  fs::create_directories(dir.path() / "inc");
+  fs::create_directories(dir.path() / "tmp");
+  ASSERT_EQ(::mkfifo((dir.path() / "inc/pipe.h").c_str(), 0644), 0);
+  std::string files;
+  for (const char* name : {"a", "b", "c", "d", "e", "f", "g"}) {
+    dir.write(std::string(name) + ".cpp", "#include <map>\n#include <vector>\n#include <functional>\n"
+                                          "#include <pipe.h>\nint " +
+                                              std::string(name) + ";\n");
+    files += std::string(" ") + name + ".cpp";
+  }
+  const Snapshot before = snapshot(dir.path());
+  const RunResult scan = run_command(
+      dir.path(), "env TMPDIR=tmp '" OPSCAN_BINARY "' scan" + files +
+                      " -j 1 -o ir.json --parse-timeout 1 --format json -- -Iinc");
+  EXPECT_EQ(scan.exit_code, 1) << scan.err;
+  EXPECT_EQ(scan.err, "");
+  const auto report = nlohmann::json::parse(scan.out);
+  ASSERT_EQ(report["diagnostics"].size(), 1u) << scan.out;
+  const auto& error = report["diagnostics"][0];
+  EXPECT_EQ(error["code"], "opscan-parse-timeout");
+  EXPECT_EQ(error["location"]["file"], "a.cpp");
+  EXPECT_EQ(error["message"],
+            "libclang did not finish parsing a.cpp within 1 s (--parse-timeout): the source or a "
+            "header it includes never ends (a FIFO or device) or is too large to parse");
+  EXPECT_EQ(snapshot(dir.path()), before) << "a file was written, or left in TMPDIR";
+}
+
+TEST(ParseTimeout, ZeroMeansNoLimit) {
+  TempDir dir;
+  ASSERT_EQ(::mkfifo((dir.path() / "pipe.h").c_str(), 0644), 0);
+  dir.write("k.cpp", "#include \"pipe.h\"\n");
+  // The parse waits for a writer: here, one that writes after 3 s, which a
+  // limit of 1 s would not have waited for.
+  const RunResult scan = run_command(
+      dir.path(), "sh -c '(sleep 3; echo \"int k;\" > pipe.h) & exec \"$0\" scan k.cpp -o ir.json "
+                  "--parse-timeout 0' '" OPSCAN_BINARY "'");
+  EXPECT_EQ(scan.exit_code, 0) << scan.err;
+  EXPECT_TRUE(fs::exists(dir.path() / "ir.json"));
 }
 
 } // namespace

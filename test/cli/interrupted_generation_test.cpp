@@ -95,11 +95,11 @@ using Files = std::map<std::string, std::string>;
 Files contents(const fs::path& dir) {
   Files out;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    out[fs::relative(entry.path(), dir).string()] =
-        entry.is_symlink()        ? "<link>"
-        : entry.is_regular_file() ? read_file(entry.path())
-        : entry.is_directory()    ? "<directory>"
-                                  : "<other>";
+    out[fs::relative(entry.path(), dir).string()] = entry.is_symlink() ? "<link>"
+                                                    : entry.is_regular_file()
+                                                        ? read_file(entry.path())
+                                                    : entry.is_directory() ? "<directory>"
+                                                                           : "<other>";
   }
   return out;
 }
@@ -140,8 +140,15 @@ protected:
                             "OPSCAN_KERNEL(\"demo::abs.out\")\nTensor& abs_out("
                             "KernelRuntimeContext& ctx, const Tensor& self, Tensor& out);\n");
     const fs::path trace = refs_.path() / "renames.txt";
-    std::vector<std::string> traced = {kStrace, "-f", "-qq", "-E", leak_checks_off(), "-o",
-                                       trace.string(), "-e", "trace=" + kRenames};
+    std::vector<std::string> traced = {kStrace,
+                                       "-f",
+                                       "-qq",
+                                       "-E",
+                                       leak_checks_off(),
+                                       "-o",
+                                       trace.string(),
+                                       "-e",
+                                       "trace=" + kRenames};
     Ended second = run(dir_.path(), opscan(traced));
     ASSERT_EQ(second.exit_code, 0) << second.err;
     new_ = contents(dir_.path() / "out");
@@ -182,10 +189,10 @@ protected:
   // to opscan as its n-th rename begins.
   Ended interrupted(const std::string& signal, size_t n) {
     restore_old();
-    return run(dir_.path(), opscan({kStrace, "-f", "-qq", "-E", leak_checks_off(), "-o", "/dev/null", "-e",
-                                    "trace=" + kRenames, "-e",
-                                    "inject=" + kRenames + ":signal=" + signal +
-                                        ":when=" + std::to_string(n)}));
+    return run(dir_.path(),
+               opscan({kStrace, "-f", "-qq", "-E", leak_checks_off(), "-o", "/dev/null", "-e",
+                       "trace=" + kRenames, "-e",
+                       "inject=" + kRenames + ":signal=" + signal + ":when=" + std::to_string(n)}));
   }
 
   // For each rename: the process dies of `sig`, and out/ holds exactly the
@@ -259,6 +266,109 @@ TEST_F(InterruptedGeneration, AFileSizeLimitFailsTheGenerationAndChangesNothing)
             std::string::npos)
       << ended.err;
   EXPECT_EQ(differences(contents(dir_.path() / "out"), old_), "");
+}
+
+// A scan killed while it holds temporaries outside its declared outputs (a
+// private directory in TMPDIR, a precompiled header being saved into the
+// cache) leaves them behind; the next run removes them, and only them.
+class KilledScan : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (::access(kStrace.c_str(), X_OK) != 0)
+      GTEST_SKIP() << kStrace << " is not installed (scripts/setup.sh installs it)";
+    // Seven files sharing enough #include lines for a precompiled header.
+    for (const char* name : {"a", "b", "c", "d", "e", "f", "g"}) {
+      dir_.write(std::string(name) + ".cpp",
+                 "#include <map>\n#include <vector>\n#include <functional>\n"
+                 "#include <opscan/annotations.h>\n#include <opscan_examples/executorch_types.h>\n"
+                 "using executorch::aten::Tensor;\nOPSCAN_KERNEL(\"t::" +
+                     std::string(name) + ".out\")\nTensor& " + name +
+                     "_out(const Tensor& self, Tensor& out);\n");
+      files_.push_back(std::string(name) + ".cpp");
+    }
+    fs::create_directories(dir_.path() / "tmp");
+  }
+
+  // opscan `command` with TMPDIR=tmp, after `before` (strace and its options).
+  std::vector<std::string> opscan(const std::vector<std::string>& command,
+                                  std::vector<std::string> before = {}) const {
+    std::vector<std::string> all = {"env", "TMPDIR=" + (dir_.path() / "tmp").string()};
+    all.insert(all.end(), before.begin(), before.end());
+    all.push_back(OPSCAN_BINARY);
+    all.insert(all.end(), command.begin(), command.end());
+    for (const char* flag : {"--", "-std=c++17"})
+      all.push_back(flag);
+    all.push_back("-I" + (kRepo / "include").string());
+    all.push_back("-I" + (kRepo / "examples/include").string());
+    return all;
+  }
+
+  std::vector<std::string> scan(const std::vector<std::string>& options) const {
+    std::vector<std::string> command = {"scan", "-o", "ir.json"};
+    command.insert(command.end(), options.begin(), options.end());
+    command.insert(command.end(), files_.begin(), files_.end());
+    return command;
+  }
+
+  // `command` killed by SIGKILL at the n-th of `calls`.
+  Ended killed(const std::vector<std::string>& command, const std::string& calls, size_t n) const {
+    return run(dir_.path(),
+               opscan(command, {kStrace, "-f", "-qq", "-E", leak_checks_off(), "-o", "/dev/null",
+                                "-e", "trace=" + calls, "-e",
+                                "inject=" + calls + ":signal=SIGKILL:when=" + std::to_string(n)}));
+  }
+
+  // The names under `dir` that carry a process's mark.
+  static std::vector<std::string> temporaries(const fs::path& dir) {
+    std::vector<std::string> out;
+    for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+      const std::string name = entry.path().filename().string();
+      if (name.find("opscan-") != std::string::npos)
+        out.push_back(fs::relative(entry.path(), dir).string());
+    }
+    return out;
+  }
+
+  TempDir dir_;
+  std::vector<std::string> files_;
+};
+
+TEST_F(KilledScan, APchCommandsPrivateDirectoryIsRemovedByTheNextRun) {
+  const std::vector<std::string> pch = {
+      "pch", (kRepo / "examples/include/opscan_examples/executorch_types.h").string(), "-o",
+      "h.pch"};
+  const Ended first = killed(pch, "unlink,unlinkat,rmdir", 1);
+  ASSERT_EQ(first.signal, SIGKILL) << first.err;
+  ASSERT_FALSE(temporaries(dir_.path() / "tmp").empty()) << "the premise: it left its directory";
+  const Ended next = run(dir_.path(), opscan(pch));
+  EXPECT_EQ(next.exit_code, 0) << next.err;
+  EXPECT_EQ(temporaries(dir_.path() / "tmp"), std::vector<std::string>{});
+}
+
+TEST_F(KilledScan, AScansPrivateHeadersAreRemovedByTheNextRun) {
+  const Ended first = killed(scan({}), "unlink,unlinkat,rmdir", 1);
+  ASSERT_EQ(first.signal, SIGKILL) << first.err;
+  ASSERT_FALSE(temporaries(dir_.path() / "tmp").empty()) << "the premise: it left its headers";
+  const Ended next = run(dir_.path(), opscan(scan({})));
+  EXPECT_EQ(next.exit_code, 0) << next.err;
+  EXPECT_EQ(temporaries(dir_.path() / "tmp"), std::vector<std::string>{});
+}
+
+// libclang saves a header to a temporary of its own beside the one opscan
+// names, then renames it: a kill at either rename leaves one in the cache.
+TEST_F(KilledScan, AHeaderBeingSavedIntoTheCacheIsRemovedByTheNextRun) {
+  const std::vector<std::string> cached = scan({"--cache", "cache"});
+  for (size_t n : {2, 3}) {
+    SCOPED_TRACE("SIGKILL at rename " + std::to_string(n));
+    fs::remove_all(dir_.path() / "cache");
+    const Ended first = killed(cached, kRenames, n);
+    ASSERT_EQ(first.signal, SIGKILL) << first.err;
+    ASSERT_FALSE(temporaries(dir_.path() / "cache").empty()) << "the premise: a header was saving";
+    const Ended next = run(dir_.path(), opscan(cached));
+    EXPECT_EQ(next.exit_code, 0) << next.err;
+    EXPECT_EQ(temporaries(dir_.path() / "cache"), std::vector<std::string>{});
+    EXPECT_EQ(temporaries(dir_.path() / "tmp"), std::vector<std::string>{});
+  }
 }
 
 } // namespace

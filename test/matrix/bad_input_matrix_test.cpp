@@ -1189,6 +1189,25 @@ std::vector<Case> cases() {
       refused("flags_deep_unary_operators", {put("bad.cpp", kHead + deep_unary())}, run("bad.cpp"),
               1, "opscan-parse-failed"),
   };
+  // ---- parses that never end: bounded by --parse-timeout ----
+  // libclang blocks for ever on an #include of a FIFO; every command that
+  // parses ends, with a located error and nothing written.
+  const Step hanging = [](const fs::path& dir) {
+    ASSERT_EQ(::mkfifo((dir / "pipe.h").c_str(), 0644), 0);
+    opscan::testing::write_file(dir / "hang.cpp", "#include \"pipe.h\"\n");
+  };
+  const std::string limit = " --parse-timeout 2";
+  for (const auto& [what, command] : std::vector<std::pair<std::string, std::string>>{
+           {"scan", "scan hang.cpp -o ir2.json" + limit + kFlags},
+           {"run", run("hang.cpp", limit)},
+           {"pch", "pch hang.cpp -o h.pch" + limit + kFlags},
+           {"import_yaml", "import-yaml functions.yaml hang.cpp" + limit + kFlags}}) {
+    rows.push_back(refused("parse_timeout_fifo_include_" + what,
+                           {hanging, put("functions.yaml", "- op: neg.out\n  kernels:\n"
+                                                           "    - arg_meta: null\n"
+                                                           "      kernel_name: t::neg_out\n")},
+                           command, 1, "opscan-parse-timeout"));
+  }
   for (const std::string pragma :
        {"crash", "llvm_fatal_error", "overflow_stack", "parser_crash", "assert", "llvm_unreachable"}) {
     const std::string line = "#pragma clang __debug " + pragma + "\n";

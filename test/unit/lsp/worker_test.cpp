@@ -197,26 +197,5 @@ TEST(Worker, AWorkerKilledWhileIdleIsReplacedWithoutBlamingTheNextDocument) {
   EXPECT_EQ(codes(next), std::vector<std::string>{"opscan-clang-error"});
 }
 
-TEST(Worker, DirectoriesOfServersThatNoLongerRunAreRemoved) {
-  TemporaryDirectory tmp;
-  // A pid that ran and ended: a child of this test, reaped.
-  const pid_t child = ::fork();
-  if (child == 0)
-    ::_exit(0);
-  ASSERT_GT(child, 0);
-  ::waitpid(child, nullptr, 0);
-  const fs::path stale = tmp.path() / ("opscan-lsp-" + std::to_string(child) + "-AbCdEf");
-  const fs::path live = tmp.path() / ("opscan-lsp-" + std::to_string(::getpid()) + "-AbCdEf");
-  const fs::path other = tmp.path() / "opscan-lsp-notapid";
-  for (const fs::path& d : {stale, live, other}) {
-    fs::create_directories(d);
-    opscan::testing::write_file(d / "preamble-1.pch", "x");
-  }
-  remove_stale_worker_directories();
-  EXPECT_FALSE(fs::exists(stale));
-  EXPECT_TRUE(fs::exists(live / "preamble-1.pch"));
-  EXPECT_TRUE(fs::exists(other / "preamble-1.pch"));
-}
-
 } // namespace
 } // namespace opscan::lsp
