@@ -49,9 +49,14 @@ support::WriteFilesResult write_all(std::vector<support::FileWrite> files,
 // step writes anything: its outputs must not change when its stamp cannot.
 bool stamp_can_be_touched(const std::string& stamp, Outcome& outcome) {
   std::error_code ec;
-  if (stamp.empty() || !std::filesystem::exists(std::filesystem::symlink_status(stamp, ec)))
+  const auto status = std::filesystem::symlink_status(stamp, ec);
+  if (stamp.empty() || !std::filesystem::exists(status))
     return true;
-  std::string why = support::unreadable_reason(stamp, std::numeric_limits<std::uintmax_t>::max());
+  // Never a link: touching it would change its target's time.
+  std::string why =
+      std::filesystem::is_symlink(status)
+          ? "Not a regular file (a symbolic link)"
+          : support::unreadable_reason(stamp, std::numeric_limits<std::uintmax_t>::max());
   if (why.empty())
     return true;
   outcome.diagnostics.push_back(io_error(stamp, "touch", why + " (no output was changed)"));

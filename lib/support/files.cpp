@@ -529,12 +529,16 @@ bool touch(const fs::path& path, std::string* error) {
     fs::create_directories(path.parent_path(), ec);
   if (ec)
     return fail(ec.message());
+  // A symbolic link is refused as every output's is: touching its target
+  // would mark some other file up to date.
   struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+  if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
     return fail(not_regular(st.st_mode));
   // No O_TRUNC: an existing stamp keeps its content, only its time changes.
-  // O_NONBLOCK: a FIFO swapped in after the check must not block.
-  Descriptor fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC | O_NONBLOCK, 0666));
+  // O_NONBLOCK: a FIFO swapped in after the check must not block;
+  // O_NOFOLLOW: nor may a link.
+  Descriptor fd(::open(path.c_str(),
+                       O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0666));
   if (fd.get() < 0)
     return fail(system_error(errno));
   if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))

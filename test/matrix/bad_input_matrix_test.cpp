@@ -1208,6 +1208,18 @@ std::vector<Case> cases() {
                                                            "      kernel_name: t::neg_out\n")},
                            command, 1, "opscan-parse-timeout"));
   }
+  // ---- second campaign: stamps, the cache's own directories ----
+  // A stamp that is a link: its target's time would change (Make would
+  // take some other file for up to date).
+  for (const auto& [what, command] : std::vector<std::pair<std::string, std::string>>{
+           {"scan", "scan k.cpp -o ir2.json --stamp k.stamp" + kFlags},
+           {"generate", "generate ir.json --registration named --lib t -o out2 --stamp k.stamp"},
+           {"check", "check ir.json --registration named --lib t --stamp k.stamp"},
+           {"pch", "pch k.cpp -o k.pch --stamp k.stamp" + kFlags}}) {
+    rows.push_back(refused("stamp_symlink_" + what,
+                           {put("other.o", "precious\n"), symlink("other.o", "k.stamp")}, command,
+                           3, "opscan-io"));
+  }
   for (const std::string pragma :
        {"crash", "llvm_fatal_error", "overflow_stack", "parser_crash", "assert", "llvm_unreachable"}) {
     const std::string line = "#pragma clang __debug " + pragma + "\n";
