@@ -18,6 +18,7 @@ const std::vector<CodeInfo>& all_codes() {
        "OPSCAN_KERNEL annotates something that is not a function declared at namespace scope"},
       {"opscan-annotation-syntax", "the text of an OPSCAN_KERNEL annotation is malformed"},
       {"opscan-audit-no-ir", "a directory given to diff or report holds no IR file"},
+      {"opscan-cache-unusable", "the --cache directory cannot be written: nothing more is kept"},
       {"opscan-clang-error", "the compiler reports an error in a scanned source"},
       {"opscan-compile-commands-invalid",
        "the compilation database is not a JSON array of compile commands"},

@@ -29,6 +29,9 @@ constexpr size_t kMaxHeaderBytes = size_t{16} << 20;
 constexpr size_t kMaxEstimatedFiles = 20000;
 // Sources larger than this are not read for their leading includes.
 constexpr size_t kMaxSourceBytes = size_t{64} << 20;
+// A precompiled header of the standard library's common headers is 5 to 30
+// MiB: less room than this is a likely reason a save failed.
+constexpr size_t kLargePchBytes = size_t{64} << 20;
 
 // Arguments that add text before a source's first line, or change how
 // headers are loaded: a file compiled with them gets no automatic header.
@@ -320,6 +323,28 @@ PchStore::PchStore(std::filesystem::path dir, FragmentCache& cache)
                           [](std::string_view name) { return name.find(".pch.") != name.npos; });
 }
 
+std::string PchStore::failure() const {
+  std::lock_guard lock(failure_mutex_);
+  return failure_;
+}
+
+void PchStore::fail(std::string why) {
+  std::lock_guard lock(failure_mutex_);
+  if (failure_.empty())
+    failure_ = std::move(why);
+}
+
+bool PchStore::usable() {
+  struct stat st {};
+  if (::lstat(dir_.c_str(), &st) != 0 || S_ISDIR(st.st_mode))
+    return true;
+  fail(dir_.string() + " is not a directory" +
+       (S_ISLNK(st.st_mode) ? " but a symbolic link; opscan writes precompiled headers only into "
+                              "a real directory"
+                            : ""));
+  return false;
+}
+
 bool PchStore::holds(const std::string& path) const {
   return fs::path(path).parent_path() == dir_;
 }
@@ -388,10 +413,16 @@ std::optional<AutoPch> PchStore::get(CXIndex index, const PlannedPch& planned) {
   const std::string& pch = names.pch;
   const std::string& key = names.key;
   const std::string name = fs::path(pch).stem().string();
-  std::error_code ec;
-  fs::create_directories(dir_, ec);
-  if (support::write_if_changed(header, text) == support::WriteOutcome::failed)
+  if (!usable())
     return std::nullopt;
+  // Below the cache directory, through real directories only.
+  const support::WriteFilesResult written =
+      support::write_files({{header, text, dir_.parent_path()}});
+  if (!written.ok()) {
+    fail("cannot write " + written.failed_path->string() + ": " + written.error);
+    return std::nullopt;
+  }
+  std::error_code ec;
   std::vector<std::string> args = planned.args;
   args.insert(args.end(), {"-x", "c++-header"}); // the last -x wins
   diag::Diagnostics diagnostics;
@@ -427,14 +458,20 @@ std::optional<AutoPch> PchStore::get(CXIndex index, const PlannedPch& planned) {
     return std::nullopt;
 
   const fs::path temporary = dir_ / support::temporary_name(name + ".pch");
+  if (!usable())
+    return std::nullopt;
   if (clang_saveTranslationUnit(tu.get(), temporary.c_str(), clang_defaultSaveOptions(tu.get())) !=
       CXSaveError_None) {
     fs::remove(temporary, ec);
+    const std::string why = support::unwritable_reason(dir_, kLargePchBytes);
+    fail("libclang could not save a precompiled header in " + dir_.string() +
+         (why.empty() ? "" : ": " + why));
     return std::nullopt;
   }
   std::optional<std::string> bytes = read_regular_file(temporary.string(), size_t{1} << 30, false);
   fs::rename(temporary, pch, ec);
   if (ec || !bytes) {
+    fail("cannot store " + pch + ": " + (ec ? ec.message() : "it cannot be read back"));
     fs::remove(temporary, ec);
     return std::nullopt;
   }

@@ -17,6 +17,7 @@
 
 #include <clang-c/Index.h>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -89,6 +90,11 @@ public:
   // Whether `path` is one of the store's own files.
   bool holds(const std::string& path) const;
 
+  // Why a header could not be stored (the directory is a symbolic link, a
+  // full disk, a file size limit), the first time it happened; empty while
+  // every header that was worth making was stored.
+  std::string failure() const;
+
 private:
   struct Names {
     std::string text, header, pch, key; // the header's text, its files, its cache key
@@ -97,8 +103,15 @@ private:
   std::optional<AutoPch> stored(const PlannedPch& planned);
   AutoPch loadable(const std::string& pch, Dependencies dependencies) const;
 
+  // Whether dir_ is a real directory (never a link planted in a shared
+  // cache: the headers would be written elsewhere); records why not.
+  bool usable();
+  void fail(std::string why);
+
   std::filesystem::path dir_;
   FragmentCache& cache_;
+  mutable std::mutex failure_mutex_;
+  std::string failure_;
 };
 
 } // namespace opscan::scan

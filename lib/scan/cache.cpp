@@ -431,7 +431,17 @@ void FragmentCache::store(const std::string& key, const std::string& file,
   if (::lstat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode))
     ::unlink(path.c_str());
   // Atomic: concurrent runs sharing the cache each write a whole entry.
-  support::write_if_changed(path, entry);
+  std::string error;
+  if (support::write_if_changed(path, entry, &error) == support::WriteOutcome::failed) {
+    std::lock_guard lock(mutex_);
+    if (failure_.empty())
+      failure_ = "cannot write " + path.string() + ": " + error;
+  }
+}
+
+std::string FragmentCache::failure() {
+  std::lock_guard lock(mutex_);
+  return failure_;
 }
 
 } // namespace opscan::scan

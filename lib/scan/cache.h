@@ -86,6 +86,10 @@ public:
   // cannot be read), computed once per run.
   std::string hash_of(const std::string& path);
 
+  // Why an entry could not be stored (the directory is not one, or cannot
+  // be written), the first time it happened; empty while all were.
+  std::string failure();
+
 private:
   // Whether `path` names no file (a directory counts as none), asked once per run.
   bool is_absent(const std::string& path);
@@ -94,6 +98,7 @@ private:
   std::mutex mutex_;
   std::unordered_map<std::string, std::string> hashes_;
   std::unordered_map<std::string, bool> absent_;
+  std::string failure_;
 };
 
 } // namespace opscan::scan

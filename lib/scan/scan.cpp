@@ -341,24 +341,27 @@ PrecompileResult precompile(const PrecompileOptions& options) {
     out.diagnostics.insert(out.diagnostics.end(), errors.begin(), errors.end());
     if (errors.empty()) {
       // libclang saves to a path only: a private temporary, read back.
-      std::string no_temporaries;
+      std::string why;
       std::optional<std::string> pch;
-      if (auto dir = support::PrivateDirectory::make("pch", &no_temporaries)) {
+      if (auto dir = support::PrivateDirectory::make("pch", &why)) {
         const std::filesystem::path temporary = dir->path() / "header.pch";
         if (clang_saveTranslationUnit(tu.get(), temporary.c_str(),
                                       clang_defaultSaveOptions(tu.get())) == CXSaveError_None)
-          pch = support::read_file(temporary);
+          pch = support::read_file(temporary, &why, size_t{1} << 30);
+        else if (std::string full = support::unwritable_reason(dir->path(), size_t{64} << 20);
+                 !full.empty())
+          why = "libclang could not write it into " + dir->path().parent_path().string() +
+                " (TMPDIR): " + full;
       }
       if (pch) {
         out.pch = std::move(*pch);
         out.inputs = real_paths(inputs_of(tu.get()));
       } else {
         out.diagnostics.push_back(
-            !no_temporaries.empty()
-                ? diag::make_error("opscan-io", {options.header, 0, 0, 0},
-                                   "cannot save the precompiled header: " + no_temporaries)
-                : diag::make_error("opscan-pch-failed", {options.header, 0, 0, 0},
-                                   "libclang could not save the precompiled header"));
+            !why.empty() ? diag::make_error("opscan-io", {options.header, 0, 0, 0},
+                                            "cannot save the precompiled header: " + why)
+                         : diag::make_error("opscan-pch-failed", {options.header, 0, 0, 0},
+                                            "libclang could not save the precompiled header"));
       }
     }
   }
@@ -481,6 +484,18 @@ Result scan(const Options& options) {
   });
   out.files_with_pch = with_pch;
   private_dir.reset();
+  // A cache that cannot be written costs the next scan its speed, not its
+  // result: said once, as a warning.
+  if (cache) {
+    std::string why = cache->failure();
+    if (why.empty() && options.auto_pch && context.cache)
+      why = pch_store->failure();
+    if (!why.empty())
+      out.diagnostics.push_back(
+          diag::make_warning("opscan-cache-unusable", {*options.cache_dir, 0, 0, 0},
+                             "nothing more is kept in the cache " + *options.cache_dir + ": " +
+                                 why + " (the IR is the same; the next scan is not faster)"));
+  }
   out.pchs = std::count_if(pchs.begin(), pchs.end(), [](const auto& pch) { return pch.get(); });
   for (FileResult& r : results)
     show_paths(r);
@@ -526,6 +541,10 @@ SharedPchResult precompile_shared(const Options& options) {
               [&](Indexes& indexes, size_t i) {
                 made[i] = store.get(index_of(indexes.plain, false), plan.pchs[i]);
               });
+  if (std::string why = store.failure(); !why.empty() || !(why = cache.failure()).empty())
+    out.diagnostics.push_back(diag::make_error("opscan-io", {*options.cache_dir, 0, 0, 0},
+                                               "cannot store the precompiled headers in " +
+                                                   *options.cache_dir + ": " + why));
   std::vector<std::string> inputs;
   for (const PchCandidate& candidate : candidates)
     inputs.push_back(candidate.file);

@@ -14,7 +14,9 @@
 #include <signal.h>
 #include <string_view>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <system_error>
 #include <unistd.h>
 #include <utility>
@@ -355,6 +357,21 @@ private:
 };
 
 } // namespace
+
+std::string unwritable_reason(const fs::path& dir, std::uintmax_t bytes) {
+  if (::access(dir.c_str(), W_OK) != 0)
+    return system_error(errno);
+  rlimit size{};
+  if (::getrlimit(RLIMIT_FSIZE, &size) == 0 && size.rlim_cur != RLIM_INFINITY &&
+      size.rlim_cur < bytes)
+    return system_error(EFBIG) + " (the file size limit, ulimit -f, is " +
+           std::to_string(size.rlim_cur) + " bytes)";
+  struct statvfs space {};
+  if (::statvfs(dir.c_str(), &space) == 0 &&
+      static_cast<std::uintmax_t>(space.f_bavail) * space.f_frsize < bytes)
+    return system_error(ENOSPC);
+  return {};
+}
 
 std::string unreadable_reason(const fs::path& path, std::uintmax_t max_bytes) {
   struct stat st;

@@ -28,6 +28,13 @@ inline constexpr std::uintmax_t kMaxInputBytes = std::uintmax_t{256} << 20;
 std::string unreadable_reason(const std::filesystem::path& path,
                               std::uintmax_t max_bytes = kMaxInputBytes);
 
+// Why a file of `bytes` bytes probably cannot be written into `dir`, for a
+// writer that reports no reason of its own (libclang saving a precompiled
+// header): the directory cannot be written, the file size limit
+// (ulimit -f) or the free space is below `bytes`. Empty when none of these
+// is known to fail.
+std::string unwritable_reason(const std::filesystem::path& dir, std::uintmax_t bytes);
+
 // The whole file, or nullopt when it cannot be read; `error` then says why
 // (the path is not repeated). Only a regular file of at most `max_bytes`
 // bytes is read.

@@ -232,3 +232,97 @@ TEST(SharedPchCli, BadCommandLinesAreUsageErrorsAndBadPathsAreReported) {
   for (const char* name : {"out.pch", "c"})
     EXPECT_FALSE(fs::exists(dir.path() / name)) << name;
 }
+
+// A cache that cannot be written costs a scan its speed, not its result,
+// and says so once; `pch --shared`, whose job is to store headers there,
+// fails. A link planted where opscan makes cache/pch is never followed.
+namespace {
+
+class CacheFaults : public ::testing::Test {
+protected:
+  void SetUp() override {
+    for (int i = 0; i < 7; ++i) {
+      const std::string name = "k" + std::to_string(i);
+      dir_.write(name + ".cpp",
+                 "#include <map>\n#include <vector>\n#include <functional>\n"
+                 "#include <opscan/annotations.h>\n#include <opscan_examples/executorch_types.h>\n"
+                 "OPSCAN_KERNEL(\"t::" +
+                     name + ".out\")\nexecutorch::aten::Tensor& " + name +
+                     "_out(executorch::runtime::KernelRuntimeContext& ctx, const "
+                     "executorch::aten::Tensor& self, executorch::aten::Tensor& out);\n");
+      files_ += " " + name + ".cpp";
+    }
+    fs::create_directories(dir_.path() / "elsewhere");
+  }
+
+  opscan::testing::RunResult opscan(const std::string& arguments,
+                                    const std::string& before = "") const {
+    return opscan::testing::run_command(dir_.path(),
+                                        before + "'" OPSCAN_BINARY "' " + arguments +
+                                            " -- -std=c++17 -I'" + (kRepo / "include").string() +
+                                            "' -I'" + (kRepo / "examples/include").string() + "'");
+  }
+
+  TempDir dir_;
+  std::string files_;
+};
+
+TEST_F(CacheFaults, APlantedPchLinkIsNotFollowed) {
+  fs::create_directories(dir_.path() / "cache");
+  fs::create_directory_symlink(dir_.path() / "elsewhere", dir_.path() / "cache/pch");
+  const auto plain = opscan("scan -o plain.json" + files_);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const auto scan = opscan("scan --cache cache -o ir.json" + files_);
+  EXPECT_EQ(scan.exit_code, 0) << scan.err;
+  EXPECT_EQ(scan.err, "opscan: warning: nothing more is kept in the cache cache: " +
+                          (dir_.path() / "cache/pch").string() +
+                          " is not a directory but a symbolic link; opscan writes precompiled "
+                          "headers only into a real directory (the IR is the same; the next "
+                          "scan is not faster) [opscan-cache-unusable]\n");
+  EXPECT_EQ(read_file(dir_.path() / "ir.json"), read_file(dir_.path() / "plain.json"));
+  EXPECT_TRUE(fs::is_empty(dir_.path() / "elsewhere"));
+
+  const auto shared = opscan("pch --shared --cache cache -o list.txt" + files_);
+  EXPECT_EQ(shared.exit_code, 3) << shared.err;
+  EXPECT_NE(shared.err.find("error: cannot store the precompiled headers in cache: "),
+            std::string::npos)
+      << shared.err;
+  EXPECT_TRUE(fs::is_empty(dir_.path() / "elsewhere"));
+  EXPECT_FALSE(fs::exists(dir_.path() / "list.txt"));
+}
+
+TEST_F(CacheFaults, ACacheThatIsAFileIsSaidOnce) {
+  dir_.write("cache", "not a directory\n");
+  const auto scan = opscan("scan --cache cache -o ir.json" + files_);
+  EXPECT_EQ(scan.exit_code, 0) << scan.err;
+  EXPECT_EQ(std::count(scan.err.begin(), scan.err.end(), '\n'), 1) << scan.err;
+  EXPECT_NE(scan.err.find("Not a directory (the IR is the same; the next scan is not faster) "
+                          "[opscan-cache-unusable]"),
+            std::string::npos)
+      << scan.err;
+  EXPECT_EQ(read_file(dir_.path() / "cache"), "not a directory\n");
+}
+
+// libclang says nothing of why it could not save: opscan finds the likely
+// reason (here the file size limit) and fails as an I/O error.
+TEST_F(CacheFaults, AHeaderThatCannotBeSavedIsAnIoError) {
+  // 400 blocks: 200 KiB (dash) or 400 KiB (bash); a header of <map> and
+  // <vector> is megabytes.
+  const std::string limited = "sh -c 'ulimit -f 400 && exec \"$@\"' sh ";
+  const auto shared = opscan("pch --shared --cache cache -o list.txt" + files_, limited);
+  EXPECT_EQ(shared.exit_code, 3) << shared.err;
+  EXPECT_NE(shared.err.find("File too large (the file size limit, ulimit -f, is "),
+            std::string::npos)
+      << shared.err;
+  EXPECT_FALSE(fs::exists(dir_.path() / "list.txt"));
+
+  const auto pch = opscan("pch k0.cpp -o k0.pch", limited);
+  EXPECT_EQ(pch.exit_code, 3) << pch.err;
+  EXPECT_NE(pch.err.find("error: cannot save the precompiled header: libclang could not write it "
+                         "into "),
+            std::string::npos)
+      << pch.err;
+  EXPECT_FALSE(fs::exists(dir_.path() / "k0.pch"));
+}
+
+} // namespace
