@@ -154,23 +154,35 @@ TEST_F(CacheCli, AnEntryEditedToListNoInputsIsAMiss) {
 
 } // namespace
 
-// Seven sources starting with the same #include lines: with --cache, those
-// lines are precompiled once into cache/pch/; --no-auto-pch makes none. The
-// IR and depfile are the same either way.
-TEST(AutoPchCli, IsKeptInTheCacheAndCanBeTurnedOff) {
-  TempDir dir;
+namespace {
+
+// Seven sources k0.cpp..k6.cpp in `dir`/`subdir` starting with the same
+// #include lines (enough for an automatic precompiled header), each with
+// one kernel; their paths, each after a space.
+std::string write_sharing_sources(const TempDir& dir, const std::string& subdir) {
   std::string files;
   for (int i = 0; i < 7; ++i) {
     const std::string name = "k" + std::to_string(i);
-    dir.write("src/" + name + ".cpp",
+    dir.write(subdir + name + ".cpp",
               "#include <map>\n#include <vector>\n#include <functional>\n"
               "#include <opscan/annotations.h>\n#include <opscan_examples/executorch_types.h>\n"
               "OPSCAN_KERNEL(\"t::" +
                   name + ".out\")\nexecutorch::aten::Tensor& " + name +
                   "_out(executorch::runtime::KernelRuntimeContext& ctx, const "
                   "executorch::aten::Tensor& self, executorch::aten::Tensor& out);\n");
-    files += " src/" + name + ".cpp";
+    files += " " + subdir + name + ".cpp";
   }
+  return files;
+}
+
+} // namespace
+
+// Seven sources starting with the same #include lines: with --cache, those
+// lines are precompiled once into cache/pch/; --no-auto-pch makes none. The
+// IR and depfile are the same either way.
+TEST(AutoPchCli, IsKeptInTheCacheAndCanBeTurnedOff) {
+  TempDir dir;
+  const std::string files = write_sharing_sources(dir, "src/");
   auto scan = [&](const std::string& options, const std::string& out) {
     const std::string command = "cd '" + dir.path().string() + "' && '" OPSCAN_BINARY "' scan " +
                                 options + " -o " + out + ".json --depfile " + out + ".d" + files +
@@ -241,17 +253,7 @@ namespace {
 class CacheFaults : public ::testing::Test {
 protected:
   void SetUp() override {
-    for (int i = 0; i < 7; ++i) {
-      const std::string name = "k" + std::to_string(i);
-      dir_.write(name + ".cpp",
-                 "#include <map>\n#include <vector>\n#include <functional>\n"
-                 "#include <opscan/annotations.h>\n#include <opscan_examples/executorch_types.h>\n"
-                 "OPSCAN_KERNEL(\"t::" +
-                     name + ".out\")\nexecutorch::aten::Tensor& " + name +
-                     "_out(executorch::runtime::KernelRuntimeContext& ctx, const "
-                     "executorch::aten::Tensor& self, executorch::aten::Tensor& out);\n");
-      files_ += " " + name + ".cpp";
-    }
+    files_ = write_sharing_sources(dir_, "");
     fs::create_directories(dir_.path() / "elsewhere");
   }
 
