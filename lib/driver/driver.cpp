@@ -632,6 +632,9 @@ Outcome write_step(const StepFiles& files, const std::vector<std::string>& input
       prerequisites.push_back(
           std::filesystem::weakly_canonical(std::filesystem::absolute(file.path)).string());
     }
+    // Each once, in order: a source is an option's input and the step's.
+    std::set<std::string> seen;
+    std::erase_if(prerequisites, [&](const std::string& path) { return !seen.insert(path).second; });
     std::string unwritable;
     std::optional<std::string> depfile = support::make_depfile(
         files.stamp.empty() ? files.output : files.stamp, prerequisites, &unwritable);

@@ -90,6 +90,12 @@ public:
     return total;
   }
 
+  // The files read so far.
+  void add_read(std::vector<std::string>& read) const {
+    for (const File& file : files_)
+      read.push_back(file.path);
+  }
+
 private:
   struct File {
     std::string path;
@@ -312,6 +318,7 @@ PchPlan plan_pchs(const std::vector<PchCandidate>& files) {
         plan.pchs.push_back({args, *nodes[node].includes});
       plan.pch_of[file] = it->second;
     }
+    estimator.add_read(plan.read);
   }
   return plan;
 }

@@ -53,6 +53,7 @@ struct PlannedPch {
 struct PchPlan {
   std::vector<PlannedPch> pchs;
   std::vector<int> pch_of; // per candidate: its index in pchs, or -1 for none
+  std::vector<std::string> read; // the headers read to estimate their cost
 };
 
 // Chooses the shared prefixes worth precompiling: each file gets the longest

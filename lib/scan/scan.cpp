@@ -545,7 +545,9 @@ SharedPchResult precompile_shared(const Options& options) {
     out.diagnostics.push_back(diag::make_error("opscan-io", {*options.cache_dir, 0, 0, 0},
                                                "cannot store the precompiled headers in " +
                                                    *options.cache_dir + ": " + why));
-  std::vector<std::string> inputs;
+  // What the list depends on: the sources, the headers read to plan it,
+  // and those of each header made.
+  std::vector<std::string> inputs = plan.read;
   for (const PchCandidate& candidate : candidates)
     inputs.push_back(candidate.file);
   for (size_t i = 0; i < made.size(); ++i) {

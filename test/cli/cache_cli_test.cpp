@@ -328,3 +328,34 @@ TEST_F(CacheFaults, AHeaderThatCannotBeSavedIsAnIoError) {
 }
 
 } // namespace
+
+namespace {
+
+// The list pch --shared writes depends on the headers read to plan it,
+// whether or not a header is made: none may be replaced by an output, and
+// the depfile names each input once.
+TEST(SharedPchCli, TheHeadersItReadsAreInputs) {
+  using opscan::testing::run_command;
+  TempDir dir;
+  dir.write("inc/common.h", "#pragma once\nint shared_thing;\n");
+  dir.write("a.cpp", "#include <common.h>\n#include <vector>\nint a;\n");
+  dir.write("b.cpp", "#include <common.h>\n#include <vector>\nint b;\n");
+  const std::string shared = "'" OPSCAN_BINARY "' pch --shared a.cpp b.cpp --cache c -o list.txt";
+  const auto over = run_command(dir.path(), shared + " --depfile inc/common.h -- -Iinc");
+  EXPECT_EQ(over.exit_code, 2) << over.err;
+  EXPECT_NE(over.err.find("[opscan-output-is-input]"), std::string::npos) << over.err;
+  EXPECT_EQ(read_file(dir.path() / "inc/common.h"), "#pragma once\nint shared_thing;\n");
+
+  const auto run = run_command(dir.path(), shared + " --depfile list.d -- -Iinc");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::istringstream lines(read_file(dir.path() / "list.d"));
+  std::vector<std::string> prerequisites;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("  "))
+      prerequisites.push_back(line.substr(2, line.find_last_not_of(" \\") - 1));
+  }
+  for (const fs::path& file : {dir.path() / "a.cpp", dir.path() / "inc/common.h"})
+    EXPECT_EQ(std::count(prerequisites.begin(), prerequisites.end(), file.string()), 1) << file;
+}
+
+} // namespace
