@@ -848,7 +848,11 @@ CompilationDatabaseHandle load_database(const std::string& path, diag::Diagnosti
   std::string load_from = dir.empty() ? "." : dir.string();
   std::optional<support::PrivateDirectory> private_dir;
   if (has_flags_file) {
+    // Needed only to read the database: where TMPDIR cannot hold it,
+    // /tmp does.
     private_dir = support::PrivateDirectory::make("db");
+    if (!private_dir)
+      private_dir = support::PrivateDirectory::make("db", nullptr, "/tmp");
     if (private_dir) {
       load_from = private_dir->path().string();
       fs::create_symlink(fs::absolute(path, ec), private_dir->path() / "compile_commands.json", ec);
@@ -858,7 +862,8 @@ CompilationDatabaseHandle load_database(const std::string& path, diag::Diagnosti
           diag::make_error("opscan-io", {path, 0, 0, 0},
                            "cannot read " + path +
                                " apart from the compile_flags.txt beside it (which libclang "
-                               "would read instead): no private temporary directory (TMPDIR)"));
+                               "would read instead): no private temporary directory (TMPDIR, "
+                               "/tmp)"));
       return {};
     }
   }

@@ -105,9 +105,10 @@ void remove_orphans(const fs::path& dir, Orphan kind,
   ::close(fd);
 }
 
-std::optional<PrivateDirectory> PrivateDirectory::make(std::string_view kind, std::string* error) {
+std::optional<PrivateDirectory> PrivateDirectory::make(std::string_view kind, std::string* error,
+                                                       const fs::path& given_root) {
   std::error_code ec;
-  const fs::path root = fs::temp_directory_path(ec);
+  const fs::path root = given_root.empty() ? fs::temp_directory_path(ec) : given_root;
   if (ec) {
     if (error)
       *error = "no temporary directory (TMPDIR: " + ec.message() + ")";

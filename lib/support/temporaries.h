@@ -43,8 +43,9 @@ void remove_orphans(const std::filesystem::path& dir, Orphan kind,
 class PrivateDirectory {
 public:
   // Nullopt, with `error` set, when TMPDIR cannot hold one (missing, not a
-  // directory, not writable).
-  static std::optional<PrivateDirectory> make(std::string_view kind, std::string* error = nullptr);
+  // directory, not writable). `root`, when given, is used instead of TMPDIR.
+  static std::optional<PrivateDirectory> make(std::string_view kind, std::string* error = nullptr,
+                                              const std::filesystem::path& root = {});
 
   PrivateDirectory(PrivateDirectory&& other) noexcept;
   PrivateDirectory& operator=(PrivateDirectory&& other) noexcept;

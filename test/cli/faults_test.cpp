@@ -229,8 +229,8 @@ TEST(RemovedDirectory, EveryCommandSaysSoAndDoesNothing) {
 
 // ---------------------------------------------------------------------------
 // An unusable TMPDIR: a multi-file scan goes on without its automatic
-// precompiled headers (the IR is the same, and nothing is said); `pch`,
-// which needs a temporary file, says what is wrong.
+// precompiled headers (the IR is the same, and nothing is said), a database
+// is still read; `pch`, which needs a temporary file, says what is wrong.
 
 TEST(UnusableTmpdir, AMultiFileScanGoesOnWithoutItsPrecompiledHeaders) {
   TempDir dir;
@@ -247,6 +247,30 @@ TEST(UnusableTmpdir, AMultiFileScanGoesOnWithoutItsPrecompiledHeaders) {
     EXPECT_EQ(scan.exit_code, 0) << scan.err;
     EXPECT_EQ(scan.err, "");
     EXPECT_EQ(read_file(dir.path() / "ir.json"), read_file(dir.path() / "plain.json"));
+    fs::remove(dir.path() / "ir.json");
+  }
+}
+
+// libclang would read a compile_flags.txt beside the database instead of
+// it: opscan reads the database through a private directory, in /tmp when
+// TMPDIR cannot hold one.
+TEST(UnusableTmpdir, ADatabaseBesideCompileFlagsIsStillRead) {
+  TempDir dir;
+  const std::string source = (kRepo / "examples/kernels/reduce.cpp").string();
+  fs::create_directories(dir.path() / "build");
+  write_file(dir.path() / "build/compile_flags.txt", "-DNOT_READ\n");
+  write_file(dir.path() / "build/compile_commands.json",
+             "[{\"directory\": \"" + dir.path().string() + "\", \"file\": \"" + source +
+                 "\", \"arguments\": [\"c++\", \"-std=c++17\", \"-I" + (kRepo / "include").string() +
+                 "\", \"-I" + (kRepo / "examples/include").string() + "\", \"-c\", \"" + source +
+                 "\"]}]\n");
+  for (const std::string tmpdir : {"missing", "/proc"}) {
+    SCOPED_TRACE("TMPDIR='" + tmpdir + "'");
+    const RunResult scan = run_command(dir.path(), "env TMPDIR='" + tmpdir + "' '" OPSCAN_BINARY
+                                                   "' scan -p build '" + source + "' -o ir.json");
+    EXPECT_EQ(scan.exit_code, 0) << scan.err;
+    EXPECT_EQ(scan.err, "");
+    EXPECT_TRUE(fs::exists(dir.path() / "ir.json"));
     fs::remove(dir.path() / "ir.json");
   }
 }
