@@ -996,6 +996,12 @@ int main(int argc, char** argv) {
       return tool::run_report(report_args);
     if (Status status = check_fixes_file(); status != Status::ok)
       return status;
+    // The outputs known now, against the inputs known now: refused before
+    // the command reads a source or fills a cache (each step checks again,
+    // against every file it read).
+    if (driver::Outcome early = driver::check_outputs(g_outputs, g_inputs);
+        early.status != Status::ok)
+      return reported(early.diagnostics, early.status);
     if (*scan_cmd) {
       ir::Module module;
       std::vector<std::string> inputs;

@@ -76,11 +76,13 @@ TEST_F(BuildStep, AnOutputThatIsAnInputIsRefused) {
   fs::create_hard_link(dir_.path() / "k.cpp", dir_.path() / "alias.cpp");
   const Snapshot before = snapshot(dir_.path());
   for (const auto& [args, message] : {
-           std::pair{"scan k.cpp -o k.cpp" + kFlags, "k.cpp (-o) is " +
-                                                         (dir_.path() / "k.cpp").string() +
-                                                         " (an input of this step)"},
+           // Named by the command line: refused before the scan, by role.
+           std::pair{"scan k.cpp -o k.cpp" + kFlags, std::string("k.cpp is both -o and a source")},
            std::pair{"scan k.cpp -o ir.json --depfile alias.cpp" + kFlags,
-                     "alias.cpp (--depfile) is " + (dir_.path() / "k.cpp").string() +
+                     std::string("alias.cpp (--depfile) is k.cpp (a source)")},
+           // Found by the scan: refused after it.
+           std::pair{"scan k.cpp -o ir.json --depfile h.h -- -include h.h" + kFlags.substr(3),
+                     "h.h (--depfile) is " + (dir_.path() / "h.h").string() +
                          " (an input of this step)"},
            std::pair{"scan k.cpp -o ir.json --stamp flags.txt --flags-file flags.txt" + kFlags,
                      std::string("flags.txt is both --stamp and --flags-file")},

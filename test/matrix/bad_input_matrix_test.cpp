@@ -1220,6 +1220,16 @@ std::vector<Case> cases() {
                            {put("other.o", "precious\n"), symlink("other.o", "k.stamp")}, command,
                            3, "opscan-io"));
   }
+  // Outputs known from the command line are checked before any source is
+  // read: a broken source cannot hide them, and the cache is not filled.
+  rows.push_back(refused("outputs_twice_beside_a_broken_source",
+                         {put("bad.cpp", "#include <opscan/annotations.h>\n"
+                                         "OPSCAN_KERNEL(\"bad::x\") int f(int);\n")},
+                         "scan k.cpp bad.cpp -o ir2.json --depfile ir2.json" + kFlags, 2,
+                         "opscan-output-twice"));
+  rows.push_back(refused("outputs_source_as_o_with_a_cache", {},
+                         "scan k.cpp -o k.cpp --cache cache" + kFlags, 2,
+                         "opscan-output-is-input"));
   for (const std::string pragma :
        {"crash", "llvm_fatal_error", "overflow_stack", "parser_crash", "assert", "llvm_unreachable"}) {
     const std::string line = "#pragma clang __debug " + pragma + "\n";
