@@ -20,6 +20,11 @@ namespace opscan::audit {
 
 namespace {
 
+// Diagnostics shown per code: a list of thousands of stale or broken
+// entries is one screen, not megabytes.
+constexpr size_t kMaxShown = 20;
+
+
 using Json = nlohmann::json;
 
 // The fields of an entry; the first three are required with `reason` and
@@ -354,6 +359,7 @@ AllowRead parse_allow_list(std::string_view text, const std::string& path) {
   }
   if (!diag::has_errors(result.diagnostics))
     result.list = std::move(list);
+  result.diagnostics = diag::capped(std::move(result.diagnostics), kMaxShown, "opscan-allow-more");
   return result;
 }
 
@@ -403,7 +409,8 @@ diag::Diagnostics apply(const AllowList& list, const Date& today, DiffResult& re
                       entry.argument ? ", argument " + support::quoted(*entry.argument) : "")));
     }
   }
-  return diags;
+  // A list of thousands of stale entries is one screen, not megabytes.
+  return diag::capped(std::move(diags), kMaxShown, "opscan-allow-more");
 }
 
 } // namespace opscan::audit

@@ -10,6 +10,7 @@ const std::vector<CodeInfo>& all_codes() {
       {"opscan-allow-date", "an allow-list entry's expiry date is not a real YYYY-MM-DD date"},
       {"opscan-allow-expired", "an allow-list entry has expired"},
       {"opscan-allow-file", "an allow-list file is not valid JSON or not in the allow-list format"},
+      {"opscan-allow-more", "diff shows the first 20 diagnostics of an allow-list code and counts the rest"},
       {"opscan-allow-unused", "an allow-list entry allows no change of the diff"},
       {"opscan-analysis-crashed", "libclang crashed while the language server analysed a file"},
       {"opscan-analysis-timeout",

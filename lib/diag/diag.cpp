@@ -3,6 +3,7 @@
 #include "support/text.h"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 namespace opscan::diag {
@@ -39,6 +40,24 @@ void sort(Diagnostics& diags) {
                                           b.location.column, b.code, b.message);
   });
   diags.erase(std::unique(diags.begin(), diags.end()), diags.end());
+}
+
+Diagnostics capped(Diagnostics diags, size_t shown, const std::string& note_code) {
+  std::map<std::string, size_t> seen;
+  std::map<std::string, Location> first_left_out;
+  Diagnostics out;
+  for (Diagnostic& d : diags) {
+    if (++seen[d.code] <= shown)
+      out.push_back(std::move(d));
+    else
+      first_left_out.try_emplace(d.code, d.location);
+  }
+  for (const auto& [code, where] : first_left_out) {
+    out.push_back(make_note(note_code, where,
+                            std::to_string(seen[code] - shown) + " more " + code +
+                                " like those above are not shown, from here on"));
+  }
+  return out;
 }
 
 const char* to_string(Severity severity) {

@@ -62,6 +62,11 @@ bool has_errors(const Diagnostics& diags);
 // not depend on the order work was done in.
 void sort(Diagnostics& diags);
 
+// The first `shown` diagnostics of each code, in order, and for each code
+// with more a note (`note_code`) at the first left out counting them: a
+// thousand entries that fail alike are one screen, not megabytes.
+Diagnostics capped(Diagnostics diags, size_t shown, const std::string& note_code);
+
 const char* to_string(Severity severity);
 
 } // namespace opscan::diag

@@ -90,29 +90,9 @@ std::optional<std::string> refused_annotation(std::string_view args, const scan:
   return std::nullopt;
 }
 
-// The first kMaxShown diagnostics of each code, and for each code with more
-// a note at the first left out saying how many: thousands of entries that
-// fail alike (a YAML of another library's kernels) are one screen, not 80 MB.
+// Diagnostics shown per code: thousands of entries that fail alike (a YAML
+// of another library's kernels) are one screen, not 80 MB.
 constexpr size_t kMaxShown = 20;
-
-diag::Diagnostics capped(diag::Diagnostics diags) {
-  std::map<std::string, size_t> seen;
-  std::map<std::string, diag::Location> first_left_out;
-  diag::Diagnostics out;
-  for (diag::Diagnostic& d : diags) {
-    if (++seen[d.code] <= kMaxShown)
-      out.push_back(std::move(d));
-    else
-      first_left_out.try_emplace(d.code, d.location);
-  }
-  for (const auto& [code, where] : first_left_out) {
-    const size_t more = seen[code] - kMaxShown;
-    out.push_back(diag::make_note(
-        "opscan-import-more", where,
-        fmt::format("{} more {} like those above are not shown, from here on", more, code)));
-  }
-  return out;
-}
 
 struct Site {
   const scan::FunctionSite* function;
@@ -219,7 +199,7 @@ ImportPlan plan_import(const std::vector<yaml::Entry>& entries,
       ++plan.placed;
     }
   }
-  diags = capped(std::move(diags));
+  diags = diag::capped(std::move(diags), kMaxShown, "opscan-import-more");
   if (diag::has_errors(diags))
     return plan;
 

@@ -255,6 +255,34 @@ TEST_F(AuditCli, AnUnusedEntryIsAWarning) {
       << run.err;
 }
 
+// Thousands of stale entries are one screen: 20 of each code, then a note
+// counting the rest (they printed 40 MB).
+TEST_F(AuditCli, ManyUnusedOrExpiredEntriesAreCounted) {
+  std::string entries;
+  for (int i = 0; i < 1000; ++i) {
+    entries += std::string(i ? ",\n" : "") + R"({"operator": "demo::x)" + std::to_string(i) +
+               R"(.out", "change": "operator-removed", "reason": "r", "expires": ")" +
+               (i % 2 ? "2030-01-01" : "2020-01-01") + "\"}";
+  }
+  dir().write("many.json", "{\"allow\": [\n" + entries + "\n]}\n");
+  RunResult run = diff("base added --allow many.json --today 2029-01-01");
+  EXPECT_EQ(run.exit_code, 1) << dump(run);
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = run.err.find(what); at != std::string::npos; at = run.err.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count("[opscan-allow-unused]"), 20u) << run.err.substr(0, 2000);
+  EXPECT_EQ(count("[opscan-allow-expired]"), 20u);
+  EXPECT_EQ(count("[opscan-allow-more]"), 2u);
+  EXPECT_NE(run.err.find("note: 480 more opscan-allow-unused like those above are not shown, from "
+                         "here on [opscan-allow-more]"),
+            std::string::npos)
+      << run.err.substr(0, 2000);
+  EXPECT_LT(run.err.size(), 40000u);
+}
+
 TEST_F(AuditCli, LibrariesAddedAndRemoved) {
   RunResult run = diff("base moved --format json");
   EXPECT_EQ(run.exit_code, 1) << dump(run);
