@@ -24,7 +24,6 @@ namespace {
 // entries is one screen, not megabytes.
 constexpr size_t kMaxShown = 20;
 
-
 using Json = nlohmann::json;
 
 // The fields of an entry; the first three are required with `reason` and

@@ -10,6 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace opscan::diag {
@@ -117,6 +118,22 @@ private:
     return lines->line(location.line);
   }
 
+  // The code points of `line` (location's) before `byte`, counted from the
+  // nearest of the checkpoints kept per line, so that thousands of
+  // diagnostics on one long line (a minified file) take linear time.
+  size_t code_points_before(const Location& location, std::string_view line, size_t byte) {
+    constexpr size_t kStride = 4096;
+    auto [it, fresh] = checkpoints_.try_emplace({location.file, location.line});
+    std::vector<size_t>& marks = it->second; // code points before k * kStride
+    if (fresh) {
+      marks.push_back(0);
+      for (size_t at = kStride; at <= line.size(); at += kStride)
+        marks.push_back(marks.back() + code_points(line.substr(at - kStride, kStride)));
+    }
+    const size_t k = byte / kStride;
+    return marks[k] + code_points(line.substr(k * kStride, byte - k * kStride));
+  }
+
   json physical(const Location& location) {
     json physical = {{"artifactLocation", artifact(location.file)}};
     if (!location.valid())
@@ -125,8 +142,10 @@ private:
     std::optional<std::string_view> line = line_text(location);
     if (location.column != 0 && line) {
       const size_t byte = location.column - 1;
-      const size_t column = byte <= line->size() ? code_points(line->substr(0, byte))
-                                                 : code_points(*line) + (byte - line->size());
+      const size_t column =
+          byte <= line->size()
+              ? code_points_before(location, *line, byte)
+              : code_points_before(location, *line, line->size()) + (byte - line->size());
       region["startColumn"] = column + 1;
       // Only an offset the file confirms: not every stage records one.
       const SourceFile& lines = *load(location.file);
@@ -157,17 +176,24 @@ private:
     return it->second;
   }
 
+  // SHA-256 of the code, the file's URI, the trimmed line and the message,
+  // each followed by a line break (but the message). The hash of what comes
+  // before the message is kept per code and line: thousands of diagnostics
+  // on one long line hash it once.
   std::string fingerprint(const Diagnostic& d) {
-    std::string key = d.code;
-    key += '\n';
-    if (!d.location.file.empty())
-      key += artifact(d.location.file)["uri"].get<std::string>();
-    key += '\n';
-    if (std::optional<std::string_view> line = line_text(d.location))
-      key += trimmed(*line);
-    key += '\n';
-    key += d.message;
-    return support::sha256_hex(key);
+    auto [it, fresh] =
+        fingerprint_prefixes_.try_emplace({d.code, d.location.file, d.location.line});
+    if (fresh) {
+      support::Sha256& prefix = it->second;
+      prefix.update(d.code).update("\n");
+      if (!d.location.file.empty())
+        prefix.update(artifact(d.location.file)["uri"].get<std::string>());
+      prefix.update("\n");
+      if (std::optional<std::string_view> line = line_text(d.location))
+        prefix.update(trimmed(*line));
+      prefix.update("\n");
+    }
+    return support::Sha256(it->second).update(d.message).hex();
   }
 
   json fixes(const std::vector<FixIt>& fixits) const {
@@ -219,6 +245,8 @@ private:
   json rules_ = json::array();
   std::map<std::string, size_t> rule_indices_;
   std::map<std::string, std::optional<SourceFile>> files_;
+  std::map<std::pair<std::string, size_t>, std::vector<size_t>> checkpoints_;
+  std::map<std::tuple<std::string, std::string, size_t>, support::Sha256> fingerprint_prefixes_;
 };
 
 } // namespace

@@ -1,6 +1,7 @@
 // FIPS 180-4 SHA-256.
 #include "support/sha256.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -45,21 +46,34 @@ void compress(std::array<uint32_t, 8>& h, const unsigned char* block) {
 
 } // namespace
 
-std::string sha256_hex(std::string_view data) {
-  std::array<uint32_t, 8> h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                               0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+Sha256& Sha256::update(std::string_view data) {
   const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
-  size_t full = data.size() / 64 * 64;
-  for (size_t i = 0; i < full; i += 64)
-    compress(h, bytes + i);
+  size_t used = size_ % 64;
+  size_ += data.size();
+  size_t at = 0;
+  if (used > 0) {
+    const size_t take = std::min(data.size(), 64 - used);
+    std::memcpy(block_.data() + used, bytes, take);
+    at = take;
+    if (used + take < 64)
+      return *this;
+    compress(state_, block_.data());
+  }
+  for (; at + 64 <= data.size(); at += 64)
+    compress(state_, bytes + at);
+  std::memcpy(block_.data(), bytes + at, data.size() - at);
+  return *this;
+}
 
+std::string Sha256::hex() const {
   // Final block(s): the rest, a 1 bit, zeros, and the length in bits.
+  std::array<uint32_t, 8> h = state_;
   unsigned char tail[128] = {};
-  size_t rest = data.size() - full;
-  std::memcpy(tail, bytes + full, rest);
+  const size_t rest = size_ % 64;
+  std::memcpy(tail, block_.data(), rest);
   tail[rest] = 0x80;
-  size_t tail_size = rest + 9 <= 64 ? 64 : 128;
-  uint64_t bits = uint64_t(data.size()) * 8;
+  const size_t tail_size = rest + 9 <= 64 ? 64 : 128;
+  const uint64_t bits = size_ * 8;
   for (int i = 0; i < 8; ++i)
     tail[tail_size - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
   for (size_t i = 0; i < tail_size; i += 64)
@@ -73,6 +87,10 @@ std::string sha256_hex(std::string_view data) {
       out += kHex[(word >> shift) & 0xf];
   }
   return out;
+}
+
+std::string sha256_hex(std::string_view data) {
+  return Sha256().update(data).hex();
 }
 
 } // namespace opscan::support

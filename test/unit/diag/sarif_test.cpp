@@ -4,6 +4,7 @@
 
 #include "diag/codes.h"
 #include "diag/sarif.h"
+#include "support/sha256.h"
 #include "files.h"
 
 #include <gtest/gtest.h>
@@ -124,6 +125,40 @@ TEST_F(RenderSarif, AFingerprintSurvivesLinesInsertedAbove) {
   write_file(dir_.path() / "k.cpp", "void g(int);\n");
   const json other = render({make_error("opscan-scan-unnamed-parameter", {"k.cpp", 1, 8, 7}, "m")});
   EXPECT_NE(run(other)["results"][0]["partialFingerprints"]["opscanFingerprint/v1"], a);
+}
+
+// v1 is the SHA-256 of "code\nuri\ntrimmed line\nmessage": kept to the
+// byte while many diagnostics on one line share the hash of its text (so
+// that 20,000 of them on a minified line take linear time), and columns on
+// a long line count code points from the line's start.
+TEST_F(RenderSarif, ManyDiagnosticsOnOneLongLineKeepTheirFingerprintAndColumn) {
+  std::string line = "  ";
+  for (int i = 0; i < 3000; ++i)
+    line += "int f" + std::to_string(i) + "(\xc3\xa9); ";
+  write_file(dir_.path() / "k.cpp", line + "\n");
+  Diagnostics diags;
+  for (size_t at = line.find("(\xc3"), i = 0; at != std::string::npos;
+       at = line.find("(\xc3", at + 1), ++i) {
+    diags.push_back(make_error(i % 2 ? "opscan-scan-unnamed-parameter" : "opscan-clang-error",
+                               {"k.cpp", 1, static_cast<unsigned>(at + 2), static_cast<unsigned>(at + 1)},
+                               "m" + std::to_string(i)));
+  }
+  const json results = run(render(diags))["results"];
+  ASSERT_EQ(results.size(), diags.size());
+  size_t accents_before = 0;
+  for (size_t i = 0; i < diags.size(); ++i) {
+    const Diagnostic& d = diags[i];
+    const std::string key =
+        d.code + "\nk.cpp\n" + line.substr(2, line.size() - 3) + "\n" + d.message;
+    EXPECT_EQ(results[i]["partialFingerprints"]["opscanFingerprint/v1"],
+              opscan::support::sha256_hex(key))
+        << i;
+    // Each earlier "\xc3\xa9" is two bytes and one code point.
+    EXPECT_EQ(results[i]["locations"][0]["physicalLocation"]["region"]["startColumn"],
+              d.location.column - accents_before)
+        << i;
+    ++accents_before;
+  }
 }
 
 TEST_F(RenderSarif, OnlyTheSourceFilesGivenAreRead) {

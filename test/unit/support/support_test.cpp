@@ -117,6 +117,27 @@ TEST(Sha256, DistinctInputsGiveDistinctLowercaseDigests) {
   EXPECT_EQ(digests.size(), inputs);
 }
 
+// Fed in parts, at every split of inputs around the 55/56/64-byte block
+// edges, the hash is the one-shot hash; a copy finishes independently.
+TEST(Sha256, InPartsIsTheSameAsAtOnce) {
+  std::string text;
+  for (int i = 0; i < 200; ++i)
+    text += static_cast<char>('a' + i % 26);
+  for (size_t size : {0, 1, 55, 56, 63, 64, 65, 119, 128, 200}) {
+    const std::string data = text.substr(0, size);
+    for (size_t cut = 0; cut <= size; ++cut) {
+      for (size_t second = cut; second <= size; second += 7) {
+        Sha256 parts;
+        parts.update(data.substr(0, cut)).update(data.substr(cut, second - cut));
+        const Sha256 prefix = parts;
+        parts.update(data.substr(second));
+        ASSERT_EQ(parts.hex(), sha256_hex(data)) << size << " " << cut << " " << second;
+        ASSERT_EQ(Sha256(prefix).update(data.substr(second)).hex(), sha256_hex(data));
+      }
+    }
+  }
+}
+
 // ===== Files: a fresh directory per test ====================================
 
 // The tests set files up and read them back with opscan::testing's helpers,
