@@ -25,6 +25,25 @@ std::string_view trimmed(std::string_view s) {
   return s;
 }
 
+// Whether `text` nests arrays and objects deeper than `limit` (brackets in
+// strings do not count). A scan, so that no depth is ever recursed into.
+bool nests_deeper(std::string_view text, size_t limit) {
+  size_t depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        i += text[i] == '\\';
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit)
+        return true;
+    } else if (c == ']' || c == '}') {
+      depth -= depth > 0;
+    }
+  }
+  return false;
+}
+
 } // namespace
 
 bool FrameReader::fill() {
@@ -143,6 +162,22 @@ Frame FrameReader::next() {
   f.body = buffer_.substr(begin_, *length);
   begin_ += *length;
   return f;
+}
+
+Parsed parse_message(std::string_view body) {
+  Parsed parsed;
+  if (nests_deeper(body, kMaxNesting)) {
+    parsed.code = error_code::invalid_request;
+    parsed.error = "the message nests arrays and objects deeper than " +
+                   std::to_string(kMaxNesting) + " levels";
+    return parsed;
+  }
+  parsed.json = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (parsed.json.is_discarded()) {
+    parsed.code = error_code::parse_error;
+    parsed.error = "the message is not JSON";
+  }
+  return parsed;
 }
 
 std::string frame(const Json& message) {

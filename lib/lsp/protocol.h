@@ -29,6 +29,11 @@ inline constexpr int content_modified = -32801;
 // without reading it into memory.
 inline constexpr size_t kMaxMessageBytes = 64 << 20;
 
+// The deepest a message may nest arrays and objects. LSP's messages nest
+// about ten levels; nlohmann copies, compares and prints values by
+// recursion, so a message nested deep enough would exhaust the stack.
+inline constexpr size_t kMaxNesting = 64;
+
 // Reads bytes: at most `size` into `buffer`; the count read, 0 at the end of
 // input.
 using ReadSome = std::function<size_t(char* buffer, size_t size)>;
@@ -60,6 +65,16 @@ private:
   size_t begin_ = 0; // consumed bytes of buffer_
   bool eof_ = false;
 };
+
+// A message body as JSON, or why not (then `error` is set): text that is
+// not JSON, or that nests deeper than kMaxNesting (refused before any of it
+// is parsed).
+struct Parsed {
+  Json json;
+  int code = 0; // error_code::parse_error or invalid_request when refused
+  std::string error;
+};
+Parsed parse_message(std::string_view body);
 
 // A message with its Content-Length header.
 std::string frame(const Json& message);

@@ -614,9 +614,10 @@ Server::~Server() {
 }
 
 void Server::receive(std::string_view body) {
-  Json message = Json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (message.is_discarded())
-    return state_->fail(nullptr, error_code::parse_error, "the message is not JSON");
+  Parsed parsed = parse_message(body);
+  if (!parsed.error.empty())
+    return state_->fail(nullptr, parsed.code, parsed.error);
+  Json& message = parsed.json;
   if (!message.is_object() || message.value("jsonrpc", Json()) != "2.0") {
     const Json id = message.is_object() && message.contains("id") ? message["id"] : Json();
     return state_->fail(id, error_code::invalid_request, "not a JSON-RPC 2.0 message");

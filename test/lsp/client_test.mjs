@@ -228,6 +228,39 @@ test('a malformed message is answered with a parse error, and the next request s
   await closeCleanly(session);
 });
 
+// Polls the server's messages until one matches (bounded by the session's limit).
+function waitForRaw(session, matches, what) {
+  return withTimeout(
+    new Promise((resolve) => {
+      const poll = setInterval(() => {
+        const found = session.raw.filter(matches);
+        if (found.length > 0) (clearInterval(poll), resolve(found));
+      }, 10);
+    }),
+    session.timeoutMs,
+    what,
+  );
+}
+
+// Issue 23: a message nested 200,000 deep crashed the server (SIGSEGV) on
+// the stack. It is refused (-32600, unparsed) and serving goes on.
+test('a message nested far too deep is refused, and the server keeps serving', async () => {
+  const { session, uri, workspace } = await start();
+  await session.open(uri, workspace.text);
+  const deep = '['.repeat(200000) + ']'.repeat(200000);
+  for (const body of [
+    `{"jsonrpc":"2.0","method":"foo","params":${deep}}`,
+    `{"jsonrpc":"2.0","id":${deep},"method":"shutdown"}`,
+  ]) {
+    await session.writeRaw(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  }
+  const refused = (m) => m.id === null && m.error?.code === -32600 && /deeper than/.test(m.error.message);
+  await waitForRaw(session, (m) => refused(m) && session.raw.filter(refused).length === 2, 'two refusals (-32600)');
+  const hover = await session.request('textDocument/hover', { textDocument: { uri }, position: at(0, 0) });
+  assert.equal(hover, null, 'the request after the deep messages is answered');
+  await closeCleanly(session);
+});
+
 test('exit without shutdown ends the server with exit code 1', async () => {
   const { session } = await start();
   await session.notify('exit');

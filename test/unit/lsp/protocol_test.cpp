@@ -230,6 +230,25 @@ TEST(FrameReader, HoldsOnlyTheMessageBeingReadOverALongStream) {
   EXPECT_LT(most - before, 16u << 20) << "bytes held beyond the first message";
 }
 
+TEST(ParseMessage, RefusesNestingDeeperThanTheLimitUnparsed) {
+  const auto nested = [](size_t depth) {
+    return std::string(depth, '[') + std::string(depth, ']');
+  };
+  const Parsed limit = parse_message(nested(kMaxNesting));
+  EXPECT_EQ(limit.error, "");
+  EXPECT_TRUE(limit.json.is_array());
+  const Parsed deeper = parse_message(nested(kMaxNesting + 1));
+  EXPECT_EQ(deeper.code, error_code::invalid_request);
+  EXPECT_NE(deeper.error.find("deeper than"), std::string::npos) << deeper.error;
+  // Brackets (and escaped quotes) in strings are text.
+  const Parsed text = parse_message(R"({"a":"\"[[[[)" + std::string(1000, '{') + R"("})");
+  EXPECT_EQ(text.error, "");
+  EXPECT_TRUE(text.json.is_object());
+  const Parsed bad = parse_message("{bad");
+  EXPECT_EQ(bad.code, error_code::parse_error);
+  EXPECT_TRUE(bad.json.is_discarded());
+}
+
 TEST(Frame, CountsTheBodyInBytes) {
   const Json message = {{"text", "é𝄞"}};
   const std::string out = frame(message);

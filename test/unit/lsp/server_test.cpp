@@ -205,6 +205,39 @@ TEST(Server, AnswersMalformedMessagesAndIgnoresResponses) {
   EXPECT_EQ(client.sent().size(), before + 1) << "only shutdown's answer";
 }
 
+// nlohmann copies, compares and prints values by recursion: a message
+// nested 200,000 deep (in its params, its id, its "jsonrpc", a cancelled
+// id, a second initialize's capabilities) crashed the server on the stack.
+// It is refused unparsed, before initialize and after, and serving goes on.
+TEST(Server, RefusesAMessageNestedDeeperThanTheLimitAndKeepsServing) {
+  const size_t n = 200000;
+  const std::string deep = std::string(n, '[') + std::string(n, ']');
+  const std::vector<std::string> messages = {
+      R"({"jsonrpc":"2.0","method":"foo","params":)" + deep + "}",
+      R"({"jsonrpc":"2.0","id":)" + deep + R"(,"method":"shutdown"})",
+      R"({"jsonrpc":)" + deep + R"(,"id":1,"method":"shutdown"})",
+      R"({"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":)" + deep + "}}",
+      R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"capabilities":)" + deep + "}}",
+  };
+  Client client;
+  for (const std::string& message : messages) {
+    client.server().receive(message);
+    const Json answer = client.answer(nullptr);
+    EXPECT_EQ(error_code_of(answer), error_code::invalid_request) << answer;
+  }
+  client.initialize();
+  for (const std::string& message : messages) {
+    client.server().receive(message);
+    EXPECT_EQ(error_code_of(client.answer(nullptr)), error_code::invalid_request);
+  }
+  // As deep as the limit is still a message; brackets in strings do not count.
+  const std::string limit = std::string(kMaxNesting - 1, '[') + std::string(kMaxNesting - 1, ']');
+  client.server().receive(R"({"jsonrpc":"2.0","method":"custom/x","params":)" + limit + "}");
+  client.notify("custom/y", {{"text", std::string(n, '[')}});
+  EXPECT_EQ(client.request(3, "shutdown")["result"], nullptr);
+  EXPECT_EQ(client.sent().size(), 2 * messages.size() + 2) << "initialize's and shutdown's answers";
+}
+
 TEST(Server, ShutdownThenExitIsExitCodeZero) {
   Client client;
   client.initialize();
