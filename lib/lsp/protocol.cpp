@@ -1,6 +1,7 @@
 #include "lsp/protocol.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 namespace opscan::lsp {
@@ -97,8 +98,39 @@ bool FrameReader::skip(size_t bytes) {
   return true;
 }
 
+bool FrameReader::resynchronise() {
+  static constexpr std::string_view kName = "content-length:";
+  for (;;) {
+    const auto found =
+        std::search(buffer_.begin() + static_cast<std::ptrdiff_t>(begin_), buffer_.end(),
+                    kName.begin(), kName.end(), [](char c, char lower) {
+                      return std::tolower(static_cast<unsigned char>(c)) == lower;
+                    });
+    if (found != buffer_.end()) {
+      begin_ = static_cast<size_t>(found - buffer_.begin());
+      return true;
+    }
+    // Keep only what may begin the name.
+    const size_t keep = kName.size() - 1;
+    if (buffer_.size() - begin_ > keep)
+      begin_ = buffer_.size() - keep;
+    if (!fill())
+      return false;
+  }
+}
+
 Frame FrameReader::next() {
+  if (lost_) {
+    lost_ = false;
+    if (!resynchronise()) {
+      begin_ = buffer_.size();
+      Frame f;
+      f.end = true;
+      return f;
+    }
+  }
   std::optional<size_t> length;
+  bool length_bad = false; // a Content-Length that is no number, or two that differ
   std::string error;
   bool any_header = false;
   for (;;) {
@@ -133,17 +165,26 @@ Frame FrameReader::next() {
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
     if (ec != std::errc() || end != value.data() + value.size() || value.empty()) {
       error = "Content-Length is not a number: '" + std::string(value.substr(0, 40)) + "'";
+      length_bad = true;
       continue;
+    }
+    if (length && *length != n) {
+      error = "two different Content-Length headers (" + std::to_string(*length) + " and " +
+              std::to_string(n) + ")";
+      length_bad = true;
     }
     length = n;
   }
   Frame f;
   if (!error.empty() || !length) {
     f.error = error.empty() ? "a message header without Content-Length" : error;
-    // With a valid length the body is known and skipped; without one the
-    // reader resynchronises at the next header block.
-    if (length && error.empty())
+    // With one valid length the body is known and skipped; without one the
+    // body's end is not known, and the reader resynchronises at the next
+    // "Content-Length:" (a client writes the next header right after it).
+    if (length && !length_bad)
       f.end = !skip(*length);
+    else
+      lost_ = true;
     return f;
   }
   if (*length > max_body_) {

@@ -261,6 +261,20 @@ test('a message nested far too deep is refused, and the server keeps serving', a
   await closeCleanly(session);
 });
 
+// Issue 23: one bad header line (with a valid Content-Length) left its body
+// to be read as the next header, and no message was read again: requests,
+// shutdown and exit went unanswered until the input ended.
+test('a message with a malformed header is answered with a parse error, and the next messages are read', async () => {
+  const { session, uri, workspace } = await start();
+  await session.open(uri, workspace.text);
+  await session.writeRaw('Content-Length: 2\r\nBogus header\r\n\r\n{}');
+  await session.writeRaw('Content-Length: abc\r\n\r\n{"jsonrpc":"2.0","method":"x"}');
+  await waitForRaw(session, (m) => m.id === null && m.error?.code === -32700 && /Content-Length/.test(m.error.message), 'the parse errors (-32700)');
+  const hover = await session.request('textDocument/hover', { textDocument: { uri }, position: at(0, 0) });
+  assert.equal(hover, null, 'the request after the malformed headers is answered');
+  await closeCleanly(session);
+});
+
 test('exit without shutdown ends the server with exit code 1', async () => {
   const { session } = await start();
   await session.notify('exit');
