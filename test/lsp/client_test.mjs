@@ -275,6 +275,26 @@ test('a message with a malformed header is answered with a parse error, and the 
   await closeCleanly(session);
 });
 
+// Issue 23: each edit of a didChange made a line index of the whole text:
+// 100,000 edits of a 1 MB document kept the server (shutdown and exit too)
+// busy for two minutes.
+test('one didChange of 100,000 edits to a 1 MB document is applied exactly, and the server answers at once', async () => {
+  const { session, uri } = await start();
+  const lines = [];
+  for (let i = 0; i < 13000; ++i) lines.push(`// line ${i}: out[i] = self[i] * other[i] + alpha * bias[i];\n`);
+  await session.open(uri, lines.join(''));
+  const edits = [];
+  for (let i = 0; i < 100000; ++i) edits.push(insert(at(i % 13000, 0), 'a'));
+  await session.notify('textDocument/didChange', {
+    textDocument: { uri, version: 2 },
+    contentChanges: edits.map((e) => ({ range: e.range, text: e.newText })),
+  });
+  await session.diagnostics(uri, 2);
+  const hover = await session.request('textDocument/hover', { textDocument: { uri }, position: at(12999, 0) });
+  assert.equal(hover, null);
+  await closeCleanly(session);
+});
+
 test('exit without shutdown ends the server with exit code 1', async () => {
   const { session } = await start();
   await session.notify('exit');
