@@ -27,11 +27,6 @@ std::string canonical(const std::string& path) {
   return ec ? fs::path(path).lexically_normal().string() : p.string();
 }
 
-bool is_regular(const fs::path& path) {
-  std::error_code ec;
-  return fs::is_regular_file(path, ec);
-}
-
 // Whether `text` has an #include line naming a file called `name` (the
 // last component of what it includes).
 bool includes_name(std::string_view text, std::string_view name) {
@@ -126,6 +121,7 @@ struct Workspace::Database {
   bool racy = false;       // the stamp was too recent to tell a change (racy())
   size_t content_hash = 0; // of the file as read, while racy
   std::unique_ptr<scan::CompilationDatabase> db;
+  diag::Diagnostics problems; // why db is unset: the file cannot be used
   std::map<std::string, std::string> includers;          // header -> a source whose unit read it
   std::map<std::string, std::vector<std::string>> noted; // unit -> the files it read, as noted
   std::vector<BuiltLibrary> libraries;
@@ -137,7 +133,8 @@ std::string find_database(const std::string& path) {
   for (fs::path dir = fs::path(path).parent_path(); !dir.empty(); dir = dir.parent_path()) {
     for (const fs::path& candidate :
          {dir / "compile_commands.json", dir / "build" / "compile_commands.json"}) {
-      if (is_regular(candidate))
+      std::error_code ec;
+      if (fs::exists(candidate, ec))
         return candidate.string();
     }
     if (dir == dir.root_path())
@@ -178,11 +175,12 @@ Workspace::Database* Workspace::open(const std::string& file) {
     database->racy = racy(stamp);
     if (database->racy)
       database->content_hash = content_hash(file);
-    diag::Diagnostics ignored; // an unreadable database: files use default flags
-    database->db = scan::CompilationDatabase::open(fs::path(file).parent_path().string(), ignored);
+    // An unusable database: files use default flags, and are told why.
+    database->db = scan::CompilationDatabase::open(fs::path(file).parent_path().string(),
+                                                   database->problems);
     it->second = std::move(database);
   }
-  return it->second->db ? it->second.get() : nullptr;
+  return it->second.get();
 }
 
 Workspace::Database* Workspace::database_for(const std::string& path) {
@@ -194,9 +192,11 @@ Workspace::Database* Workspace::database_for(const std::string& path) {
 }
 
 FileCommand Workspace::command_for(const std::string& path) {
-  FileCommand command{path, {}, {}};
+  FileCommand command{path, {}, {}, {}};
   Database* database = database_for(path);
-  if (!database) {
+  if (!database || !database->db) {
+    if (database)
+      command.database_problems = database->problems;
     scan::add_default_language(command.args);
     return command;
   }
@@ -256,7 +256,7 @@ void Workspace::note_includes(const std::string& main_file, const std::string& d
 const std::vector<BuiltLibrary>& Workspace::libraries(const std::string& database_file) {
   static const std::vector<BuiltLibrary> none;
   Database* database = open(database_file);
-  if (!database)
+  if (!database || !database->db)
     return none;
   const fs::path build = fs::path(database_file).parent_path();
   if (!database->libraries_found) {

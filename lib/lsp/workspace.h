@@ -18,6 +18,9 @@ struct FileCommand {
   std::string main_file;         // the translation unit to parse: the file, or one including it
   std::vector<std::string> args; // its compile command's arguments
   std::string database;          // the compile_commands.json used; "" when none
+  // Why the compile_commands.json found (or named by the editor's setting)
+  // cannot be used, located in it: then the file has default flags.
+  diag::Diagnostics database_problems;
 };
 
 // A kernel library the build generated (its IR, <target>.opscan/include/<lib>/ir.json).
@@ -75,7 +78,9 @@ private:
 
 // The compile_commands.json clangd would use for `path`: in the file's
 // directory or an ancestor, or in a build/ directory beside one of them;
-// "" when there is none.
+// "" when there is none. One that is there but no regular file (a
+// directory, a FIFO, a link to a device) is found too, so that it is
+// reported rather than silently passed over.
 std::string find_database(const std::string& path);
 
 } // namespace opscan::lsp

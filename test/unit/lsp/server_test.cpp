@@ -349,6 +349,86 @@ TEST(Server, AnswersARequestCancelledBeforeItRunsWithRequestCancelled) {
             nullptr);
 }
 
+// Issue 23: a compile_commands.json that cannot be used was passed over in
+// silence, and the log said there was none. The document gets a diagnostic
+// saying why (as `scan -p` does, located in the database when it is bad
+// JSON or a bad entry), and the log says so once; the analysis goes on with
+// the default flags.
+TEST(Server, ADatabaseThatCannotBeUsedIsADiagnosticOnTheDocumentLocatedInTheDatabase) {
+  const size_t deep = 300000;
+  struct Case {
+    std::string name;
+    std::function<void(TempDir&)> make;
+    std::string code;
+    std::string at; // ":line:column" in compile_commands.json, "" when unlocated
+  };
+  const std::vector<Case> cases = {
+      {"truncated", [](TempDir& d) { d.write("compile_commands.json", R"([{"directory": )"); },
+       "opscan-compile-commands-invalid", ":1:16"},
+      {"arguments not a list",
+       [](TempDir& d) {
+         d.write("compile_commands.json",
+                 "[\n {\"directory\": \"/\", \"file\": \"k.cpp\", \"arguments\": \"notalist\"}]");
+       },
+       "opscan-compile-commands-invalid", ":2:"},
+      {"nested 300,000 deep",
+       [&](TempDir& d) {
+         d.write("compile_commands.json", std::string(deep, '[') + std::string(deep, ']'));
+       },
+       "opscan-compile-commands-invalid", ":1:2"},
+      {"a directory",
+       [](TempDir& d) { std::filesystem::create_directory(d.path() / "compile_commands.json"); },
+       "opscan-no-compile-commands", ""},
+      {"a FIFO",
+       [](TempDir& d) {
+         ASSERT_EQ(::mkfifo((d.path() / "compile_commands.json").c_str(), 0600), 0);
+       },
+       "opscan-no-compile-commands", ""},
+      {"a link to /dev/zero",
+       [](TempDir& d) {
+         std::filesystem::create_symlink("/dev/zero", d.path() / "compile_commands.json");
+       },
+       "opscan-no-compile-commands", ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    TempDir dir;
+    c.make(dir);
+    const std::string path = dir.file("k.cpp");
+    dir.write("k.cpp", "int f();\n");
+    const std::string database = dir.file("compile_commands.json");
+    Client client;
+    client.initialize();
+    client.notify("textDocument/didOpen",
+                  {{"textDocument",
+                    {{"uri", uri_of_path(path)},
+                     {"languageId", "cpp"},
+                     {"version", 1},
+                     {"text", "int f();\n"}}}});
+    const Json diagnostics = publication(client, uri_of_path(path))["diagnostics"];
+    ASSERT_EQ(diagnostics.size(), 1u) << diagnostics;
+    const Json& d = diagnostics[0];
+    EXPECT_EQ(d["code"], c.code) << d;
+    EXPECT_EQ(d["severity"], 1) << d;
+    const std::string message = d["message"];
+    EXPECT_NE(message.find(database + c.at), std::string::npos) << message;
+    if (!c.at.empty()) {
+      ASSERT_TRUE(d.contains("relatedInformation")) << d;
+      EXPECT_EQ(d["relatedInformation"][0]["location"]["uri"], uri_of_path(database)) << d;
+    }
+    bool told = false;
+    for (const Json& m : client.sent()) {
+      if (m.value("method", "") != "window/logMessage")
+        continue;
+      const std::string logged = m["params"]["message"];
+      EXPECT_EQ(logged.find("no compile_commands.json"), std::string::npos) << logged;
+      told = told || (logged.find(database) != std::string::npos &&
+                      logged.find(c.code) != std::string::npos);
+    }
+    EXPECT_TRUE(told) << "a log message naming the database and the problem";
+  }
+}
+
 TEST(Server, LogsAndSkipsADocumentThatIsNoFile) {
   Client client;
   client.initialize();
