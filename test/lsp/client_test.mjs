@@ -478,3 +478,21 @@ test('a changed compile_commands.json applies to an open document: after an edit
   assert.deepEqual(codes(await next), withKernel);
   await closeCleanly(session);
 });
+
+// Issue 23: a server stopped by a signal (editors stop servers with
+// SIGTERM) left its worker's private directory in TMPDIR. It is removed,
+// and the server still dies of the signal.
+for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT']) {
+  test(`a server stopped by ${signal} leaves nothing in TMPDIR`, async () => {
+    const tmp = privateTmpdir();
+    const { session, workspace } = await startIn(tmp, {});
+    await session.open(workspace.uri, workspace.text);
+    await session.diagnostics(workspace.uri, 1);
+    const own = () => fs.readdirSync(tmp).filter((name) => name.startsWith(`opscan-lsp-${session.pid}-`));
+    assert.equal(own().length, 1, `the worker's private directory while it runs: ${fs.readdirSync(tmp)}`);
+    session.child.kill(signal);
+    const ended = await withTimeout(session.exited, session.timeoutMs, 'the server to end');
+    assert.equal(ended.signal, signal, `it dies of the signal: ${JSON.stringify(ended)}`);
+    assert.deepEqual(own(), [], 'its private directory is removed');
+  });
+}
