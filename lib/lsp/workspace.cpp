@@ -61,40 +61,9 @@ int64_t mtime_of(const std::string& path) {
   return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
 }
 
-// What tells one version of a file from another without reading it: a
-// rewrite in place changes its size or times, a rename over it the inode.
-struct Stamp {
-  dev_t device = 0;
-  ino_t inode = 0;
-  off_t size = -1;
-  int64_t mtime = -1;
-  int64_t ctime = -1;
-  friend bool operator==(const Stamp&, const Stamp&) = default;
-};
-
-// Whether a rewrite could keep `stamp`: file times are as coarse as the
-// kernel's clock tick, so a file changed again within a tick of its last
-// change may keep its size and times. Until it is older than that (with a
-// margin), its content decides.
-bool racy(const Stamp& stamp) {
-  timespec now{};
-  ::clock_gettime(CLOCK_REALTIME, &now);
-  const int64_t now_ns = static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
-  return now_ns - stamp.mtime < 2000000000;
-}
-
 size_t content_hash(const std::string& path) {
   std::optional<std::string> text = support::read_file(path);
   return text ? std::hash<std::string>{}(*text) : 0;
-}
-
-Stamp stamp_of(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    return {};
-  return {st.st_dev, st.st_ino, st.st_size,
-          static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
-          static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec};
 }
 
 // Fills a library's kernel locations and claims index (BuiltLibrary).
@@ -128,6 +97,22 @@ struct Workspace::Database {
   std::map<std::string, int64_t> library_mtimes; // by IR file
   bool libraries_found = false;
 };
+
+bool racy(const Stamp& stamp) {
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  const int64_t now_ns = static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
+  return now_ns - stamp.mtime < 2000000000;
+}
+
+Stamp stamp_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    return {};
+  return {st.st_dev, st.st_ino, st.st_size,
+          static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+          static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec};
+}
 
 std::string find_database(const std::string& path) {
   for (fs::path dir = fs::path(path).parent_path(); !dir.empty(); dir = dir.parent_path()) {

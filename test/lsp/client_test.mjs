@@ -295,6 +295,38 @@ test('one didChange of 100,000 edits to a 1 MB document is applied exactly, and 
   await closeCleanly(session);
 });
 
+// Issue 23: every analysis sent the worker the text of every other open
+// document (400 open files of 100 KB: the last one's first diagnostics
+// after 265 s). Only texts that differ from their files are sent: an
+// unsaved header still counts, and 20 open files of 1 MB as saved cost an
+// analysis nothing (the bytes the worker reads, from /proc/PID/io).
+test('an analysis is sent the unsaved texts only, and still uses them', async () => {
+  const { session, workspace } = await start();
+  const file = (name) => path.join(workspace.dir, name);
+  const uriOf = (name) => `file://${file(name)}`;
+  fs.writeFileSync(file('decl.h'), 'int declared_on_disk();\n');
+  await session.open(uriOf('decl.h'), 'int declared_on_disk();\nint declared_unsaved();\n');
+  const user = '#include "decl.h"\nstatic int used = declared_unsaved();\n';
+  fs.writeFileSync(file('user.cpp'), user);
+  await session.open(uriOf('user.cpp'), user);
+  const clangErrors = (diagnostics) => diagnostics.filter((d) => d.code === 'opscan-clang-error');
+  assert.deepEqual(clangErrors(await session.diagnostics(uriOf('user.cpp'), 1)), [], 'the unsaved header is parsed');
+  const big = '// a line of a large file that is open in the editor, and saved as it is\n'.repeat(14000);
+  for (let i = 0; i < 20; ++i) {
+    fs.writeFileSync(file(`big-${i}.cpp`), big);
+    await session.open(uriOf(`big-${i}.cpp`), big);
+    await session.diagnostics(uriOf(`big-${i}.cpp`), 1);
+  }
+  const worker = session.processes().find((pid) => pid !== session.pid);
+  const readBytes = () => Number(/rchar: (\d+)/.exec(fs.readFileSync(`/proc/${worker}/io`, 'utf8'))[1]);
+  const before = readBytes();
+  const version = await session.change(uriOf('user.cpp'), [insert(at(2, 0), '// edited\n')]);
+  assert.deepEqual(clangErrors(await session.diagnostics(uriOf('user.cpp'), version)), [], 'the unsaved header is still parsed');
+  const read = readBytes() - before;
+  assert.ok(read < 5e6, `the worker read ${read} bytes for one analysis of a small file (20 MB of saved files are open)`);
+  await closeCleanly(session);
+});
+
 test('exit without shutdown ends the server with exit code 1', async () => {
   const { session } = await start();
   await session.notify('exit');
