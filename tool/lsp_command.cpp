@@ -4,10 +4,14 @@
 #include "lsp/server.h"
 #include "lsp/worker.h"
 #include "stdout.h"
+#include "support/temporaries.h"
 
 #include <cerrno>
+#include <csignal>
 #include <malloc.h>
 #include <mutex>
+#include <pthread.h>
+#include <thread>
 #include <unistd.h>
 
 namespace opscan::tool {
@@ -26,6 +30,36 @@ bool write_all(std::string_view data) {
   return true;
 }
 
+// Editors stop a server with SIGTERM (a closed terminal sends SIGHUP,
+// Ctrl-C SIGINT). Dying of it at once left the worker's private directory
+// in TMPDIR until a later run swept it: the signals are taken by one thread
+// (blocked in the others, which inherit the mask before they start), which
+// removes the private directories and then lets the signal end the process
+// as it would have (the worker dies with its parent). A signal ignored at
+// start (nohup) stays ignored.
+void remove_temporaries_when_stopped() {
+  sigset_t stopping;
+  sigemptyset(&stopping);
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction current {};
+    if (::sigaction(signal, nullptr, &current) == 0 && current.sa_handler != SIG_IGN)
+      sigaddset(&stopping, signal);
+  }
+  ::pthread_sigmask(SIG_BLOCK, &stopping, nullptr);
+  std::thread([stopping] {
+    int signal = 0;
+    if (::sigwait(&stopping, &signal) != 0)
+      return;
+    support::remove_private_directories();
+    std::signal(signal, SIG_DFL);
+    sigset_t just;
+    sigemptyset(&just);
+    sigaddset(&just, signal);
+    ::pthread_sigmask(SIG_UNBLOCK, &just, nullptr);
+    std::raise(signal);
+  }).detach();
+}
+
 } // namespace
 
 int run_lsp(const LspArgs& args) {
@@ -37,6 +71,7 @@ int run_lsp(const LspArgs& args) {
     ::mallopt(M_TRIM_THRESHOLD, 256 << 20);
     return lsp::serve_worker();
   }
+  remove_temporaries_when_stopped();
   std::mutex out;
   lsp::ServerOptions options;
   options.compilation_database_dir = args.compilation_database_dir;

@@ -172,6 +172,14 @@ Request request_of(const Json& json) {
   return r;
 }
 
+// Where a problem of a compile_commands.json is: FILE:LINE:COLUMN, or the
+// database's name when it could not be read at all (the message names it).
+std::string database_place(const diag::Diagnostic& d) {
+  if (d.location.file.empty())
+    return "compile_commands.json";
+  return fmt::format("{}:{}:{}", d.location.file, d.location.line, d.location.column);
+}
+
 } // namespace
 
 Json to_json(const AnalyzerOptions& options) {
@@ -279,7 +287,13 @@ struct Analyzer::State {
 Json Analyzer::State::analyze(const Request& doc) {
   const Encoding enc = options.encoding;
   FileCommand command = workspace.command_for(doc.path);
-  if (command.database.empty()) {
+  for (const diag::Diagnostic& d : command.database_problems) {
+    if (told.insert("bad database " + d.location.file + d.message).second)
+      note(1, fmt::format("opscan: {}: {} [{}]: files using it are scanned as C++17 with no "
+                          "include paths",
+                          database_place(d), d.message, d.code));
+  }
+  if (command.database.empty() && command.database_problems.empty()) {
     const std::string dir = std::filesystem::path(doc.path).parent_path().string();
     if (told.insert("no database " + dir).second)
       note(3, "opscan: no compile_commands.json for " + dir +
@@ -408,6 +422,20 @@ Json Analyzer::State::analyze(const Request& doc) {
       add(moved, Range{},
           fmt::format("in included file {}:{}: {}", d.location.file, d.location.line, d.message));
     }
+  }
+
+  // A compile_commands.json that cannot be used: said on the document (its
+  // other diagnostics likely follow from the default flags), at the place
+  // in the database.
+  for (const diag::Diagnostic& d : command.database_problems) {
+    diag::Diagnostic moved = d;
+    if (!d.location.file.empty())
+      moved.notes.insert(moved.notes.begin(), {d.message, d.location});
+    moved.fixits.clear();
+    add(moved, Range{},
+        fmt::format("{} cannot be used ({}), so this file is analysed as C++17 with no include "
+                    "paths: {}",
+                    database_place(d), d.code, d.message));
   }
 
   // The kernels of this document, and what the build's libraries say of them.

@@ -7,8 +7,9 @@
 // The messages (JSON, framed as LSP's, protocol.h):
 //   hello, once:  {"parent": pid, "options": {AnalyzerOptions}}
 //   request:      {"uri", "version", "text", "buffers": [{"uri", "text"}]}
-//                 (buffers: the other open documents, standing for their files;
-//                 paths travel as file: URIs, so that any byte of a name survives)
+//                 (buffers: the other open documents whose text is not their
+//                 file's as saved, standing for their files; paths travel as
+//                 file: URIs, so that any byte of a name survives)
 //   answer:       {"snapshot": {...}, "log": [{"type", "message"}]}
 // A snapshot: {"diagnostics": [LSP diagnostics],
 //              "fixes": [{"range", "diagnostic": index, "title", "edits"}],

@@ -1,6 +1,7 @@
 #include "lsp/protocol.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 namespace opscan::lsp {
@@ -23,6 +24,25 @@ std::string_view trimmed(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
     s.remove_suffix(1);
   return s;
+}
+
+// Whether `text` nests arrays and objects deeper than `limit` (brackets in
+// strings do not count). A scan, so that no depth is ever recursed into.
+bool nests_deeper(std::string_view text, size_t limit) {
+  size_t depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        i += text[i] == '\\';
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit)
+        return true;
+    } else if (c == ']' || c == '}') {
+      depth -= depth > 0;
+    }
+  }
+  return false;
 }
 
 } // namespace
@@ -78,8 +98,39 @@ bool FrameReader::skip(size_t bytes) {
   return true;
 }
 
+bool FrameReader::resynchronise() {
+  static constexpr std::string_view kName = "content-length:";
+  for (;;) {
+    const auto found =
+        std::search(buffer_.begin() + static_cast<std::ptrdiff_t>(begin_), buffer_.end(),
+                    kName.begin(), kName.end(), [](char c, char lower) {
+                      return std::tolower(static_cast<unsigned char>(c)) == lower;
+                    });
+    if (found != buffer_.end()) {
+      begin_ = static_cast<size_t>(found - buffer_.begin());
+      return true;
+    }
+    // Keep only what may begin the name.
+    const size_t keep = kName.size() - 1;
+    if (buffer_.size() - begin_ > keep)
+      begin_ = buffer_.size() - keep;
+    if (!fill())
+      return false;
+  }
+}
+
 Frame FrameReader::next() {
+  if (lost_) {
+    lost_ = false;
+    if (!resynchronise()) {
+      begin_ = buffer_.size();
+      Frame f;
+      f.end = true;
+      return f;
+    }
+  }
   std::optional<size_t> length;
+  bool length_bad = false; // a Content-Length that is no number, or two that differ
   std::string error;
   bool any_header = false;
   for (;;) {
@@ -114,17 +165,26 @@ Frame FrameReader::next() {
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
     if (ec != std::errc() || end != value.data() + value.size() || value.empty()) {
       error = "Content-Length is not a number: '" + std::string(value.substr(0, 40)) + "'";
+      length_bad = true;
       continue;
+    }
+    if (length && *length != n) {
+      error = "two different Content-Length headers (" + std::to_string(*length) + " and " +
+              std::to_string(n) + ")";
+      length_bad = true;
     }
     length = n;
   }
   Frame f;
   if (!error.empty() || !length) {
     f.error = error.empty() ? "a message header without Content-Length" : error;
-    // With a valid length the body is known and skipped; without one the
-    // reader resynchronises at the next header block.
-    if (length && error.empty())
+    // With one valid length the body is known and skipped; without one the
+    // body's end is not known, and the reader resynchronises at the next
+    // "Content-Length:" (a client writes the next header right after it).
+    if (length && !length_bad)
       f.end = !skip(*length);
+    else
+      lost_ = true;
     return f;
   }
   if (*length > max_body_) {
@@ -143,6 +203,22 @@ Frame FrameReader::next() {
   f.body = buffer_.substr(begin_, *length);
   begin_ += *length;
   return f;
+}
+
+Parsed parse_message(std::string_view body) {
+  Parsed parsed;
+  if (nests_deeper(body, kMaxNesting)) {
+    parsed.code = error_code::invalid_request;
+    parsed.error = "the message nests arrays and objects deeper than " +
+                   std::to_string(kMaxNesting) + " levels";
+    return parsed;
+  }
+  parsed.json = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (parsed.json.is_discarded()) {
+    parsed.code = error_code::parse_error;
+    parsed.error = "the message is not JSON";
+  }
+  return parsed;
 }
 
 std::string frame(const Json& message) {

@@ -29,6 +29,11 @@ inline constexpr int content_modified = -32801;
 // without reading it into memory.
 inline constexpr size_t kMaxMessageBytes = 64 << 20;
 
+// The deepest a message may nest arrays and objects. LSP's messages nest
+// about ten levels; nlohmann copies, compares and prints values by
+// recursion, so a message nested deep enough would exhaust the stack.
+inline constexpr size_t kMaxNesting = 64;
+
 // Reads bytes: at most `size` into `buffer`; the count read, 0 at the end of
 // input.
 using ReadSome = std::function<size_t(char* buffer, size_t size)>;
@@ -40,10 +45,13 @@ struct Frame {
   std::string error;               // a bad header or an oversized body; reading goes on
 };
 
-// Reads framed messages from a byte stream. A malformed header is reported
-// and skipped up to the next blank line, so one bad message does not stop
-// the reader. `max_body` bounds a message's size (the server and its
-// analysis worker, who trust each other, allow more than a client may send).
+// Reads framed messages from a byte stream. A malformed header block is
+// reported and skipped up to its blank line, so one bad message does not
+// stop the reader: its body too when it has one valid Content-Length, else
+// the input up to the next "Content-Length:" (in any case), where the next
+// message's header begins. `max_body` bounds a message's size (the server
+// and its analysis worker, who trust each other, allow more than a client
+// may send).
 class FrameReader {
 public:
   explicit FrameReader(ReadSome read, size_t max_body = kMaxMessageBytes)
@@ -54,12 +62,24 @@ private:
   bool fill();                       // reads more; false at the end
   std::optional<std::string> line(); // a header line without its CRLF
   bool skip(size_t bytes);           // discards a body it will not keep
+  bool resynchronise();              // discards up to the next Content-Length
   ReadSome read_;
   size_t max_body_;
   std::string buffer_;
   size_t begin_ = 0; // consumed bytes of buffer_
   bool eof_ = false;
+  bool lost_ = false; // a bad header left the body's length unknown
 };
+
+// A message body as JSON, or why not (then `error` is set): text that is
+// not JSON, or that nests deeper than kMaxNesting (refused before any of it
+// is parsed).
+struct Parsed {
+  Json json;
+  int code = 0; // error_code::parse_error or invalid_request when refused
+  std::string error;
+};
+Parsed parse_message(std::string_view body);
 
 // A message with its Content-Length header.
 std::string frame(const Json& message);

@@ -5,6 +5,8 @@
 #include "emit/registry.h"
 #include "lsp/analysis.h"
 #include "lsp/document.h"
+#include "lsp/workspace.h"
+#include "support/files.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -131,6 +133,14 @@ struct Server::State {
   std::map<std::string, Snapshot> snapshots;
   std::map<std::string, Failure> failures; // by URI
   std::set<std::string> told;              // messages logged once
+  // Whether an open document's text is its file's as saved, as last found
+  // (saved_as_is()), by URI; forgotten when the text changes.
+  struct Saved {
+    int64_t version = 0;
+    Stamp stamp;
+    bool same = false;
+  };
+  std::map<std::string, Saved> saved;
 
   std::unique_ptr<Worker> worker; // used by the analysis thread; interrupt() from any
   std::thread analysis_thread;
@@ -331,6 +341,7 @@ struct Server::State {
       return log(2, "opscan: not a file: URI, not analysed: " + uri);
     std::lock_guard lock(mutex);
     documents.erase(uri);
+    saved.erase(uri);
     documents.emplace(uri, Document(uri, std::filesystem::path(*path).lexically_normal().string(),
                                     integer_member(item, "version"), string_member(item, "text")));
     due[uri] = Clock::now();
@@ -357,6 +368,7 @@ struct Server::State {
     if (it == documents.end())
       throw BadParams("a change to a document that is not open: " + uri);
     it->second.apply(changes, version, encoding);
+    saved.erase(uri);
     due[uri] = Clock::now() + options.debounce;
     wake.notify_all();
   }
@@ -376,6 +388,7 @@ struct Server::State {
       documents.erase(uri);
       due.erase(uri);
       snapshots.erase(uri);
+      saved.erase(uri);
     }
     send(notification("textDocument/publishDiagnostics",
                       {{"uri", uri}, {"diagnostics", Json::array()}}));
@@ -426,6 +439,26 @@ struct Server::State {
             {"message", std::move(message)}};
   }
 
+  // Whether `doc`'s text is its file's as saved: the worker reads that
+  // file from disk as it is, so the text need not be sent (with 400 files
+  // open, every analysis sent all of them). Read again when the document
+  // or the file's stamp changes, or while the stamp cannot tell (racy()).
+  bool saved_as_is(const Document& doc) {
+    const Stamp stamp = stamp_of(doc.path());
+    if (stamp.size != static_cast<off_t>(doc.text().size())) {
+      saved.erase(doc.uri());
+      return false;
+    }
+    auto [it, fresh] = saved.try_emplace(doc.uri());
+    if (fresh || it->second.version != doc.version() || it->second.stamp != stamp ||
+        racy(stamp)) {
+      const std::optional<std::string> text =
+          support::read_file(doc.path(), nullptr, doc.text().size());
+      it->second = {doc.version(), stamp, text && *text == doc.text()};
+    }
+    return it->second.same;
+  }
+
   // Analyses `uri` in the worker with the lock released; stores (and
   // publishes) the result if the document is still open.
   void analyze_locked(std::unique_lock<std::mutex>& lock, const std::string& uri, bool publish) {
@@ -446,7 +479,7 @@ struct Server::State {
                       {"text", it->second.text()},
                       {"buffers", Json::array()}};
       for (const auto& [other_uri, document] : documents) {
-        if (other_uri != uri)
+        if (other_uri != uri && !saved_as_is(document))
           request["buffers"].push_back({{"uri", other_uri}, {"text", document.text()}});
       }
       const std::string path = it->second.path();
@@ -614,9 +647,10 @@ Server::~Server() {
 }
 
 void Server::receive(std::string_view body) {
-  Json message = Json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (message.is_discarded())
-    return state_->fail(nullptr, error_code::parse_error, "the message is not JSON");
+  Parsed parsed = parse_message(body);
+  if (!parsed.error.empty())
+    return state_->fail(nullptr, parsed.code, parsed.error);
+  Json& message = parsed.json;
   if (!message.is_object() || message.value("jsonrpc", Json()) != "2.0") {
     const Json id = message.is_object() && message.contains("id") ? message["id"] : Json();
     return state_->fail(id, error_code::invalid_request, "not a JSON-RPC 2.0 message");

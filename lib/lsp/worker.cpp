@@ -210,9 +210,9 @@ WorkerOutcome Worker::call(const Json& request, std::chrono::milliseconds limit)
   p.waited = Wait::ready;
   Frame answer = p.reader->next();
   if (answer.body) {
-    Json json = Json::parse(*answer.body, nullptr, /*allow_exceptions=*/false);
-    if (json.is_object())
-      return WorkerOutcome{WorkerOutcome::Kind::answered, std::move(json), {}};
+    Parsed parsed = parse_message(*answer.body);
+    if (parsed.json.is_object())
+      return WorkerOutcome{WorkerOutcome::Kind::answered, std::move(parsed.json), {}};
     return crashed("it answered with something that is not a JSON object", true);
   }
   if (p.waited == Wait::timed_out) {
@@ -348,10 +348,10 @@ int serve_worker() {
     Frame f = reader.next();
     if (!f.body)
       return std::nullopt;
-    Json json = Json::parse(*f.body, nullptr, /*allow_exceptions=*/false);
-    if (!json.is_object())
+    Parsed parsed = parse_message(*f.body);
+    if (!parsed.json.is_object())
       return std::nullopt;
-    return json;
+    return std::move(parsed.json);
   };
   std::optional<Json> hello = next();
   // A server that ended before the death signal was asked for is not this

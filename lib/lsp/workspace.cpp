@@ -27,11 +27,6 @@ std::string canonical(const std::string& path) {
   return ec ? fs::path(path).lexically_normal().string() : p.string();
 }
 
-bool is_regular(const fs::path& path) {
-  std::error_code ec;
-  return fs::is_regular_file(path, ec);
-}
-
 // Whether `text` has an #include line naming a file called `name` (the
 // last component of what it includes).
 bool includes_name(std::string_view text, std::string_view name) {
@@ -66,40 +61,9 @@ int64_t mtime_of(const std::string& path) {
   return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
 }
 
-// What tells one version of a file from another without reading it: a
-// rewrite in place changes its size or times, a rename over it the inode.
-struct Stamp {
-  dev_t device = 0;
-  ino_t inode = 0;
-  off_t size = -1;
-  int64_t mtime = -1;
-  int64_t ctime = -1;
-  friend bool operator==(const Stamp&, const Stamp&) = default;
-};
-
-// Whether a rewrite could keep `stamp`: file times are as coarse as the
-// kernel's clock tick, so a file changed again within a tick of its last
-// change may keep its size and times. Until it is older than that (with a
-// margin), its content decides.
-bool racy(const Stamp& stamp) {
-  timespec now{};
-  ::clock_gettime(CLOCK_REALTIME, &now);
-  const int64_t now_ns = static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
-  return now_ns - stamp.mtime < 2000000000;
-}
-
 size_t content_hash(const std::string& path) {
   std::optional<std::string> text = support::read_file(path);
   return text ? std::hash<std::string>{}(*text) : 0;
-}
-
-Stamp stamp_of(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    return {};
-  return {st.st_dev, st.st_ino, st.st_size,
-          static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
-          static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec};
 }
 
 // Fills a library's kernel locations and claims index (BuiltLibrary).
@@ -126,6 +90,7 @@ struct Workspace::Database {
   bool racy = false;       // the stamp was too recent to tell a change (racy())
   size_t content_hash = 0; // of the file as read, while racy
   std::unique_ptr<scan::CompilationDatabase> db;
+  diag::Diagnostics problems; // why db is unset: the file cannot be used
   std::map<std::string, std::string> includers;          // header -> a source whose unit read it
   std::map<std::string, std::vector<std::string>> noted; // unit -> the files it read, as noted
   std::vector<BuiltLibrary> libraries;
@@ -133,11 +98,28 @@ struct Workspace::Database {
   bool libraries_found = false;
 };
 
+bool racy(const Stamp& stamp) {
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  const int64_t now_ns = static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
+  return now_ns - stamp.mtime < 2000000000;
+}
+
+Stamp stamp_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    return {};
+  return {st.st_dev, st.st_ino, st.st_size,
+          static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+          static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec};
+}
+
 std::string find_database(const std::string& path) {
   for (fs::path dir = fs::path(path).parent_path(); !dir.empty(); dir = dir.parent_path()) {
     for (const fs::path& candidate :
          {dir / "compile_commands.json", dir / "build" / "compile_commands.json"}) {
-      if (is_regular(candidate))
+      std::error_code ec;
+      if (fs::exists(candidate, ec))
         return candidate.string();
     }
     if (dir == dir.root_path())
@@ -178,11 +160,12 @@ Workspace::Database* Workspace::open(const std::string& file) {
     database->racy = racy(stamp);
     if (database->racy)
       database->content_hash = content_hash(file);
-    diag::Diagnostics ignored; // an unreadable database: files use default flags
-    database->db = scan::CompilationDatabase::open(fs::path(file).parent_path().string(), ignored);
+    // An unusable database: files use default flags, and are told why.
+    database->db = scan::CompilationDatabase::open(fs::path(file).parent_path().string(),
+                                                   database->problems);
     it->second = std::move(database);
   }
-  return it->second->db ? it->second.get() : nullptr;
+  return it->second.get();
 }
 
 Workspace::Database* Workspace::database_for(const std::string& path) {
@@ -194,9 +177,11 @@ Workspace::Database* Workspace::database_for(const std::string& path) {
 }
 
 FileCommand Workspace::command_for(const std::string& path) {
-  FileCommand command{path, {}, {}};
+  FileCommand command{path, {}, {}, {}};
   Database* database = database_for(path);
-  if (!database) {
+  if (!database || !database->db) {
+    if (database)
+      command.database_problems = database->problems;
     scan::add_default_language(command.args);
     return command;
   }
@@ -256,7 +241,7 @@ void Workspace::note_includes(const std::string& main_file, const std::string& d
 const std::vector<BuiltLibrary>& Workspace::libraries(const std::string& database_file) {
   static const std::vector<BuiltLibrary> none;
   Database* database = open(database_file);
-  if (!database)
+  if (!database || !database->db)
     return none;
   const fs::path build = fs::path(database_file).parent_path();
   if (!database->libraries_found) {

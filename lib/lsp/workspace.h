@@ -10,14 +10,36 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace opscan::lsp {
+
+// What tells one version of a file from another without reading it: a
+// rewrite in place changes its size or times, a rename over it the inode.
+struct Stamp {
+  dev_t device = 0;
+  ino_t inode = 0;
+  off_t size = -1; // -1: no such file
+  int64_t mtime = -1;
+  int64_t ctime = -1;
+  friend bool operator==(const Stamp&, const Stamp&) = default;
+};
+Stamp stamp_of(const std::string& path);
+
+// Whether a rewrite could keep `stamp`: file times are as coarse as the
+// kernel's clock tick, so a file changed again within a tick of its last
+// change may keep its size and times. Until it is older than that (with a
+// margin), its content decides.
+bool racy(const Stamp& stamp);
 
 struct FileCommand {
   std::string main_file;         // the translation unit to parse: the file, or one including it
   std::vector<std::string> args; // its compile command's arguments
   std::string database;          // the compile_commands.json used; "" when none
+  // Why the compile_commands.json found (or named by the editor's setting)
+  // cannot be used, located in it: then the file has default flags.
+  diag::Diagnostics database_problems;
 };
 
 // A kernel library the build generated (its IR, <target>.opscan/include/<lib>/ir.json).
@@ -75,7 +97,9 @@ private:
 
 // The compile_commands.json clangd would use for `path`: in the file's
 // directory or an ancestor, or in a build/ directory beside one of them;
-// "" when there is none.
+// "" when there is none. One that is there but no regular file (a
+// directory, a FIFO, a link to a device) is found too, so that it is
+// reported rather than silently passed over.
 std::string find_database(const std::string& path);
 
 } // namespace opscan::lsp

@@ -228,6 +228,105 @@ test('a malformed message is answered with a parse error, and the next request s
   await closeCleanly(session);
 });
 
+// Polls the server's messages until one matches (bounded by the session's limit).
+function waitForRaw(session, matches, what) {
+  return withTimeout(
+    new Promise((resolve) => {
+      const poll = setInterval(() => {
+        const found = session.raw.filter(matches);
+        if (found.length > 0) (clearInterval(poll), resolve(found));
+      }, 10);
+    }),
+    session.timeoutMs,
+    what,
+  );
+}
+
+// Issue 23: a message nested 200,000 deep crashed the server (SIGSEGV) on
+// the stack. It is refused (-32600, unparsed) and serving goes on.
+test('a message nested far too deep is refused, and the server keeps serving', async () => {
+  const { session, uri, workspace } = await start();
+  await session.open(uri, workspace.text);
+  const deep = '['.repeat(200000) + ']'.repeat(200000);
+  for (const body of [
+    `{"jsonrpc":"2.0","method":"foo","params":${deep}}`,
+    `{"jsonrpc":"2.0","id":${deep},"method":"shutdown"}`,
+  ]) {
+    await session.writeRaw(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  }
+  const refused = (m) => m.id === null && m.error?.code === -32600 && /deeper than/.test(m.error.message);
+  await waitForRaw(session, (m) => refused(m) && session.raw.filter(refused).length === 2, 'two refusals (-32600)');
+  const hover = await session.request('textDocument/hover', { textDocument: { uri }, position: at(0, 0) });
+  assert.equal(hover, null, 'the request after the deep messages is answered');
+  await closeCleanly(session);
+});
+
+// Issue 23: one bad header line (with a valid Content-Length) left its body
+// to be read as the next header, and no message was read again: requests,
+// shutdown and exit went unanswered until the input ended.
+test('a message with a malformed header is answered with a parse error, and the next messages are read', async () => {
+  const { session, uri, workspace } = await start();
+  await session.open(uri, workspace.text);
+  await session.writeRaw('Content-Length: 2\r\nBogus header\r\n\r\n{}');
+  await session.writeRaw('Content-Length: abc\r\n\r\n{"jsonrpc":"2.0","method":"x"}');
+  await waitForRaw(session, (m) => m.id === null && m.error?.code === -32700 && /Content-Length/.test(m.error.message), 'the parse errors (-32700)');
+  const hover = await session.request('textDocument/hover', { textDocument: { uri }, position: at(0, 0) });
+  assert.equal(hover, null, 'the request after the malformed headers is answered');
+  await closeCleanly(session);
+});
+
+// Issue 23: each edit of a didChange made a line index of the whole text:
+// 100,000 edits of a 1 MB document kept the server (shutdown and exit too)
+// busy for two minutes.
+test('one didChange of 100,000 edits to a 1 MB document is applied exactly, and the server answers at once', async () => {
+  const { session, uri } = await start();
+  const lines = [];
+  for (let i = 0; i < 13000; ++i) lines.push(`// line ${i}: out[i] = self[i] * other[i] + alpha * bias[i];\n`);
+  await session.open(uri, lines.join(''));
+  const edits = [];
+  for (let i = 0; i < 100000; ++i) edits.push(insert(at(i % 13000, 0), 'a'));
+  await session.notify('textDocument/didChange', {
+    textDocument: { uri, version: 2 },
+    contentChanges: edits.map((e) => ({ range: e.range, text: e.newText })),
+  });
+  await session.diagnostics(uri, 2);
+  const hover = await session.request('textDocument/hover', { textDocument: { uri }, position: at(12999, 0) });
+  assert.equal(hover, null);
+  await closeCleanly(session);
+});
+
+// Issue 23: every analysis sent the worker the text of every other open
+// document (400 open files of 100 KB: the last one's first diagnostics
+// after 265 s). Only texts that differ from their files are sent: an
+// unsaved header still counts, and 20 open files of 1 MB as saved cost an
+// analysis nothing (the bytes the worker reads, from /proc/PID/io).
+test('an analysis is sent the unsaved texts only, and still uses them', async () => {
+  const { session, workspace } = await start();
+  const file = (name) => path.join(workspace.dir, name);
+  const uriOf = (name) => `file://${file(name)}`;
+  fs.writeFileSync(file('decl.h'), 'int declared_on_disk();\n');
+  await session.open(uriOf('decl.h'), 'int declared_on_disk();\nint declared_unsaved();\n');
+  const user = '#include "decl.h"\nstatic int used = declared_unsaved();\n';
+  fs.writeFileSync(file('user.cpp'), user);
+  await session.open(uriOf('user.cpp'), user);
+  const clangErrors = (diagnostics) => diagnostics.filter((d) => d.code === 'opscan-clang-error');
+  assert.deepEqual(clangErrors(await session.diagnostics(uriOf('user.cpp'), 1)), [], 'the unsaved header is parsed');
+  const big = '// a line of a large file that is open in the editor, and saved as it is\n'.repeat(14000);
+  for (let i = 0; i < 20; ++i) {
+    fs.writeFileSync(file(`big-${i}.cpp`), big);
+    await session.open(uriOf(`big-${i}.cpp`), big);
+    await session.diagnostics(uriOf(`big-${i}.cpp`), 1);
+  }
+  const worker = session.processes().find((pid) => pid !== session.pid);
+  const readBytes = () => Number(/rchar: (\d+)/.exec(fs.readFileSync(`/proc/${worker}/io`, 'utf8'))[1]);
+  const before = readBytes();
+  const version = await session.change(uriOf('user.cpp'), [insert(at(2, 0), '// edited\n')]);
+  assert.deepEqual(clangErrors(await session.diagnostics(uriOf('user.cpp'), version)), [], 'the unsaved header is still parsed');
+  const read = readBytes() - before;
+  assert.ok(read < 5e6, `the worker read ${read} bytes for one analysis of a small file (20 MB of saved files are open)`);
+  await closeCleanly(session);
+});
+
 test('exit without shutdown ends the server with exit code 1', async () => {
   const { session } = await start();
   await session.notify('exit');
@@ -411,3 +510,21 @@ test('a changed compile_commands.json applies to an open document: after an edit
   assert.deepEqual(codes(await next), withKernel);
   await closeCleanly(session);
 });
+
+// Issue 23: a server stopped by a signal (editors stop servers with
+// SIGTERM) left its worker's private directory in TMPDIR. It is removed,
+// and the server still dies of the signal.
+for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT']) {
+  test(`a server stopped by ${signal} leaves nothing in TMPDIR`, async () => {
+    const tmp = privateTmpdir();
+    const { session, workspace } = await startIn(tmp, {});
+    await session.open(workspace.uri, workspace.text);
+    await session.diagnostics(workspace.uri, 1);
+    const own = () => fs.readdirSync(tmp).filter((name) => name.startsWith(`opscan-lsp-${session.pid}-`));
+    assert.equal(own().length, 1, `the worker's private directory while it runs: ${fs.readdirSync(tmp)}`);
+    session.child.kill(signal);
+    const ended = await withTimeout(session.exited, session.timeoutMs, 'the server to end');
+    assert.equal(ended.signal, signal, `it dies of the signal: ${JSON.stringify(ended)}`);
+    assert.deepEqual(own(), [], 'its private directory is removed');
+  });
+}

@@ -4,7 +4,9 @@
 
 #include "lsp/document.h"
 
+#include <random>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -152,6 +154,72 @@ TEST(Document, AReversedOrOutOfRangeEditIsClamped) {
   EXPECT_EQ(doc.text(), "aXc\ndef");
   doc.apply({edit(at(1, 1), at(50, 0), "!")}, 3, Encoding::utf16); // past the last line
   EXPECT_EQ(doc.text(), "aXc\nd!");
+}
+
+// The text `changes` leave as LSP defines it: each edit against the text
+// the previous left, positions looked up in a LineIndex of that text.
+std::string edited_by_definition(std::string text, const std::vector<Change>& changes,
+                                 Encoding encoding) {
+  for (const Change& change : changes) {
+    const LineIndex lines(text);
+    size_t begin = lines.offset(text, change.range->start, encoding);
+    size_t end = lines.offset(text, change.range->end, encoding);
+    if (end < begin)
+      std::swap(begin, end);
+    text.replace(begin, end - begin, change.text);
+  }
+  return text;
+}
+
+// Random edits (joining and splitting lines, across the document's chunks,
+// past its end, reversed, inside characters) leave exactly the text the
+// definition gives.
+TEST(Document, ManyEditsLeaveTheTextTheDefinitionGives) {
+  std::mt19937 random(23);
+  const std::vector<std::string> words = {"a", "\n", "\r\n", "\u00e9", "\U0001D11E", "",
+                                          std::string(300, 'x') + "\n", "\n\n", "zz"};
+  for (Encoding encoding : {Encoding::utf16, Encoding::utf8}) {
+    for (int round = 0; round < 20; ++round) {
+      std::string text;
+      for (int i = 0; i < 600; ++i) // about 20 KB: several chunks
+        text += words[random() % words.size()];
+      std::vector<Change> changes;
+      for (int i = 0; i < 300; ++i) {
+        const auto position = [&] {
+          return at(static_cast<uint32_t>(random() % 250), static_cast<uint32_t>(random() % 40));
+        };
+        changes.push_back(edit(position(), position(), words[random() % words.size()]));
+      }
+      Document doc("file:///w/k.cpp", "/w/k.cpp", 1, text);
+      doc.apply(changes, 2, encoding);
+      ASSERT_EQ(doc.text(), edited_by_definition(text, changes, encoding)) << "round " << round;
+      EXPECT_EQ(doc.offset(at(1000, 0), encoding), doc.text().size());
+    }
+  }
+}
+
+// Issue 23: each edit made a LineIndex of the whole text, so one didChange
+// of 100,000 edits to a 1 MB document took the reader two minutes (shutdown
+// and exit waited behind it).
+TEST(Document, AHundredThousandEditsOfAMegabyteDocument) {
+  std::string text;
+  for (int i = 0; i < 13000; ++i)
+    text += "// line " + std::to_string(i) + ": out[i] = self[i] * other[i] + alpha * bias[i];\n";
+  std::vector<Change> changes;
+  for (uint32_t i = 0; i < 100000; ++i)
+    changes.push_back(edit(at(i % 13000, 0), at(i % 13000, 0), "a"));
+  Document doc("file:///w/k.cpp", "/w/k.cpp", 1, text);
+  doc.apply(changes, 2, Encoding::utf16);
+  std::string expected;
+  size_t line = 0;
+  for (size_t begin = 0; begin < text.size(); ++line) {
+    const size_t end = text.find('\n', begin) + 1;
+    expected += std::string(100000 / 13000 + (line < 100000 % 13000), 'a');
+    expected += text.substr(begin, end - begin);
+    begin = end;
+  }
+  EXPECT_EQ(doc.text(), expected);
+  EXPECT_EQ(doc.position(doc.text().size(), Encoding::utf16), at(13000, 0));
 }
 
 TEST(Uri, FileUrisArePathsWithPercentEscapesDecoded) {

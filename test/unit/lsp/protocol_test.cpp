@@ -191,6 +191,61 @@ TEST(FrameReader, KeepsReadingAfterEveryKindOfBadMessage) {
   EXPECT_EQ(errors, 3);
 }
 
+// Issue 23: a bad line in a header block with a valid Content-Length left
+// its body unread, to be read as the next header; each later message's
+// header was then eaten by the body before it, and no message (not even
+// exit) was read again. The body is skipped.
+TEST(FrameReader, SkipsTheBodyOfAHeaderBlockWithABadLineAndOneValidLength) {
+  for (const std::string& bad : {std::string("Bogus header"), "X-Long: " + std::string(5000, 'x')}) {
+    const std::string input = "Content-Length: 2\r\n" + bad + "\r\n\r\n{}" +
+                              framed("{\"n\":1}") + framed("{\"n\":2}");
+    for (size_t chunk : {size_t{1}, size_t{3}, size_t{1} << 20}) {
+      SCOPED_TRACE(bad.substr(0, 12) + ", chunk " + std::to_string(chunk));
+      FrameReader reader(chunks_of(input, chunk));
+      Frame first = reader.next();
+      EXPECT_FALSE(first.body);
+      EXPECT_FALSE(first.error.empty());
+      EXPECT_EQ(reader.next().body, "{\"n\":1}");
+      EXPECT_EQ(reader.next().body, "{\"n\":2}");
+      EXPECT_TRUE(reader.next().end);
+    }
+  }
+}
+
+// A header block without one valid Content-Length: its body's end is not
+// known, and the reader resynchronises at the next "Content-Length:" (which
+// a client writes right after the body).
+TEST(FrameReader, ResynchronisesAtTheNextContentLengthAfterABodyOfUnknownLength) {
+  const std::string body = R"({"jsonrpc":"2.0","method":"x","params":{"text":"a\r\n\r\nb"}})";
+  for (const std::string header :
+       {"Content-Length: abc", "Content-Length: -5", "Content-Length: 99999999999999999999999",
+        "Content-Length: 2\r\nContent-Length: 3", "Content-Type: text/plain"}) {
+    for (const std::string next : {"Content-Length", "content-length"}) {
+      const std::string input = header + "\r\n\r\n" + body + next + ": 7\r\n\r\n{\"n\":1}" +
+                                framed("{\"n\":2}");
+      for (size_t chunk : {size_t{1}, size_t{5}, size_t{1} << 20}) {
+        SCOPED_TRACE(header + ", then " + next + ", chunk " + std::to_string(chunk));
+        FrameReader reader(chunks_of(input, chunk));
+        Frame bad = reader.next();
+        EXPECT_FALSE(bad.body);
+        EXPECT_FALSE(bad.end);
+        EXPECT_FALSE(bad.error.empty());
+        Frame first = reader.next();
+        EXPECT_EQ(first.body, "{\"n\":1}") << first.error;
+        EXPECT_EQ(reader.next().body, "{\"n\":2}");
+        EXPECT_TRUE(reader.next().end);
+      }
+    }
+  }
+  FrameReader two(chunks_of("Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}", 1));
+  EXPECT_EQ(two.next().error, "two different Content-Length headers (2 and 3)");
+  Frame end = two.next();
+  EXPECT_TRUE(end.end);
+  EXPECT_FALSE(end.body);
+  FrameReader same(chunks_of("Content-Length: 2\r\ncontent-length: 2\r\n\r\n{}", 1));
+  EXPECT_EQ(same.next().body, "{}") << "the same length twice is no contradiction";
+}
+
 // Bytes held by the heap, as glibc counts them (small and mmapped blocks).
 size_t heap_in_use() {
   const struct mallinfo2 info = ::mallinfo2();
@@ -228,6 +283,25 @@ TEST(FrameReader, HoldsOnlyTheMessageBeingReadOverALongStream) {
   // A few messages' worth, not the stream (under sanitizers, which count
   // the heap otherwise, both are 0).
   EXPECT_LT(most - before, 16u << 20) << "bytes held beyond the first message";
+}
+
+TEST(ParseMessage, RefusesNestingDeeperThanTheLimitUnparsed) {
+  const auto nested = [](size_t depth) {
+    return std::string(depth, '[') + std::string(depth, ']');
+  };
+  const Parsed limit = parse_message(nested(kMaxNesting));
+  EXPECT_EQ(limit.error, "");
+  EXPECT_TRUE(limit.json.is_array());
+  const Parsed deeper = parse_message(nested(kMaxNesting + 1));
+  EXPECT_EQ(deeper.code, error_code::invalid_request);
+  EXPECT_NE(deeper.error.find("deeper than"), std::string::npos) << deeper.error;
+  // Brackets (and escaped quotes) in strings are text.
+  const Parsed text = parse_message(R"({"a":"\"[[[[)" + std::string(1000, '{') + R"("})");
+  EXPECT_EQ(text.error, "");
+  EXPECT_TRUE(text.json.is_object());
+  const Parsed bad = parse_message("{bad");
+  EXPECT_EQ(bad.code, error_code::parse_error);
+  EXPECT_TRUE(bad.json.is_discarded());
 }
 
 TEST(Frame, CountsTheBodyInBytes) {

@@ -205,6 +205,39 @@ TEST(Server, AnswersMalformedMessagesAndIgnoresResponses) {
   EXPECT_EQ(client.sent().size(), before + 1) << "only shutdown's answer";
 }
 
+// nlohmann copies, compares and prints values by recursion: a message
+// nested 200,000 deep (in its params, its id, its "jsonrpc", a cancelled
+// id, a second initialize's capabilities) crashed the server on the stack.
+// It is refused unparsed, before initialize and after, and serving goes on.
+TEST(Server, RefusesAMessageNestedDeeperThanTheLimitAndKeepsServing) {
+  const size_t n = 200000;
+  const std::string deep = std::string(n, '[') + std::string(n, ']');
+  const std::vector<std::string> messages = {
+      R"({"jsonrpc":"2.0","method":"foo","params":)" + deep + "}",
+      R"({"jsonrpc":"2.0","id":)" + deep + R"(,"method":"shutdown"})",
+      R"({"jsonrpc":)" + deep + R"(,"id":1,"method":"shutdown"})",
+      R"({"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":)" + deep + "}}",
+      R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"capabilities":)" + deep + "}}",
+  };
+  Client client;
+  for (const std::string& message : messages) {
+    client.server().receive(message);
+    const Json answer = client.answer(nullptr);
+    EXPECT_EQ(error_code_of(answer), error_code::invalid_request) << answer;
+  }
+  client.initialize();
+  for (const std::string& message : messages) {
+    client.server().receive(message);
+    EXPECT_EQ(error_code_of(client.answer(nullptr)), error_code::invalid_request);
+  }
+  // As deep as the limit is still a message; brackets in strings do not count.
+  const std::string limit = std::string(kMaxNesting - 1, '[') + std::string(kMaxNesting - 1, ']');
+  client.server().receive(R"({"jsonrpc":"2.0","method":"custom/x","params":)" + limit + "}");
+  client.notify("custom/y", {{"text", std::string(n, '[')}});
+  EXPECT_EQ(client.request(3, "shutdown")["result"], nullptr);
+  EXPECT_EQ(client.sent().size(), 2 * messages.size() + 2) << "initialize's and shutdown's answers";
+}
+
 TEST(Server, ShutdownThenExitIsExitCodeZero) {
   Client client;
   client.initialize();
@@ -314,6 +347,86 @@ TEST(Server, AnswersARequestCancelledBeforeItRunsWithRequestCancelled) {
                            {{"textDocument", {{"uri", workspace.uri}}},
                             {"position", {{"line", 0}, {"character", 0}}}})["result"],
             nullptr);
+}
+
+// Issue 23: a compile_commands.json that cannot be used was passed over in
+// silence, and the log said there was none. The document gets a diagnostic
+// saying why (as `scan -p` does, located in the database when it is bad
+// JSON or a bad entry), and the log says so once; the analysis goes on with
+// the default flags.
+TEST(Server, ADatabaseThatCannotBeUsedIsADiagnosticOnTheDocumentLocatedInTheDatabase) {
+  const size_t deep = 300000;
+  struct Case {
+    std::string name;
+    std::function<void(TempDir&)> make;
+    std::string code;
+    std::string at; // ":line:column" in compile_commands.json, "" when unlocated
+  };
+  const std::vector<Case> cases = {
+      {"truncated", [](TempDir& d) { d.write("compile_commands.json", R"([{"directory": )"); },
+       "opscan-compile-commands-invalid", ":1:16"},
+      {"arguments not a list",
+       [](TempDir& d) {
+         d.write("compile_commands.json",
+                 "[\n {\"directory\": \"/\", \"file\": \"k.cpp\", \"arguments\": \"notalist\"}]");
+       },
+       "opscan-compile-commands-invalid", ":2:"},
+      {"nested 300,000 deep",
+       [&](TempDir& d) {
+         d.write("compile_commands.json", std::string(deep, '[') + std::string(deep, ']'));
+       },
+       "opscan-compile-commands-invalid", ":1:2"},
+      {"a directory",
+       [](TempDir& d) { std::filesystem::create_directory(d.path() / "compile_commands.json"); },
+       "opscan-no-compile-commands", ""},
+      {"a FIFO",
+       [](TempDir& d) {
+         ASSERT_EQ(::mkfifo((d.path() / "compile_commands.json").c_str(), 0600), 0);
+       },
+       "opscan-no-compile-commands", ""},
+      {"a link to /dev/zero",
+       [](TempDir& d) {
+         std::filesystem::create_symlink("/dev/zero", d.path() / "compile_commands.json");
+       },
+       "opscan-no-compile-commands", ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    TempDir dir;
+    c.make(dir);
+    const std::string path = dir.file("k.cpp");
+    dir.write("k.cpp", "int f();\n");
+    const std::string database = dir.file("compile_commands.json");
+    Client client;
+    client.initialize();
+    client.notify("textDocument/didOpen",
+                  {{"textDocument",
+                    {{"uri", uri_of_path(path)},
+                     {"languageId", "cpp"},
+                     {"version", 1},
+                     {"text", "int f();\n"}}}});
+    const Json diagnostics = publication(client, uri_of_path(path))["diagnostics"];
+    ASSERT_EQ(diagnostics.size(), 1u) << diagnostics;
+    const Json& d = diagnostics[0];
+    EXPECT_EQ(d["code"], c.code) << d;
+    EXPECT_EQ(d["severity"], 1) << d;
+    const std::string message = d["message"];
+    EXPECT_NE(message.find(database + c.at), std::string::npos) << message;
+    if (!c.at.empty()) {
+      ASSERT_TRUE(d.contains("relatedInformation")) << d;
+      EXPECT_EQ(d["relatedInformation"][0]["location"]["uri"], uri_of_path(database)) << d;
+    }
+    bool told = false;
+    for (const Json& m : client.sent()) {
+      if (m.value("method", "") != "window/logMessage")
+        continue;
+      const std::string logged = m["params"]["message"];
+      EXPECT_EQ(logged.find("no compile_commands.json"), std::string::npos) << logged;
+      told = told || (logged.find(database) != std::string::npos &&
+                      logged.find(c.code) != std::string::npos);
+    }
+    EXPECT_TRUE(told) << "a log message naming the database and the problem";
+  }
 }
 
 TEST(Server, LogsAndSkipsADocumentThatIsNoFile) {
