@@ -88,15 +88,22 @@ diag::Diagnostic parse_failure(const std::string& file, const std::vector<std::s
                                       static_cast<int>(code), meaning));
 }
 
-// libclang parses on a thread of its own and recovers from a crash there,
-// but not from a stack overflow (deep nesting in a source): its signal
-// handler has no stack left to run on, and the process dies. So libclang
-// is told to parse on the calling thread (LIBCLANG_NOTHREADS, set before
-// main, when no other thread can read the environment), and parse() gives
-// it a thread of the same stack size with an alternate signal stack, on
-// which libclang's handlers are made to run (SA_ONSTACK): an overflow then
-// ends that parse with CXError_Crashed, and the process goes on.
-[[maybe_unused]] const bool kParseOnCallingThread = ::setenv("LIBCLANG_NOTHREADS", "1", 1) == 0;
+// The environment libclang and its driver read, set before main (when no
+// other thread can read the environment):
+// - libclang parses on a thread of its own and recovers from a crash there,
+//   but not from a stack overflow (deep nesting in a source): its signal
+//   handler has no stack left to run on, and the process dies. So libclang
+//   is told to parse on the calling thread (LIBCLANG_NOTHREADS), and parse()
+//   gives it a thread of the same stack size with an alternate signal
+//   stack, on which libclang's handlers are made to run (SA_ONSTACK): an
+//   overflow then ends that parse with CXError_Crashed, and the process
+//   goes on.
+// - COMPILER_PATH is where the driver looks for programs it runs.
+bool prepare_environment() {
+  ::unsetenv("COMPILER_PATH");
+  return ::setenv("LIBCLANG_NOTHREADS", "1", 1) == 0;
+}
+[[maybe_unused]] const bool kEnvironmentPrepared = prepare_environment();
 
 constexpr size_t kParseStackBytes = size_t{8} << 20; // libclang's own
 constexpr size_t kSignalStackBytes = size_t{64} << 10;

@@ -218,6 +218,16 @@ constexpr Rule kRules[] = {
     {"-fplugin-arg-", Rule::prefix, DropReason::loads_code},
     {"-working-directory", Rule::separate, DropReason::changes_directory, Rule::driver_only},
     {"-working-directory=", Rule::prefix, DropReason::changes_directory, Rule::driver_only},
+    // clang 14's driver runs amdgpu-arch (found on -B, --prefix, COMPILER_PATH,
+    // -ccc-install-dir, PATH; or the program --amdgpu-arch-tool= names) to
+    // pick the GPU of an OpenMP offload target given without -march. A scan
+    // reads the host's declarations: no offload target, no program path.
+    {"-fopenmp-targets=", Rule::prefix, DropReason::runs_programs, Rule::driver_only},
+    {"--amdgpu-arch-tool=", Rule::prefix, DropReason::runs_programs},
+    {"-B", Rule::joined_or_separate, DropReason::runs_programs, Rule::driver_only},
+    {"--prefix", Rule::separate, DropReason::runs_programs},
+    {"--prefix=", Rule::prefix, DropReason::runs_programs},
+    {"-ccc-install-dir", Rule::separate, DropReason::runs_programs},
     {"--config", Rule::separate, DropReason::reads_config},
     {"--config=", Rule::prefix, DropReason::reads_config},
     {"--config-system-dir=", Rule::prefix, DropReason::reads_config},
@@ -269,12 +279,10 @@ constexpr std::string_view kKeptWithValue[] = {
     "-cxx-isystem",
     "-isystem-after",
     "-imultilib",
-    "-B",
     "--param",
     "-Xlinker",
     "-Xassembler",
     "-ccc-gcc-name",
-    "-ccc-install-dir",
 };
 
 // The frontend's options that may pass (-Xclang X, -Xpreprocessor X, -Wp,X):
@@ -658,6 +666,8 @@ std::string dropped_message(const DroppedArgument& dropped) {
     return message + ", a response file opscan did not read";
   case DropReason::ends_options:
     return message + ", after which the compiler reads every argument as a file to compile";
+  case DropReason::runs_programs:
+    return message + ", which can make the compiler run a program";
   }
   return message;
 }

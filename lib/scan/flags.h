@@ -46,6 +46,7 @@ enum class DropReason {
   raises_limit,      // a recursion limit above clang's default: deep input overflows the stack
   response_file,     // @FILE left unread (the caller expands response files first)
   ends_options,      // "--": the driver reads what follows as inputs, opscan's own arguments too
+  runs_programs,     // offload targets and where programs are found: the driver runs amdgpu-arch
 };
 
 struct DroppedArgument {
@@ -82,7 +83,10 @@ struct FilteredArguments {
 //   -print-*, --autocomplete=, -ccc-print-*; -ccc-arcmt-*/-ccc-objcmt-*
 //   (which rewrite sources); -working-directory; --config and its
 //   directories; --driver-mode other than gcc and g++; -mllvm, -Xanalyzer,
-//   -Xarch_*, -Xopenmp-target, -Xcuda-*; raised -fbracket-depth,
+//   -Xarch_*, -Xopenmp-target, -Xcuda-*; what makes the driver run a
+//   program (clang 14 runs amdgpu-arch for an OpenMP offload target
+//   without -march): -fopenmp-targets=, --amdgpu-arch-tool=, and where it
+//   finds programs (-B, --prefix, -ccc-install-dir); raised -fbracket-depth,
 //   -ftemplate-depth, -fconstexpr-depth and -fconstexpr-steps (a value at
 //   most clang's default is kept).
 // - The frontend's options (-Xclang X, -Xpreprocessor X, the parts of

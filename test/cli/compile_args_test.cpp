@@ -87,6 +87,11 @@ void make_project(const TempDir& tree, const std::string& source_dir = "src") {
     fs::create_directories(tree.path() / dir);
   tree.write("planted.cfg", "-MD -MF planted.d\n-fmodules -fmodules-cache-path=planted-modules\n");
   tree.write("planted.rsp", "-MD -MF planted.d\n");
+  // What clang 14's driver runs to pick the GPU of an OpenMP offload target
+  // (found on -B, --prefix, -ccc-install-dir, COMPILER_PATH): it leaves a
+  // file in the tree, the scan's working directory.
+  tree.write("bin/amdgpu-arch", "#!/bin/sh\ntouch ran-amdgpu-arch\necho gfx906\n");
+  fs::permissions(tree.path() / "bin/amdgpu-arch", fs::perms::owner_exec, fs::perm_options::add);
 }
 
 const std::vector<std::string> kIncludes = {"-std=c++17", "-I" + (kRepo / "include").string(),
@@ -129,6 +134,7 @@ const std::string kDriver = ", which makes the compiler read its arguments as an
 const std::string kNotRun = ", which passes options to a part of the compiler a scan does not run";
 const std::string kUnknown =
     ", which passes the compiler's frontend an option opscan does not know to be safe";
+const std::string kRuns = ", which can make the compiler run a program";
 const std::string kEnds = ", after which the compiler reads every argument as a file to compile";
 const std::string kLimit =
     ", which raises a compiler limit above its default (deep input would overflow the stack)";
@@ -255,6 +261,19 @@ const std::vector<Case> kCases = {
      {with_value("-mllvm", kNotRun), with_value("-Xanalyzer", kNotRun)}},
     {"RaisedLimits", {"-fbracket-depth=100000", "-ftemplate-depth=100000"}, {},
      {with_value("-fbracket-depth=100000", kLimit), with_value("-ftemplate-depth=100000", kLimit)}},
+    // Runs a program: bin/amdgpu-arch, for the GPU of an offload target.
+    {"OffloadArchTool",
+     {"-fopenmp", "-fopenmp-targets=amdgcn-amd-amdhsa", "--amdgpu-arch-tool=./bin/amdgpu-arch"},
+     {},
+     {alone("-fopenmp-targets=amdgcn-amd-amdhsa", kRuns),
+      alone("--amdgpu-arch-tool=./bin/amdgpu-arch", kRuns)}},
+    {"ProgramPaths",
+     {"-fopenmp", "-fopenmp-targets=amdgcn-amd-amdhsa", "-Bbin", "--prefix", "bin",
+      "--prefix=bin", "-ccc-install-dir", "bin"},
+     {},
+     {alone("-fopenmp-targets=amdgcn-amd-amdhsa", kRuns), with_value("-B", kRuns),
+      with_value("--prefix", kRuns), alone("--prefix=bin", kRuns),
+      with_value("-ccc-install-dir", kRuns)}},
     // Makes the driver read what follows (opscan's own arguments too) as more
     // files to compile, each planned with a temporary file.
     {"DashDash", {"--", "-DX"}, {}, {alone("--", kEnds)}},
@@ -447,6 +466,26 @@ std::string with_includes(const std::string& args, const std::vector<std::string
   for (const std::string& a : more)
     line += " " + quoted(a);
   return line;
+}
+
+// COMPILER_PATH, where clang's driver looks for the programs it runs, is
+// cleared: an offload target's amdgpu-arch is not run from it (nor is the
+// target kept).
+TEST(CompileArgs, CompilerPathRunsNothing) {
+  TempDir tree;
+  make_project(tree);
+  TempDir out;
+  const std::set<std::string> paths = entries(tree.path());
+  RunResult run = run_in(tree.path(), tree.path(),
+                         "COMPILER_PATH=" + quoted((tree.path() / "bin").string()) + " " +
+                             quoted(OPSCAN_BINARY) + " " +
+                             with_includes("scan src/k.cpp -o " +
+                                               quoted((out.path() / "ir.json").string()),
+                                           {"-fopenmp", "-fopenmp-targets=amdgcn-amd-amdhsa"}));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  expect_ir(out.path() / "ir.json");
+  EXPECT_EQ(run.err, note_lines({alone("-fopenmp-targets=amdgcn-amd-amdhsa", kRuns)}));
+  EXPECT_EQ(entries(tree.path()), paths);
 }
 
 // -working-directory would move the whole process: relative outputs would

@@ -457,6 +457,15 @@ Step database_of(const std::string& source, const std::string& args) {
   };
 }
 
+// An amdgpu-arch program at `relative` that leaves a file in the tree (the
+// scan's working directory) when run.
+Step amdgpu_arch(const std::string& relative) {
+  return [=](const fs::path& dir) {
+    put(relative, "#!/bin/sh\ntouch ran-amdgpu-arch\necho gfx906\n")(dir);
+    fs::permissions(dir / relative, fs::perms::owner_exec, fs::perm_options::add);
+  };
+}
+
 // A declaration libclang's parser recurses on once per operator, with no
 // limit to raise: deeper than its stack.
 std::string deep_unary() {
@@ -1188,6 +1197,22 @@ std::vector<Case> cases() {
               run("bad.cpp") + " -Xclang -fbracket-depth -Xclang 100000", 1, "opscan-clang-error"),
       refused("flags_deep_unary_operators", {put("bad.cpp", kHead + deep_unary())}, run("bad.cpp"),
               1, "opscan-parse-failed"),
+
+      // ---- second campaign: flags ----
+      // clang 14's driver runs amdgpu-arch for an OpenMP offload target: the
+      // planted one would leave a file in the tree.
+      refused("flags_offload_arch_tool", {put("bad.cpp", kHead), amdgpu_arch("tool/amdgpu-arch")},
+              run("bad.cpp") +
+                  " -fopenmp -fopenmp-targets=amdgcn-amd-amdhsa --amdgpu-arch-tool=tool/amdgpu-arch",
+              1, "opscan-no-kernels"),
+      refused("flags_offload_program_path", {put("bad.cpp", kHead), amdgpu_arch("bin/amdgpu-arch")},
+              run("bad.cpp") + " -fopenmp -fopenmp-targets=amdgcn-amd-amdhsa -B bin", 1,
+              "opscan-no-kernels"),
+      refused("flags_offload_in_a_database",
+              {put("bad.cpp", kHead), amdgpu_arch("bin/amdgpu-arch"),
+               database_of("bad.cpp", "\"-fopenmp\", \"-fopenmp-targets=amdgcn-amd-amdhsa\", "
+                                      "\"-Bbin\"")},
+              "run -p build bad.cpp --registration named --lib t -o out", 1, "opscan-no-kernels"),
   };
   // ---- parses that never end: bounded by --parse-timeout ----
   // libclang blocks for ever on an #include of a FIFO; every command that

@@ -295,6 +295,20 @@ const std::vector<Family> kFamilies = {
      {},
      {{"-working-directory", DropReason::changes_directory},
       {"-working-directory=there", DropReason::changes_directory}}},
+    // Runs a program: clang 14's driver runs amdgpu-arch (from where
+    // --amdgpu-arch-tool=, -B, --prefix or -ccc-install-dir say) to pick the
+    // GPU of an OpenMP offload target.
+    {"RunsPrograms",
+     {"-fopenmp", "-fopenmp-targets=amdgcn-amd-amdhsa", "--amdgpu-arch-tool=./tool", "-B", "bin",
+      "-Bbin", "--prefix", "bin", "--prefix=bin", "-ccc-install-dir", "bin"},
+     {"-fopenmp"},
+     {{"-fopenmp-targets=amdgcn-amd-amdhsa", DropReason::runs_programs},
+      {"--amdgpu-arch-tool=./tool", DropReason::runs_programs},
+      {"-B", DropReason::runs_programs},
+      {"-B", DropReason::runs_programs},
+      {"--prefix", DropReason::runs_programs},
+      {"--prefix=bin", DropReason::runs_programs},
+      {"-ccc-install-dir", DropReason::runs_programs}}},
     // Prints on standard output.
     {"HelpAndVersion",
      {"--help", "--help-hidden", "-help", "--version"},
