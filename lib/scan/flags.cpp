@@ -216,8 +216,9 @@ constexpr Rule kRules[] = {
     {"-fplugin=", Rule::prefix, DropReason::loads_code},
     {"-fpass-plugin=", Rule::prefix, DropReason::loads_code},
     {"-fplugin-arg-", Rule::prefix, DropReason::loads_code},
-    {"-working-directory", Rule::separate, DropReason::changes_directory, Rule::driver_only},
     {"-working-directory=", Rule::prefix, DropReason::changes_directory, Rule::driver_only},
+    {"-working-directory", Rule::joined_or_separate, DropReason::changes_directory,
+     Rule::driver_only},
     // clang 14's driver runs amdgpu-arch (found on -B, --prefix, COMPILER_PATH,
     // -ccc-install-dir, PATH; or the program --amdgpu-arch-tool= names) to
     // pick the GPU of an OpenMP offload target given without -march. A scan

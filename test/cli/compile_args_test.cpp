@@ -237,6 +237,8 @@ const std::vector<Case> kCases = {
      {with_value("-working-directory", kMoves)}},
     {"WorkingDirectoryJoined", {"-working-directory=elsewhere"}, {},
      {alone("-working-directory=elsewhere", kMoves)}},
+    {"WorkingDirectoryJoinedWithoutEquals", {"-working-directoryelsewhere"}, {},
+     {with_value("-working-directory", kMoves)}},
     // Reads options past the filter (planted.cfg asks for a dependency file
     // and a module cache).
     {"ConfigFile", {"--config", "./planted.cfg"}, {"planted.d"},
@@ -498,10 +500,11 @@ TEST(CompileArgs, WorkingDirectoryMovesNothing) {
   for (const std::string& command : std::vector<std::string>{
            "scan src/k.cpp -o ir.json", "run src/k.cpp --registration named --lib t -o out",
            "pch " + quoted(header) + " -o types.pch"}) {
-    for (std::string spelling : {"-working-directory elsewhere", "-working-directory=elsewhere"}) {
+    for (std::string spelling : {"-working-directory elsewhere", "-working-directory=elsewhere",
+                                 "-working-directoryelsewhere"}) {
       SCOPED_TRACE(command + " " + spelling);
       std::vector<std::string> more;
-      if (spelling.find('=') == std::string::npos)
+      if (spelling.find(' ') != std::string::npos)
         more = {"-working-directory", "elsewhere"};
       else
         more = {spelling};

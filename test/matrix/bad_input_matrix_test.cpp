@@ -1213,6 +1213,9 @@ std::vector<Case> cases() {
                database_of("bad.cpp", "\"-fopenmp\", \"-fopenmp-targets=amdgcn-amd-amdhsa\", "
                                       "\"-Bbin\"")},
               "run -p build bad.cpp --registration named --lib t -o out", 1, "opscan-no-kernels"),
+      refused("flags_working_directory_joined_without_equals",
+              {directory("build"), put("bad.cpp", kHead)},
+              run("bad.cpp") + " -working-directorybuild", 1, "opscan-no-kernels"),
   };
   // ---- parses that never end: bounded by --parse-timeout ----
   // libclang blocks for ever on an #include of a FIFO; every command that

@@ -295,6 +295,10 @@ const std::vector<Family> kFamilies = {
      {},
      {{"-working-directory", DropReason::changes_directory},
       {"-working-directory=there", DropReason::changes_directory}}},
+    {"WorkingDirectoryJoinedWithoutEquals",
+     {"-working-directoryelsewhere"},
+     {},
+     {{"-working-directory", DropReason::changes_directory}}},
     // Runs a program: clang 14's driver runs amdgpu-arch (from where
     // --amdgpu-arch-tool=, -B, --prefix or -ccc-install-dir say) to pick the
     // GPU of an OpenMP offload target.
