@@ -262,6 +262,13 @@ const std::vector<Family> kFamilies = {
      {"--save-temps", "-save-temps=obj"},
      {},
      {{"--save-temps", DropReason::writes_files}, {"-save-temps=obj", DropReason::writes_files}}},
+    // The driver's "-" options that "--" spells too.
+    {"SaveTempsAndStatisticsWithTwoDashes",
+     {"--save-temps=cwd", "--save-stats", "--save-stats=obj"},
+     {},
+     {{"--save-temps=cwd", DropReason::writes_files},
+      {"--save-stats", DropReason::writes_files},
+      {"--save-stats=obj", DropReason::writes_files}}},
     {"CompilationDatabaseFragments",
      {"-gen-cdb-fragment-path", "cdb"},
      {},
