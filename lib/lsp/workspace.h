@@ -18,6 +18,7 @@ struct FileCommand {
   std::string main_file;         // the translation unit to parse: the file, or one including it
   std::vector<std::string> args; // its compile command's arguments
   std::string database;          // the compile_commands.json used; "" when none
+  std::string directory;         // its entry's directory; "" when none
 };
 
 // A kernel library the build generated (its IR, <target>.opscan/include/<lib>/ir.json).

@@ -243,6 +243,9 @@ constexpr Rule kRules[] = {
     {"-Xopenmp-target=", Rule::prefix_separate, DropReason::not_run},
     {"-Xcuda-ptxas", Rule::separate, DropReason::not_run},
     {"-Xcuda-fatbinary", Rule::separate, DropReason::not_run},
+    {"-working-directory=", Rule::prefix, DropReason::reads_elsewhere, Rule::frontend_only},
+    {"-working-directory", Rule::joined_or_separate, DropReason::reads_elsewhere,
+     Rule::frontend_only},
     {"-dependency-file", Rule::separate, DropReason::writes_files, Rule::frontend_only},
     {"-dependency-dot", Rule::separate, DropReason::writes_files, Rule::frontend_only},
     {"-header-include-file", Rule::separate, DropReason::writes_files, Rule::frontend_only},
@@ -315,7 +318,6 @@ constexpr std::string_view kFrontendWithValue[] = {
     "-objcxx-isystem",
     "-resource-dir",
     "-ivfsoverlay",
-    "-working-directory",
     "-x",
     "-triple",
     "-aux-triple",
@@ -357,7 +359,6 @@ constexpr std::string_view kFrontendPrefixes[] = {
     "-stdlib=",
     "-f",
     "-O",
-    "-working-directory=",
     "-mframe-pointer=",
     "-mlong-double-",
     "-debug-info-kind=",
@@ -666,6 +667,8 @@ std::string dropped_message(const DroppedArgument& dropped) {
   case DropReason::raises_limit:
     return message + ", which raises a compiler limit above its default (deep input would "
                      "overflow the stack)";
+  case DropReason::reads_elsewhere:
+    return message + ", which makes the compiler read relative paths from another directory";
   case DropReason::response_file:
     return message + ", a response file opscan did not read";
   case DropReason::ends_options:
@@ -944,12 +947,8 @@ std::optional<CompileCommand> CompilationDatabase::command_for(const std::string
     CXCompileCommand command = clang_CompileCommands_getCommand(commands.get(), 0);
     CompileCommand out;
     out.file = absolute;
-    std::string directory = take(clang_CompileCommand_getDirectory(command));
-    // libclang does not apply the entry's directory by itself. Given to the
-    // driver, -working-directory changes the directory of the whole process
-    // (for every thread, and for good); the frontend resolves relative paths
-    // against it without that.
-    out.args.insert(out.args.end(), {"-Xclang", "-working-directory=" + directory});
+    out.directory = take(clang_CompileCommand_getDirectory(command));
+    const std::string& directory = out.directory;
     unsigned n = clang_CompileCommand_getNumArgs(command);
     // Its output (-o) and everything else a scan must not pass on goes in
     // filter_arguments, with the arguments given on the command line.
@@ -968,7 +967,8 @@ std::optional<CompileCommand> CompilationDatabase::command_for(const std::string
 
 // `database_args`), which every entry names: that one is expected.
 std::vector<std::string> parse_arguments(const std::string& file, std::vector<std::string> args,
-                                         diag::Diagnostics& notes, size_t database_args) {
+                                         diag::Diagnostics& notes, size_t database_args,
+                                         const std::string& directory) {
   FilteredArguments filtered = filter_arguments(args);
   for (const DroppedArgument& dropped : filtered.dropped) {
     if (dropped.reason == DropReason::output && dropped.index < database_args)
@@ -976,6 +976,13 @@ std::vector<std::string> parse_arguments(const std::string& file, std::vector<st
     notes.push_back(
         diag::make_note("opscan-dropped-flag", {file, 0, 0, 0}, dropped_message(dropped)));
   }
+  // libclang does not apply a database entry's directory by itself. Given
+  // to the driver, -working-directory changes the directory of the whole
+  // process (for every thread, and for good); the frontend resolves relative
+  // paths against it without that. Added after the filter, which drops any
+  // other.
+  if (!directory.empty())
+    filtered.kept.insert(filtered.kept.begin(), {"-Xclang", "-working-directory=" + directory});
   add_scanning_arguments(filtered.kept);
   return std::move(filtered.kept);
 }

@@ -17,11 +17,12 @@ struct LiveUnit::State {
   TranslationUnit tu;
 };
 
-LiveUnit::LiveUnit(std::string main_file, std::vector<std::string> args, bool main_file_only)
+LiveUnit::LiveUnit(std::string main_file, std::vector<std::string> args, bool main_file_only,
+                   const std::string& directory)
     : main_file_(std::move(main_file)), main_file_only_(main_file_only),
       state_(std::make_unique<State>(main_file_only)) {
   diag::Diagnostics dropped; // an editor has no build log to note them in
-  args_ = parse_arguments(main_file_, std::move(args), dropped);
+  args_ = parse_arguments(main_file_, std::move(args), dropped, 0, directory);
 }
 
 LiveUnit::~LiveUnit() = default;

@@ -519,6 +519,58 @@ TEST(CompileArgs, WorkingDirectoryMovesNothing) {
   EXPECT_TRUE(fs::is_regular_file(tree.path() / "types.pch"));
 }
 
+// The frontend's -working-directory moves nothing, but would read every
+// relative path (the source's, a forced include's) from elsewhere: there, a
+// planted source and header declare another kernel. Only a database entry's
+// directory sets it.
+TEST(CompileArgs, TheFrontendsWorkingDirectoryIsOpscans) {
+  TempDir tree;
+  make_project(tree);
+  std::string planted = read_file(tree.path() / "src/k.cpp");
+  planted.replace(planted.find("demo::neg.out"), 13, "demo::planted.out");
+  planted.replace(planted.find("neg_out"), 7, "planted_out");
+  tree.write("elsewhere/src/k.cpp", planted);
+  tree.write("elsewhere/extra.h", planted);
+  tree.write("extra.h", "");
+  const std::string kReads =
+      ", which makes the compiler read relative paths from another directory";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> spellings = {
+      {{"-Xclang", "-working-directory=elsewhere"},
+       alone("-Xclang -working-directory=elsewhere", kReads)},
+      {{"-Xclang", "-working-directory", "-Xclang", "elsewhere"},
+       with_value("-Xclang -working-directory", kReads)},
+      {{"-Xclang", "-working-directoryelsewhere"}, with_value("-Xclang -working-directory", kReads)},
+      {{"-Wp,-working-directory=elsewhere"}, alone("-Wp,-working-directory=elsewhere", kReads)},
+      {{"-Wp,-DX,-working-directory,elsewhere"}, with_value("-Wp,-working-directory", kReads)},
+  };
+  for (auto [more, note] : spellings) {
+    SCOPED_TRACE(more.back());
+    fs::remove(tree.path() / "ir.json");
+    more.insert(more.begin(), {"-include", "extra.h"});
+    RunResult run =
+        opscan_in(tree.path(), tree.path(), with_includes("scan src/k.cpp -o ir.json", more));
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    expect_ir(tree.path() / "ir.json");
+    EXPECT_EQ(read_file(tree.path() / "ir.json").find("planted"), std::string::npos);
+    EXPECT_EQ(run.err, note_lines({note}));
+    // In a database entry, before and after its own directory.
+    std::string json = R"([{"directory": ")" + tree.path().string() +
+                       R"(", "file": "src/k.cpp", "arguments": ["c++")";
+    for (const std::string& a : kIncludes)
+      json += ", \"" + a + "\"";
+    for (const std::string& a : more)
+      json += ", \"" + a + "\"";
+    json += R"(, "-c", "src/k.cpp"]}])";
+    tree.write("build/compile_commands.json", json);
+    fs::remove(tree.path() / "ir.json");
+    run = opscan_in(tree.path(), tree.path(), "scan src/k.cpp -p build -o ir.json");
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    expect_ir(tree.path() / "ir.json");
+    EXPECT_EQ(read_file(tree.path() / "ir.json").find("planted"), std::string::npos);
+    EXPECT_EQ(run.err, note_lines({note}));
+  }
+}
+
 // A database entry's "directory" applies to its own relative paths (an
 // include directory, the source), and to nothing of opscan's: -o and the
 // sources on the command line are relative to opscan's working directory.

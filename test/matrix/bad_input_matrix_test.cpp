@@ -1216,6 +1216,19 @@ std::vector<Case> cases() {
       refused("flags_working_directory_joined_without_equals",
               {directory("build"), put("bad.cpp", kHead)},
               run("bad.cpp") + " -working-directorybuild", 1, "opscan-no-kernels"),
+      // The frontend's working directory would read bad.cpp from elsewhere,
+      // where a planted one declares a kernel.
+      refused("flags_frontend_working_directory",
+              {put("bad.cpp", kHead), put("elsewhere/bad.cpp", kAbs)},
+              run("bad.cpp") + " -Xclang -working-directory=elsewhere", 1, "opscan-no-kernels"),
+      refused("flags_preprocessor_working_directory",
+              {put("bad.cpp", kHead), put("elsewhere/bad.cpp", kAbs)},
+              run("bad.cpp") + " -Wp,-DX,-working-directory,elsewhere", 1, "opscan-no-kernels"),
+      refused("flags_frontend_working_directory_in_a_database",
+              {put("bad.cpp", kHead), put("extra.h", ""), put("elsewhere/extra.h", kAbs),
+               database_of("bad.cpp", "\"-include\", \"extra.h\", \"-Xclang\", "
+                                      "\"-working-directory=elsewhere\"")},
+              "run -p build bad.cpp --registration named --lib t -o out", 1, "opscan-no-kernels"),
   };
   // ---- parses that never end: bounded by --parse-timeout ----
   // libclang blocks for ever on an #include of a FIFO; every command that

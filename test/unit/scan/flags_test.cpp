@@ -400,12 +400,23 @@ const std::vector<Family> kFamilies = {
     // What a build passes the frontend and a scan needs: kept.
     {"SafeFrontendOptions",
      {"-Xclang", "-fno-validate-pch", "-Xclang", "-include", "-Xclang", "pre.h", "-Xclang",
-      "-triple", "-Xclang", "x86_64-pc-linux-gnu", "-Xclang", "-working-directory=/src",
-      "-Xpreprocessor", "-DX=1", "-Xclang", "-Wno-unused"},
+      "-triple", "-Xclang", "x86_64-pc-linux-gnu", "-Xpreprocessor", "-DX=1", "-Xclang",
+      "-Wno-unused"},
      {"-Xclang", "-fno-validate-pch", "-Xclang", "-include", "-Xclang", "pre.h", "-Xclang",
-      "-triple", "-Xclang", "x86_64-pc-linux-gnu", "-Xclang", "-working-directory=/src",
-      "-Xpreprocessor", "-DX=1", "-Xclang", "-Wno-unused"},
+      "-triple", "-Xclang", "x86_64-pc-linux-gnu", "-Xpreprocessor", "-DX=1", "-Xclang",
+      "-Wno-unused"},
      {}},
+    // The frontend's working directory moves nothing, but reads every
+    // relative path (the source's, a header's) from elsewhere: only a
+    // database entry's directory sets it, through parse_arguments.
+    {"FrontendWorkingDirectory",
+     {"-Xclang", "-working-directory=/evil", "-Xclang", "-working-directory", "-Xclang", "/evil",
+      "-Xpreprocessor", "-working-directory/evil", "-Wp,-DX,-working-directory,/evil"},
+     {"-Wp,-DX"},
+     {{"-Xclang -working-directory=/evil", DropReason::reads_elsewhere},
+      {"-Xclang -working-directory", DropReason::reads_elsewhere},
+      {"-Xpreprocessor -working-directory", DropReason::reads_elsewhere},
+      {"-Wp,-working-directory", DropReason::reads_elsewhere}}},
     // A frontend option kept without its value would take opscan's next one.
     {"FrontendOptionWithoutItsValue",
      {"-I", "inc", "-Xclang", "-include"},
@@ -466,7 +477,7 @@ TEST_P(FilterFamilies, GivenInACompilationDatabase) {
   const size_t database_args = command->args.size();
   diag::Diagnostics notes;
   const std::vector<std::string> args =
-      parse_arguments(command->file, command->args, notes, database_args);
+      parse_arguments(command->file, command->args, notes, database_args, command->directory);
   std::vector<std::string> messages;
   for (const diag::Diagnostic& note : notes)
     messages.push_back(note.message);
