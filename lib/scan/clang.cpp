@@ -1,5 +1,6 @@
 #include "scan/clang.h"
 
+#include "scan/flags.h"
 #include "scan/scan.h"
 #include "support/files.h"
 
@@ -44,20 +45,12 @@ diag::Diagnostic parse_failure(const std::string& file, const std::vector<std::s
   if (std::string why = support::unreadable_reason(file); !why.empty()) {
     return diag::make_error("opscan-io", {file, 0, 0, 0}, "cannot read " + file + ": " + why);
   }
+  if (std::optional<diag::Diagnostic> unreadable = unreadable_named_file(args, true))
+    return *unreadable;
   std::string pch;
-  for (size_t i = 0; i + 1 < args.size(); ++i) {
-    const std::string& option = args[i];
-    if (option != "-include-pch" && option != "-include" && option != "-imacros")
-      continue;
-    const std::string& given = args[i + 1];
-    if (std::string why = support::unreadable_reason(given); !why.empty()) {
-      return diag::make_error(
-          "opscan-io", {given, 0, 0, 0},
-          fmt::format("cannot read {}, given with {}: {}; no file that uses it can be scanned",
-                      given, option, why));
-    }
-    if (option == "-include-pch" && pch.empty())
-      pch = given;
+  for (size_t i = 0; i + 1 < args.size() && pch.empty(); ++i) {
+    if (args[i] == "-include-pch")
+      pch = args[i + 1];
   }
   if (code == CXError_ASTReadError && !pch.empty()) {
     return diag::make_error(
@@ -211,6 +204,12 @@ void limit_parse_time(std::chrono::milliseconds limit,
 TranslationUnit parse(CXIndex index, const std::string& file, const std::vector<std::string>& args,
                       unsigned options, diag::Diagnostics& diags,
                       std::vector<CXUnsavedFile> unsaved) {
+  // A file the arguments name that is not a regular file: refused before
+  // libclang opens it (a FIFO would block it, a device feed it for ever).
+  if (std::optional<diag::Diagnostic> unreadable = unreadable_named_file(args)) {
+    diags.push_back(std::move(*unreadable));
+    return {};
+  }
   std::vector<const char*> argv = {"-Xclang", "-disable-pragma-debug-crash"};
   for (const std::string& a : args)
     argv.push_back(a.c_str());

@@ -121,6 +121,17 @@ std::vector<std::string> parse_arguments(const std::string& file, std::vector<st
                                          diag::Diagnostics& notes, size_t database_args = 0,
                                          const std::string& directory = {});
 
+// An error (opscan-io, located at the file) when a file `args` name for the
+// compiler to read (-include, -imacros, -include-pch, -ivfsoverlay, profile
+// data, sanitizer and XRay lists, module files and maps, ...; given to the
+// driver or the frontend) exists but is not a regular file, or is a text
+// input larger than support::kMaxInputBytes: libclang would block on a FIFO
+// or read a device without end. With `missing_too`, a file that does not
+// exist is one as well (libclang, which failed, could not read it). Relative
+// paths are taken from the frontend's working directory.
+std::optional<diag::Diagnostic> unreadable_named_file(const std::vector<std::string>& args,
+                                                      bool missing_too = false);
+
 // A build directory's compile_commands.json, read once per scan. Safe to
 // query from several threads.
 class CompilationDatabase {

@@ -33,6 +33,10 @@ LiveAnalysis LiveUnit::analyze(const std::vector<Buffer>& buffers, const KnownSc
   std::vector<CXUnsavedFile> unsaved;
   for (const Buffer& b : buffers)
     unsaved.push_back({b.path.c_str(), b.text.data(), static_cast<unsigned long>(b.text.size())});
+  // A file the arguments name, made a FIFO since the last parse, would
+  // block the re-parse: parse() refuses it.
+  if (state_->tu && unreadable_named_file(args_))
+    state_->tu.reset();
   if (state_->tu) {
     // A failed re-parse leaves the unit unusable: parse it anew.
     if (clang_reparseTranslationUnit(state_->tu.get(), static_cast<unsigned>(unsaved.size()),

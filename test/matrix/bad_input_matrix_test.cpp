@@ -1230,6 +1230,56 @@ std::vector<Case> cases() {
                                       "\"-working-directory=elsewhere\"")},
               "run -p build bad.cpp --registration named --lib t -o out", 1, "opscan-no-kernels"),
   };
+  // A file an argument names that is not a regular file: refused before
+  // libclang opens it (a FIFO would block it, /dev/zero fill memory), by
+  // every command that parses, whichever way it is given.
+  for (const auto& [what, setup, args] : std::vector<std::tuple<std::string, Step, std::string>>{
+           {"include_fifo", fifo("f.h"), " -include f.h"},
+           {"include_joined_fifo", fifo("f.h"), " -includef.h"},
+           {"include_dev_zero", {}, " -include /dev/zero"},
+           {"imacros_dev_urandom", {}, " -imacros /dev/urandom"},
+           {"include_pch_fifo", fifo("f.pch"), " -include-pch f.pch"},
+           {"vfs_overlay_fifo", fifo("o.yaml"), " -ivfsoverlay o.yaml"},
+           {"profile_list_fifo", fifo("l.txt"), " -fprofile-list=l.txt"},
+           {"sanitize_ignorelist_fifo", fifo("l.txt"),
+            " -fsanitize=address -fsanitize-ignorelist=l.txt"},
+           {"sanitize_blacklist_dev_zero", {}, " -fsanitize=address -fsanitize-blacklist=/dev/zero"},
+           {"profile_instr_use_fifo", fifo("p.prof"), " -fprofile-instr-use=p.prof"},
+           {"frontend_profile_use_fifo", fifo("p.prof"),
+            " -Xclang -fprofile-instrument-use-path=p.prof"},
+           {"preprocessor_include_fifo", fifo("f.h"), " -Wp,-include,f.h"},
+       }) {
+    std::vector<Step> steps;
+    if (setup)
+      steps.push_back(setup);
+    rows.push_back(refused("flags_named_file_" + what, steps, run("k.cpp") + args, 3, "opscan-io"));
+  }
+  for (const auto& [what, command] : std::vector<std::pair<std::string, std::string>>{
+           {"scan", "scan k.cpp -o ir2.json" + kFlags},
+           {"pch", "pch k.cpp -o h.pch" + kFlags},
+           {"import_yaml", "import-yaml functions.yaml k.cpp" + kFlags}}) {
+    rows.push_back(refused("flags_named_file_include_fifo_" + what,
+                           {fifo("f.h"), put("functions.yaml", "- op: neg.out\n  kernels:\n"
+                                                               "    - arg_meta: null\n"
+                                                               "      kernel_name: t::neg_out\n")},
+                           command + " -include f.h", 3, "opscan-io"));
+  }
+  // In a database entry, relative to its directory.
+  rows.push_back(refused("flags_named_file_include_fifo_in_a_database",
+                         {put("bad.cpp", kHead), directory("entry"), fifo("entry/f.h"),
+                          [](const fs::path& dir) {
+                            fs::create_directories(dir / "build");
+                            write_file(dir / "build/compile_commands.json",
+                                       "[{\"directory\": \"" + (dir / "entry").string() +
+                                           "\", \"file\": \"" + (dir / "bad.cpp").string() +
+                                           "\", \"arguments\": [\"c++\", \"-I" +
+                                           (kRepo / "include").string() + "\", \"-I" +
+                                           (kRepo / "examples/include").string() +
+                                           "\", \"-include\", \"f.h\", \"-c\", \"" +
+                                           (dir / "bad.cpp").string() + "\"]}]\n");
+                          }},
+                         "run -p build bad.cpp --registration named --lib t -o out", 3,
+                         "opscan-io"));
   // ---- parses that never end: bounded by --parse-timeout ----
   // libclang blocks for ever on an #include of a FIFO; every command that
   // parses ends, with a located error and nothing written.

@@ -562,6 +562,53 @@ TEST(DroppedMessage, NamesTheOptionAndWhy) {
 }
 
 // ---------------------------------------------------------------------------
+// Files the arguments name
+
+// Each spelling of each option naming a file the compiler reads, given a
+// FIFO: an error naming the file and the option; a regular file, a
+// directory or (but after a failed parse) a missing file pass.
+TEST(UnreadableNamedFile, EverySpellingOfAFileTheCompilerReads) {
+  TempDir dir;
+  const std::string fifo = dir.file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  const std::string regular = dir.write("regular.h", "");
+  const std::vector<std::pair<Args, std::string>> cases = {
+      {{"-include", fifo}, "-include"},
+      {{"-include" + fifo}, "-include"},
+      {{"--include", fifo}, "--include"},
+      {{"--include=" + fifo}, "--include"},
+      {{"-imacros", fifo}, "-imacros"},
+      {{"-include-pch", fifo}, "-include-pch"},
+      {{"-ivfsoverlay" + fifo}, "-ivfsoverlay"},
+      {{"-fprofile-list=" + fifo}, "-fprofile-list"},
+      {{"-fsanitize-ignorelist=" + fifo}, "-fsanitize-ignorelist"},
+      {{"-fsanitize-blacklist=" + fifo}, "-fsanitize-blacklist"},
+      {{"-fprofile-instr-use=" + fifo}, "-fprofile-instr-use"},
+      {{"-fmodule-file=name=" + fifo}, "-fmodule-file"},
+      {{"-Xclang", "-fprofile-instrument-use-path=" + fifo}, "-fprofile-instrument-use-path"},
+      {{"-Xclang", "-include", "-Xclang", fifo}, "-include"},
+      {{"-Wp,-DX,-imacros," + fifo}, "-imacros"},
+  };
+  for (const auto& [args, option] : cases) {
+    SCOPED_TRACE(args.back());
+    const std::optional<diag::Diagnostic> error = unreadable_named_file(args);
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->code, "opscan-io");
+    EXPECT_NE(error->message.find(", given with " + option + ": Not a regular file (a FIFO)"),
+              std::string::npos)
+        << error->message;
+  }
+  EXPECT_FALSE(unreadable_named_file({"-include", regular, "-fprofile-use=" + dir.path().string()}));
+  EXPECT_FALSE(unreadable_named_file({"-include", dir.file("missing.h")}));
+  EXPECT_TRUE(unreadable_named_file({"-include", dir.file("missing.h")}, /*missing_too=*/true));
+  // /dev/zero is a device; a text input larger than opscan reads is refused.
+  EXPECT_TRUE(unreadable_named_file({"-imacros", "/dev/zero"}));
+  // Relative to the frontend's working directory (a database entry's).
+  EXPECT_TRUE(unreadable_named_file({"-Xclang", "-working-directory=" + dir.path().string(),
+                                     "-include", "fifo"}));
+}
+
+// ---------------------------------------------------------------------------
 // Response files
 
 TEST(ResponseFiles, AreReadWithTheirQuotingAndNestedRelativeToEachOther) {
