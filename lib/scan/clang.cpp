@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 #include <memory>
 #include <pthread.h>
+#include <string_view>
+#include <unistd.h>
 
 namespace opscan::scan {
 namespace {
@@ -92,7 +94,22 @@ diag::Diagnostic parse_failure(const std::string& file, const std::vector<std::s
 //   overflow then ends that parse with CXError_Crashed, and the process
 //   goes on.
 // - COMPILER_PATH is where the driver looks for programs it runs.
+// - The user's other LIBCLANG_* and CINDEXTEST_* variables go:
+//   LIBCLANG_DISABLE_CRASH_RECOVERY turns a deep source into a killed
+//   process, LIBCLANG_LOGGING writes files and runs llvm-symbolizer,
+//   LIBCLANG_TIMING and LIBCLANG_RESOURCE_USAGE print, and
+//   CINDEXTEST_PREAMBLE_FILE names where a preamble is written. (The
+//   language server's worker sets LIBCLANG_DISABLE_CRASH_RECOVERY again, on
+//   purpose: see serve_worker.)
 bool prepare_environment() {
+  std::vector<std::string> names;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string_view entry = *e;
+    if (entry.starts_with("LIBCLANG_") || entry.starts_with("CINDEXTEST_"))
+      names.emplace_back(entry.substr(0, entry.find('=')));
+  }
+  for (const std::string& name : names)
+    ::unsetenv(name.c_str());
   ::unsetenv("COMPILER_PATH");
   return ::setenv("LIBCLANG_NOTHREADS", "1", 1) == 0;
 }

@@ -571,6 +571,16 @@ TEST(CompileArgs, TheFrontendsWorkingDirectoryIsOpscans) {
   }
 }
 
+// A scan into `tree`/ir.json succeeded, said nothing, and made no other
+// file than its IR (`paths` were there before).
+void expect_quiet_scan(const RunResult& run, const fs::path& tree, std::set<std::string> paths) {
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  expect_ir(tree / "ir.json");
+  paths.insert("ir.json");
+  EXPECT_EQ(entries(tree), paths);
+}
+
 // A database entry's "directory" applies to its own relative paths (an
 // include directory, the source), and to nothing of opscan's: -o and the
 // sources on the command line are relative to opscan's working directory.
@@ -588,12 +598,7 @@ TEST(CompileArgs, ADatabaseDirectoryMovesNothing) {
   tree.write("build/compile_commands.json", json);
   const std::set<std::string> paths = entries(tree.path());
   RunResult run = opscan_in(tree.path(), tree.path(), "scan src/k.cpp -p build -o ir.json");
-  EXPECT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_EQ(run.err, "");
-  expect_ir(tree.path() / "ir.json");
-  std::set<std::string> expected = paths;
-  expected.insert("ir.json");
-  EXPECT_EQ(entries(tree.path()), expected);
+  expect_quiet_scan(run, tree.path(), paths);
 }
 
 // ---------------------------------------------------------------------------
@@ -780,6 +785,34 @@ TEST(CompileArgs, DeeplyNestedSourcesEndInALocatedError) {
     EXPECT_NE(run.err.find(c.error), std::string::npos) << run.err.substr(0, 4000);
     EXPECT_EQ(entries(tree.path()), paths);
   }
+}
+
+// libclang's own environment variables in the user's environment change
+// nothing: LIBCLANG_DISABLE_CRASH_RECOVERY would let a deep source kill the
+// process, LIBCLANG_LOGGING write files in TMPDIR (and run
+// llvm-symbolizer) and print, LIBCLANG_TIMING and LIBCLANG_RESOURCE_USAGE
+// print.
+TEST(CompileArgs, LibclangsEnvironmentVariablesChangeNothing) {
+  TempDir tree;
+  make_project(tree);
+  const std::string env = "LIBCLANG_DISABLE_CRASH_RECOVERY=1 LIBCLANG_LOGGING=2 LIBCLANG_TIMING=1 "
+                          "LIBCLANG_RESOURCE_USAGE=1 LIBCLANG_OBJTRACKING=1 ";
+  const std::set<std::string> paths = entries(tree.path());
+  RunResult run = run_in(tree.path(), tree.path(),
+                         env + quoted(OPSCAN_BINARY) + " " + with_includes("scan src/k.cpp -o ir.json"));
+  expect_quiet_scan(run, tree.path(), paths);
+
+  std::string bangs = "int bang = " + std::string(100000, '!') + "0;\n";
+  tree.write("src/k.cpp", read_file(tree.path() / "src/k.cpp") + bangs);
+  fs::remove(tree.path() / "ir.json");
+  run = run_in(tree.path(), tree.path(),
+               "timeout 60 env " + env + quoted(OPSCAN_BINARY) + " " +
+                   with_includes("scan src/k.cpp -o ir.json"));
+  EXPECT_EQ(run.exit_code, 1) << run.err.substr(0, 4000);
+  EXPECT_NE(run.err.find("libclang could not parse src/k.cpp (error 2): libclang crashed"),
+            std::string::npos)
+      << run.err.substr(0, 4000);
+  EXPECT_EQ(entries(tree.path()), paths);
 }
 
 // ---------------------------------------------------------------------------
