@@ -65,7 +65,10 @@ diag::Diagnostic parse_failure(const std::string& file, const std::vector<std::s
   std::string meaning;
   switch (code) {
   case CXError_ASTReadError:
-    meaning = "it could not read a serialized file the arguments name";
+    // What libclang 14 returns when its driver refuses the arguments (a
+    // serialized file it could not read is named above).
+    meaning = "the compiler arguments are invalid: libclang's driver refused them (an option or "
+              "value it does not know, such as -mcpu=?, or another input file beside the source)";
     break;
   case CXError_InvalidArguments:
     meaning = "the compiler arguments are invalid";

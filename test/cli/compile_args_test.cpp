@@ -787,6 +787,46 @@ TEST(CompileArgs, DeeplyNestedSourcesEndInALocatedError) {
   }
 }
 
+// Arguments libclang's driver refuses: the error says so, whichever way they
+// come (no serialized file is involved).
+TEST(CompileArgs, ArgumentsTheDriverRefusesAreSaidToBeInvalid) {
+  TempDir tree;
+  make_project(tree);
+  tree.write("src/other.cpp", "int other;\n");
+  const std::string invalid =
+      "opscan: error: libclang could not parse " + (tree.path() / "src/k.cpp").string() +
+      " (error 4): the compiler arguments are invalid: libclang's driver refused them";
+  auto expect_invalid = [&](const std::string& args, const std::string& file) {
+    SCOPED_TRACE(args);
+    RunResult run = opscan_in(tree.path(), tree.path(), args);
+    EXPECT_EQ(run.exit_code, 1) << run.err;
+    std::string expected = invalid;
+    expected.replace(expected.find(tree.path() / "src/k.cpp"),
+                     (tree.path() / "src/k.cpp").string().size(), file);
+    EXPECT_NE(run.err.find(expected), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("serialized"), std::string::npos) << run.err;
+  };
+  for (const std::vector<std::string>& more : std::vector<std::vector<std::string>>{
+           {"-mcpu=?"}, {"-mtune=?"}, {"-fdiagnostics-format=sarif"},
+           {"-Xclang", "-ferror-limit=0"}, {"--working-directory", "/tmp"}, {"src/other.cpp"},
+           {"-x", "c"}}) {
+    expect_invalid(with_includes("scan src/k.cpp -o ir.json", more), "src/k.cpp");
+  }
+  std::string lines;
+  for (const std::string& a : kIncludes)
+    lines += a + "\n";
+  tree.write("flags.txt", lines + "src/other.cpp\n");
+  expect_invalid("scan src/k.cpp -o ir.json --flags-file flags.txt", "src/k.cpp");
+  // A database entry with two sources.
+  std::string json = R"([{"directory": ")" + tree.path().string() +
+                     R"(", "file": "src/k.cpp", "arguments": ["c++")";
+  for (const std::string& a : kIncludes)
+    json += ", \"" + a + "\"";
+  json += R"(, "-c", "src/k.cpp", "src/other.cpp"]}])";
+  tree.write("build/compile_commands.json", json);
+  expect_invalid("scan src/k.cpp -p build -o ir.json", (tree.path() / "src/k.cpp").string());
+}
+
 // libclang's own environment variables in the user's environment change
 // nothing: LIBCLANG_DISABLE_CRASH_RECOVERY would let a deep source kill the
 // process, LIBCLANG_LOGGING write files in TMPDIR (and run
