@@ -247,9 +247,8 @@ struct Analyzer::State {
     units.remove_if([&](const auto& entry) {
       return entry.first == file_key || entry.first.starts_with(file_key + "\n");
     });
-    units.emplace_front(
-        key, std::make_unique<scan::LiveUnit>(command.main_file, command.args, main_file_only,
-                                             command.directory));
+    units.emplace_front(key, std::make_unique<scan::LiveUnit>(command.main_file, command.args,
+                                                              main_file_only, command.directory));
     if (units.size() > kMaxUnits)
       units.pop_back();
     return *units.front().second;

@@ -758,9 +758,8 @@ std::optional<diag::Diagnostic> unreadable_named_file(const std::vector<std::str
       continue;
     return diag::make_error(
         "opscan-io", {given, 0, 0, 0},
-        fmt::format("cannot read {}, given with {}: {}; no file that uses it can be scanned",
-                    given, option.ends_with('=') ? option.substr(0, option.size() - 1) : option,
-                    why));
+        fmt::format("cannot read {}, given with {}: {}; no file that uses it can be scanned", given,
+                    option.ends_with('=') ? option.substr(0, option.size() - 1) : option, why));
   }
   return std::nullopt;
 }
