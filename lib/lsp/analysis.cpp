@@ -243,7 +243,7 @@ struct Analyzer::State {
   scan::LiveUnit& unit_for(const FileCommand& command, const std::string& path) {
     const bool main_file_only = command.main_file == path;
     const std::string file_key = (main_file_only ? "main\n" : "all\n") + command.main_file;
-    std::string key = file_key;
+    std::string key = file_key + '\n' + command.directory;
     for (const std::string& a : command.args)
       key += '\n' + a;
     for (auto it = units.begin(); it != units.end(); ++it) {
@@ -255,8 +255,8 @@ struct Analyzer::State {
     units.remove_if([&](const auto& entry) {
       return entry.first == file_key || entry.first.starts_with(file_key + "\n");
     });
-    units.emplace_front(
-        key, std::make_unique<scan::LiveUnit>(command.main_file, command.args, main_file_only));
+    units.emplace_front(key, std::make_unique<scan::LiveUnit>(command.main_file, command.args,
+                                                              main_file_only, command.directory));
     if (units.size() > kMaxUnits)
       units.pop_back();
     return *units.front().second;

@@ -189,8 +189,10 @@ FileCommand Workspace::command_for(const std::string& path) {
   diag::Diagnostics ignored;
   const std::string normal = fs::path(path).lexically_normal().string();
   if (database->db->files().contains(normal)) {
-    if (auto found = database->db->command_for(normal, ignored))
+    if (auto found = database->db->command_for(normal, ignored)) {
       command.args = std::move(found->args);
+      command.directory = std::move(found->directory);
+    }
     return command;
   }
   // A header: through the unit that read it last, else a source including it.
@@ -214,6 +216,7 @@ FileCommand Workspace::command_for(const std::string& path) {
     if (auto found = database->db->command_for(includer, ignored)) {
       command.main_file = includer;
       command.args = std::move(found->args);
+      command.directory = std::move(found->directory);
       return command;
     }
   }

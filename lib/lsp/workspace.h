@@ -37,6 +37,7 @@ struct FileCommand {
   std::string main_file;         // the translation unit to parse: the file, or one including it
   std::vector<std::string> args; // its compile command's arguments
   std::string database;          // the compile_commands.json used; "" when none
+  std::string directory;         // its entry's directory; "" when none
   // Why the compile_commands.json found (or named by the editor's setting)
   // cannot be used, located in it: then the file has default flags.
   diag::Diagnostics database_problems;

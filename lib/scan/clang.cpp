@@ -1,5 +1,6 @@
 #include "scan/clang.h"
 
+#include "scan/flags.h"
 #include "scan/scan.h"
 #include "support/files.h"
 
@@ -11,6 +12,8 @@
 #include <fmt/format.h>
 #include <memory>
 #include <pthread.h>
+#include <string_view>
+#include <unistd.h>
 
 namespace opscan::scan {
 namespace {
@@ -44,20 +47,12 @@ diag::Diagnostic parse_failure(const std::string& file, const std::vector<std::s
   if (std::string why = support::unreadable_reason(file); !why.empty()) {
     return diag::make_error("opscan-io", {file, 0, 0, 0}, "cannot read " + file + ": " + why);
   }
+  if (std::optional<diag::Diagnostic> unreadable = unreadable_named_file(args, true))
+    return *unreadable;
   std::string pch;
-  for (size_t i = 0; i + 1 < args.size(); ++i) {
-    const std::string& option = args[i];
-    if (option != "-include-pch" && option != "-include" && option != "-imacros")
-      continue;
-    const std::string& given = args[i + 1];
-    if (std::string why = support::unreadable_reason(given); !why.empty()) {
-      return diag::make_error(
-          "opscan-io", {given, 0, 0, 0},
-          fmt::format("cannot read {}, given with {}: {}; no file that uses it can be scanned",
-                      given, option, why));
-    }
-    if (option == "-include-pch" && pch.empty())
-      pch = given;
+  for (size_t i = 0; i + 1 < args.size() && pch.empty(); ++i) {
+    if (args[i] == "-include-pch")
+      pch = args[i + 1];
   }
   if (code == CXError_ASTReadError && !pch.empty()) {
     return diag::make_error(
@@ -70,7 +65,10 @@ diag::Diagnostic parse_failure(const std::string& file, const std::vector<std::s
   std::string meaning;
   switch (code) {
   case CXError_ASTReadError:
-    meaning = "it could not read a serialized file the arguments name";
+    // What libclang 14 returns when its driver refuses the arguments (a
+    // serialized file it could not read is named above).
+    meaning = "the compiler arguments are invalid: libclang's driver refused them (an option or "
+              "value it does not know, such as -mcpu=?, or another input file beside the source)";
     break;
   case CXError_InvalidArguments:
     meaning = "the compiler arguments are invalid";
@@ -88,15 +86,37 @@ diag::Diagnostic parse_failure(const std::string& file, const std::vector<std::s
                                       static_cast<int>(code), meaning));
 }
 
-// libclang parses on a thread of its own and recovers from a crash there,
-// but not from a stack overflow (deep nesting in a source): its signal
-// handler has no stack left to run on, and the process dies. So libclang
-// is told to parse on the calling thread (LIBCLANG_NOTHREADS, set before
-// main, when no other thread can read the environment), and parse() gives
-// it a thread of the same stack size with an alternate signal stack, on
-// which libclang's handlers are made to run (SA_ONSTACK): an overflow then
-// ends that parse with CXError_Crashed, and the process goes on.
-[[maybe_unused]] const bool kParseOnCallingThread = ::setenv("LIBCLANG_NOTHREADS", "1", 1) == 0;
+// The environment libclang and its driver read, set before main (when no
+// other thread can read the environment):
+// - libclang parses on a thread of its own and recovers from a crash there,
+//   but not from a stack overflow (deep nesting in a source): its signal
+//   handler has no stack left to run on, and the process dies. So libclang
+//   is told to parse on the calling thread (LIBCLANG_NOTHREADS), and parse()
+//   gives it a thread of the same stack size with an alternate signal
+//   stack, on which libclang's handlers are made to run (SA_ONSTACK): an
+//   overflow then ends that parse with CXError_Crashed, and the process
+//   goes on.
+// - COMPILER_PATH is where the driver looks for programs it runs.
+// - The user's other LIBCLANG_* and CINDEXTEST_* variables go:
+//   LIBCLANG_DISABLE_CRASH_RECOVERY turns a deep source into a killed
+//   process, LIBCLANG_LOGGING writes files and runs llvm-symbolizer,
+//   LIBCLANG_TIMING and LIBCLANG_RESOURCE_USAGE print, and
+//   CINDEXTEST_PREAMBLE_FILE names where a preamble is written. (The
+//   language server's worker sets LIBCLANG_DISABLE_CRASH_RECOVERY again, on
+//   purpose: see serve_worker.)
+bool prepare_environment() {
+  std::vector<std::string> names;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string_view entry = *e;
+    if (entry.starts_with("LIBCLANG_") || entry.starts_with("CINDEXTEST_"))
+      names.emplace_back(entry.substr(0, entry.find('=')));
+  }
+  for (const std::string& name : names)
+    ::unsetenv(name.c_str());
+  ::unsetenv("COMPILER_PATH");
+  return ::setenv("LIBCLANG_NOTHREADS", "1", 1) == 0;
+}
+[[maybe_unused]] const bool kEnvironmentPrepared = prepare_environment();
 
 constexpr size_t kParseStackBytes = size_t{8} << 20; // libclang's own
 constexpr size_t kSignalStackBytes = size_t{64} << 10;
@@ -204,6 +224,12 @@ void limit_parse_time(std::chrono::milliseconds limit,
 TranslationUnit parse(CXIndex index, const std::string& file, const std::vector<std::string>& args,
                       unsigned options, diag::Diagnostics& diags,
                       std::vector<CXUnsavedFile> unsaved) {
+  // A file the arguments name that is not a regular file: refused before
+  // libclang opens it (a FIFO would block it, a device feed it for ever).
+  if (std::optional<diag::Diagnostic> unreadable = unreadable_named_file(args)) {
+    diags.push_back(std::move(*unreadable));
+    return {};
+  }
   std::vector<const char*> argv = {"-Xclang", "-disable-pragma-debug-crash"};
   for (const std::string& a : args)
     argv.push_back(a.c_str());

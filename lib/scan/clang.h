@@ -109,7 +109,8 @@ QualifiedName qualified_name(CXCursor decl);
 // (or llvm_fatal_error, overflow_stack, parser_crash; through _Pragma or in
 // a header too) aborts, kills or hangs the process. A crash of libclang,
 // even a stack overflow on deeply nested input, ends the parse with an
-// error, not the process.
+// error, not the process. A file the arguments name that is not a regular
+// file (unreadable_named_file, flags.h) is refused before libclang opens it.
 TranslationUnit parse(CXIndex index, const std::string& file, const std::vector<std::string>& args,
                       unsigned options, diag::Diagnostics& diags,
                       std::vector<CXUnsavedFile> unsaved = {});

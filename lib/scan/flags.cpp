@@ -1,6 +1,7 @@
 #include "scan/flags.h"
 
 #include "scan/clang.h"
+#include "scan/includes.h"
 #include "scan/response_files.h"
 #include "support/files.h"
 #include "support/temporaries.h"
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <iterator>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
@@ -179,8 +181,11 @@ constexpr Rule kRules[] = {
     {"-save-temps", Rule::exact, DropReason::writes_files},
     {"-save-temps=", Rule::prefix, DropReason::writes_files},
     {"--save-temps", Rule::exact, DropReason::writes_files},
+    {"--save-temps=", Rule::prefix, DropReason::writes_files},
     {"-save-stats", Rule::exact, DropReason::writes_files},
     {"-save-stats=", Rule::prefix, DropReason::writes_files},
+    {"--save-stats", Rule::exact, DropReason::writes_files},
+    {"--save-stats=", Rule::prefix, DropReason::writes_files},
     {"--serialize-diagnostics", Rule::separate, DropReason::writes_files},
     {"-serialize-diagnostics", Rule::separate, DropReason::writes_files},
     {"--serialize-diagnostics=", Rule::prefix, DropReason::writes_files},
@@ -216,8 +221,19 @@ constexpr Rule kRules[] = {
     {"-fplugin=", Rule::prefix, DropReason::loads_code},
     {"-fpass-plugin=", Rule::prefix, DropReason::loads_code},
     {"-fplugin-arg-", Rule::prefix, DropReason::loads_code},
-    {"-working-directory", Rule::separate, DropReason::changes_directory, Rule::driver_only},
     {"-working-directory=", Rule::prefix, DropReason::changes_directory, Rule::driver_only},
+    {"-working-directory", Rule::joined_or_separate, DropReason::changes_directory,
+     Rule::driver_only},
+    // clang 14's driver runs amdgpu-arch (found on -B, --prefix, COMPILER_PATH,
+    // -ccc-install-dir, PATH; or the program --amdgpu-arch-tool= names) to
+    // pick the GPU of an OpenMP offload target given without -march. A scan
+    // reads the host's declarations: no offload target, no program path.
+    {"-fopenmp-targets=", Rule::prefix, DropReason::runs_programs, Rule::driver_only},
+    {"--amdgpu-arch-tool=", Rule::prefix, DropReason::runs_programs},
+    {"-B", Rule::joined_or_separate, DropReason::runs_programs, Rule::driver_only},
+    {"--prefix", Rule::separate, DropReason::runs_programs},
+    {"--prefix=", Rule::prefix, DropReason::runs_programs},
+    {"-ccc-install-dir", Rule::separate, DropReason::runs_programs},
     {"--config", Rule::separate, DropReason::reads_config},
     {"--config=", Rule::prefix, DropReason::reads_config},
     {"--config-system-dir=", Rule::prefix, DropReason::reads_config},
@@ -229,6 +245,9 @@ constexpr Rule kRules[] = {
     {"-Xopenmp-target=", Rule::prefix_separate, DropReason::not_run},
     {"-Xcuda-ptxas", Rule::separate, DropReason::not_run},
     {"-Xcuda-fatbinary", Rule::separate, DropReason::not_run},
+    {"-working-directory=", Rule::prefix, DropReason::reads_elsewhere, Rule::frontend_only},
+    {"-working-directory", Rule::joined_or_separate, DropReason::reads_elsewhere,
+     Rule::frontend_only},
     {"-dependency-file", Rule::separate, DropReason::writes_files, Rule::frontend_only},
     {"-dependency-dot", Rule::separate, DropReason::writes_files, Rule::frontend_only},
     {"-header-include-file", Rule::separate, DropReason::writes_files, Rule::frontend_only},
@@ -269,12 +288,10 @@ constexpr std::string_view kKeptWithValue[] = {
     "-cxx-isystem",
     "-isystem-after",
     "-imultilib",
-    "-B",
     "--param",
     "-Xlinker",
     "-Xassembler",
     "-ccc-gcc-name",
-    "-ccc-install-dir",
 };
 
 // The frontend's options that may pass (-Xclang X, -Xpreprocessor X, -Wp,X):
@@ -303,7 +320,6 @@ constexpr std::string_view kFrontendWithValue[] = {
     "-objcxx-isystem",
     "-resource-dir",
     "-ivfsoverlay",
-    "-working-directory",
     "-x",
     "-triple",
     "-aux-triple",
@@ -345,7 +361,6 @@ constexpr std::string_view kFrontendPrefixes[] = {
     "-stdlib=",
     "-f",
     "-O",
-    "-working-directory=",
     "-mframe-pointer=",
     "-mlong-double-",
     "-debug-info-kind=",
@@ -621,6 +636,134 @@ FilteredArguments filter_arguments(const std::vector<std::string>& args) {
   return filter(read, builds_implicit_modules(read));
 }
 
+namespace {
+
+// The options naming a file the compiler reads, as the driver's table (and
+// the frontend's) spells them.
+struct NamedFile {
+  std::string_view option;
+  enum Form {
+    separate,           // "-include-pch x.pch"
+    joined_or_separate, // "-include x.h" or "-includex.h"
+    joined,             // "-fprofile-list=x" (the spelling ends with '=')
+  } form;
+  bool text; // read whole as text: at most kMaxInputBytes
+};
+constexpr NamedFile kNamedFiles[] = {
+    {"-include-pch", NamedFile::separate, false}, // before -include, which it starts with
+    {"-include", NamedFile::joined_or_separate, true},
+    {"--include", NamedFile::separate, true},
+    {"--include=", NamedFile::joined, true},
+    {"-imacros", NamedFile::joined_or_separate, true},
+    {"--imacros", NamedFile::separate, true},
+    {"--imacros=", NamedFile::joined, true},
+    {"-chain-include", NamedFile::separate, true},
+    {"-ivfsoverlay", NamedFile::joined_or_separate, true},
+    {"-fmodule-map-file=", NamedFile::joined, true},
+    {"-fmodule-file=", NamedFile::joined, false},
+    {"-fprofile-list=", NamedFile::joined, true},
+    {"-fsanitize-blacklist=", NamedFile::joined, true},
+    {"-fsanitize-ignorelist=", NamedFile::joined, true},
+    {"-fsanitize-system-blacklist=", NamedFile::joined, true},
+    {"-fsanitize-system-ignorelist=", NamedFile::joined, true},
+    {"-fsanitize-coverage-allowlist=", NamedFile::joined, true},
+    {"-fsanitize-coverage-whitelist=", NamedFile::joined, true},
+    {"-fsanitize-coverage-ignorelist=", NamedFile::joined, true},
+    {"-fsanitize-coverage-blacklist=", NamedFile::joined, true},
+    {"-fxray-always-instrument=", NamedFile::joined, true},
+    {"-fxray-never-instrument=", NamedFile::joined, true},
+    {"-fxray-attr-list=", NamedFile::joined_or_separate, true},
+    {"-fprofile-instr-use=", NamedFile::joined, false},
+    {"-fprofile-use=", NamedFile::joined, false},
+    {"-fprofile-sample-use=", NamedFile::joined, false},
+    {"-fauto-profile=", NamedFile::joined, false},
+    {"-fprofile-remapping-file=", NamedFile::joined, false},
+    {"-fprofile-instrument-use-path=", NamedFile::joined, false},
+    {"-fopenmp-host-ir-file-path", NamedFile::separate, false},
+    {"-fcuda-include-gpubinary", NamedFile::separate, false},
+    {"-mlink-bitcode-file", NamedFile::separate, false},
+    {"-mlink-builtin-bitcode", NamedFile::separate, false},
+    {"-mlink-cuda-bitcode", NamedFile::separate, false},
+};
+
+// The arguments as the frontend reads them: -Xclang X and -Xpreprocessor X
+// as X, -Wp,A,B as A and B.
+std::vector<std::string> unwrapped(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (is_wrapper(args[i]) && i + 1 < args.size()) {
+      out.push_back(args[++i]);
+    } else if (args[i].starts_with("-Wp,")) {
+      for (size_t begin = 4;;) {
+        const size_t comma = args[i].find(',', begin);
+        out.push_back(args[i].substr(begin, comma - begin));
+        if (comma == std::string::npos)
+          break;
+        begin = comma + 1;
+      }
+    } else {
+      out.push_back(args[i]);
+    }
+  }
+  return out;
+}
+
+// The file `arg` (at `i` of `args`) names, with the option naming it; `i`
+// moves past a separate value.
+std::optional<std::pair<std::string_view, std::string>>
+named_file(const std::vector<std::string>& args, size_t& i, bool& text) {
+  const std::string& arg = args[i];
+  for (const NamedFile& named : kNamedFiles) {
+    text = named.text;
+    if (named.form != NamedFile::joined && arg == named.option) {
+      if (i + 1 < args.size())
+        return std::pair{named.option, args[++i]};
+      return std::nullopt;
+    }
+    if (named.form != NamedFile::separate && arg.starts_with(named.option) &&
+        arg.size() > named.option.size())
+      return std::pair{named.option, arg.substr(named.option.size())};
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<diag::Diagnostic> unreadable_named_file(const std::vector<std::string>& args,
+                                                      bool missing_too) {
+  const std::vector<std::string> read = unwrapped(args);
+  const std::string working_directory = working_directory_of(args);
+  for (size_t i = 0; i < read.size(); ++i) {
+    bool text = false;
+    const auto named = named_file(read, i, text);
+    if (!named)
+      continue;
+    const auto& [option, given] = *named;
+    std::string path = given;
+    // -fmodule-file=[NAME=]FILE
+    if (option == "-fmodule-file=" && given.find('=') != std::string::npos &&
+        support::unreadable_reason(given).starts_with("No such"))
+      path = given.substr(given.find('=') + 1);
+    if (!path.starts_with('/') && !working_directory.empty())
+      path = joined(working_directory, path);
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (status.type() == fs::file_type::directory)
+      continue; // -fprofile-use=DIR; libclang says what else it makes of one
+    if (status.type() == fs::file_type::not_found && !missing_too)
+      continue; // -include searches the include path; libclang says when it is nowhere
+    const std::string why = support::unreadable_reason(
+        path, text ? support::kMaxInputBytes : std::numeric_limits<std::uintmax_t>::max());
+    if (why.empty())
+      continue;
+    return diag::make_error(
+        "opscan-io", {given, 0, 0, 0},
+        fmt::format("cannot read {}, given with {}: {}; no file that uses it can be scanned", given,
+                    option.ends_with('=') ? option.substr(0, option.size() - 1) : option, why));
+  }
+  return std::nullopt;
+}
+
 std::string dropped_message(const DroppedArgument& dropped) {
   std::string message = "dropped '" + dropped.option + "'";
   if (dropped.has_value)
@@ -654,10 +797,14 @@ std::string dropped_message(const DroppedArgument& dropped) {
   case DropReason::raises_limit:
     return message + ", which raises a compiler limit above its default (deep input would "
                      "overflow the stack)";
+  case DropReason::reads_elsewhere:
+    return message + ", which makes the compiler read relative paths from another directory";
   case DropReason::response_file:
     return message + ", a response file opscan did not read";
   case DropReason::ends_options:
     return message + ", after which the compiler reads every argument as a file to compile";
+  case DropReason::runs_programs:
+    return message + ", which can make the compiler run a program";
   }
   return message;
 }
@@ -935,12 +1082,8 @@ std::optional<CompileCommand> CompilationDatabase::command_for(const std::string
     CXCompileCommand command = clang_CompileCommands_getCommand(commands.get(), 0);
     CompileCommand out;
     out.file = absolute;
-    std::string directory = take(clang_CompileCommand_getDirectory(command));
-    // libclang does not apply the entry's directory by itself. Given to the
-    // driver, -working-directory changes the directory of the whole process
-    // (for every thread, and for good); the frontend resolves relative paths
-    // against it without that.
-    out.args.insert(out.args.end(), {"-Xclang", "-working-directory=" + directory});
+    out.directory = take(clang_CompileCommand_getDirectory(command));
+    const std::string& directory = out.directory;
     unsigned n = clang_CompileCommand_getNumArgs(command);
     // Its output (-o) and everything else a scan must not pass on goes in
     // filter_arguments, with the arguments given on the command line.
@@ -959,7 +1102,8 @@ std::optional<CompileCommand> CompilationDatabase::command_for(const std::string
 
 // `database_args`), which every entry names: that one is expected.
 std::vector<std::string> parse_arguments(const std::string& file, std::vector<std::string> args,
-                                         diag::Diagnostics& notes, size_t database_args) {
+                                         diag::Diagnostics& notes, size_t database_args,
+                                         const std::string& directory) {
   FilteredArguments filtered = filter_arguments(args);
   for (const DroppedArgument& dropped : filtered.dropped) {
     if (dropped.reason == DropReason::output && dropped.index < database_args)
@@ -967,6 +1111,13 @@ std::vector<std::string> parse_arguments(const std::string& file, std::vector<st
     notes.push_back(
         diag::make_note("opscan-dropped-flag", {file, 0, 0, 0}, dropped_message(dropped)));
   }
+  // libclang does not apply a database entry's directory by itself. Given
+  // to the driver, -working-directory changes the directory of the whole
+  // process (for every thread, and for good); the frontend resolves relative
+  // paths against it without that. Added after the filter, which drops any
+  // other.
+  if (!directory.empty())
+    filtered.kept.insert(filtered.kept.begin(), {"-Xclang", "-working-directory=" + directory});
   add_scanning_arguments(filtered.kept);
   return std::move(filtered.kept);
 }

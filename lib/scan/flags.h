@@ -16,6 +16,7 @@ namespace opscan::scan {
 struct CompileCommand {
   std::string file;              // as libclang should open it
   std::vector<std::string> args; // without the compiler, the input file and -c
+  std::string directory;         // a database entry's, its relative paths' base; "" for none
 };
 
 // Without a compilation database, sources are C++ (headers too) in C++17,
@@ -44,8 +45,10 @@ enum class DropReason {
   not_run,           // options for parts a scan never runs (-mllvm, -Xanalyzer, -Xarch_...)
   unknown_frontend,  // a frontend option (-Xclang X) not on the list of safe ones
   raises_limit,      // a recursion limit above clang's default: deep input overflows the stack
+  reads_elsewhere,   // the frontend's -working-directory: relative paths resolved elsewhere
   response_file,     // @FILE left unread (the caller expands response files first)
   ends_options,      // "--": the driver reads what follows as inputs, opscan's own arguments too
+  runs_programs,     // offload targets and where programs are found: the driver runs amdgpu-arch
 };
 
 struct DroppedArgument {
@@ -82,7 +85,10 @@ struct FilteredArguments {
 //   -print-*, --autocomplete=, -ccc-print-*; -ccc-arcmt-*/-ccc-objcmt-*
 //   (which rewrite sources); -working-directory; --config and its
 //   directories; --driver-mode other than gcc and g++; -mllvm, -Xanalyzer,
-//   -Xarch_*, -Xopenmp-target, -Xcuda-*; raised -fbracket-depth,
+//   -Xarch_*, -Xopenmp-target, -Xcuda-*; what makes the driver run a
+//   program (clang 14 runs amdgpu-arch for an OpenMP offload target
+//   without -march): -fopenmp-targets=, --amdgpu-arch-tool=, and where it
+//   finds programs (-B, --prefix, -ccc-install-dir); raised -fbracket-depth,
 //   -ftemplate-depth, -fconstexpr-depth and -fconstexpr-steps (a value at
 //   most clang's default is kept).
 // - The frontend's options (-Xclang X, -Xpreprocessor X, the parts of
@@ -90,10 +96,12 @@ struct FilteredArguments {
 //   output, write dependency files, apply fix-its, load plugins), so only an
 //   allow list passes: macros and include paths (-D, -U, -I, -include,
 //   -isystem, ...), warnings (-W...), -std=, target options (-triple,
-//   -target-feature, ...), -working-directory (which moves nothing: how a
-//   database entry's directory applies), and -f... flags but those of the
+//   -target-feature, ...), and -f... flags but those of the
 //   deny list and -fdump-*, -fixit, -ftime-*, -fmodules*. One that takes a
 //   value is dropped without it, as it would take opscan's next argument.
+//   The frontend's -working-directory (which moves nothing, but reads every
+//   relative path, a header's too, from elsewhere) is opscan's own: how a
+//   database entry's directory applies (parse_arguments adds it).
 // - @FILE (a response file) is dropped: the caller reads them first, as
 //   any input (expand_response_files, scan/response_files.h).
 // - "--" is dropped wherever it is, even where an option's value would be:
@@ -105,11 +113,24 @@ FilteredArguments filter_arguments(const std::vector<std::string>& args);
 std::string dropped_message(const DroppedArgument& dropped);
 
 // The arguments libclang gets for `file`: `args` without those
-// filter_arguments drops, plus opscan's own. A note for each dropped goes to
-// `notes`, but for the output of a compilation database's entry (its first
-// `database_args`), which every entry names: that one is expected.
+// filter_arguments drops, plus opscan's own, and `directory` (a database
+// entry's) as the frontend's working directory. A note for each dropped goes
+// to `notes`, but for the output of a compilation database's entry (its
+// first `database_args`), which every entry names: that one is expected.
 std::vector<std::string> parse_arguments(const std::string& file, std::vector<std::string> args,
-                                         diag::Diagnostics& notes, size_t database_args = 0);
+                                         diag::Diagnostics& notes, size_t database_args = 0,
+                                         const std::string& directory = {});
+
+// An error (opscan-io, located at the file) when a file `args` name for the
+// compiler to read (-include, -imacros, -include-pch, -ivfsoverlay, profile
+// data, sanitizer and XRay lists, module files and maps, ...; given to the
+// driver or the frontend) exists but is not a regular file, or is a text
+// input larger than support::kMaxInputBytes: libclang would block on a FIFO
+// or read a device without end. With `missing_too`, a file that does not
+// exist is one as well (libclang, which failed, could not read it). Relative
+// paths are taken from the frontend's working directory.
+std::optional<diag::Diagnostic> unreadable_named_file(const std::vector<std::string>& args,
+                                                      bool missing_too = false);
 
 // A build directory's compile_commands.json, read once per scan. Safe to
 // query from several threads.

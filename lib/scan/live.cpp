@@ -17,11 +17,12 @@ struct LiveUnit::State {
   TranslationUnit tu;
 };
 
-LiveUnit::LiveUnit(std::string main_file, std::vector<std::string> args, bool main_file_only)
+LiveUnit::LiveUnit(std::string main_file, std::vector<std::string> args, bool main_file_only,
+                   const std::string& directory)
     : main_file_(std::move(main_file)), main_file_only_(main_file_only),
       state_(std::make_unique<State>(main_file_only)) {
   diag::Diagnostics dropped; // an editor has no build log to note them in
-  args_ = parse_arguments(main_file_, std::move(args), dropped);
+  args_ = parse_arguments(main_file_, std::move(args), dropped, 0, directory);
 }
 
 LiveUnit::~LiveUnit() = default;
@@ -32,6 +33,10 @@ LiveAnalysis LiveUnit::analyze(const std::vector<Buffer>& buffers, const KnownSc
   std::vector<CXUnsavedFile> unsaved;
   for (const Buffer& b : buffers)
     unsaved.push_back({b.path.c_str(), b.text.data(), static_cast<unsigned long>(b.text.size())});
+  // A file the arguments name, made a FIFO since the last parse, would
+  // block the re-parse: parse() refuses it.
+  if (state_->tu && unreadable_named_file(args_))
+    state_->tu.reset();
   if (state_->tu) {
     // A failed re-parse leaves the unit unusable: parse it anew.
     if (clang_reparseTranslationUnit(state_->tu.get(), static_cast<unsigned>(unsaved.size()),

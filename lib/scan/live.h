@@ -40,8 +40,10 @@ public:
   // main file's declarations are walked, not those of the headers its
   // preamble holds (which libclang would read back from the preamble on
   // every walk: half the cost of an edit); a unit parsed for a header it
-  // includes needs them all.
-  LiveUnit(std::string main_file, std::vector<std::string> args, bool main_file_only);
+  // includes needs them all. `directory`: a database entry's (see
+  // parse_arguments).
+  LiveUnit(std::string main_file, std::vector<std::string> args, bool main_file_only,
+           const std::string& directory = {});
   ~LiveUnit();
   LiveUnit(const LiveUnit&) = delete;
   LiveUnit& operator=(const LiveUnit&) = delete;

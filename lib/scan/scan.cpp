@@ -99,7 +99,7 @@ std::string display(diag::Location loc) {
 std::optional<CompileCommand> command_for(const std::string& file, const Options& options,
                                           const CompilationDatabase* db, diag::Diagnostics& diags,
                                           diag::Diagnostics& dropped) {
-  CompileCommand command{file, {}};
+  CompileCommand command{file, {}, {}};
   if (db) {
     auto from_db = db->command_for(file, diags);
     if (!from_db)
@@ -110,7 +110,8 @@ std::optional<CompileCommand> command_for(const std::string& file, const Options
   command.args.insert(command.args.end(), options.extra_args.begin(), options.extra_args.end());
   if (!db)
     add_default_language(command.args);
-  command.args = parse_arguments(file, std::move(command.args), dropped, database_args);
+  command.args =
+      parse_arguments(file, std::move(command.args), dropped, database_args, command.directory);
   return command;
 }
 

@@ -87,6 +87,11 @@ void make_project(const TempDir& tree, const std::string& source_dir = "src") {
     fs::create_directories(tree.path() / dir);
   tree.write("planted.cfg", "-MD -MF planted.d\n-fmodules -fmodules-cache-path=planted-modules\n");
   tree.write("planted.rsp", "-MD -MF planted.d\n");
+  // What clang 14's driver runs to pick the GPU of an OpenMP offload target
+  // (found on -B, --prefix, -ccc-install-dir, COMPILER_PATH): it leaves a
+  // file in the tree, the scan's working directory.
+  tree.write("bin/amdgpu-arch", "#!/bin/sh\ntouch ran-amdgpu-arch\necho gfx906\n");
+  fs::permissions(tree.path() / "bin/amdgpu-arch", fs::perms::owner_exec, fs::perm_options::add);
 }
 
 const std::vector<std::string> kIncludes = {"-std=c++17", "-I" + (kRepo / "include").string(),
@@ -129,6 +134,7 @@ const std::string kDriver = ", which makes the compiler read its arguments as an
 const std::string kNotRun = ", which passes options to a part of the compiler a scan does not run";
 const std::string kUnknown =
     ", which passes the compiler's frontend an option opscan does not know to be safe";
+const std::string kRuns = ", which can make the compiler run a program";
 const std::string kEnds = ", after which the compiler reads every argument as a file to compile";
 const std::string kLimit =
     ", which raises a compiler limit above its default (deep input would overflow the stack)";
@@ -231,6 +237,8 @@ const std::vector<Case> kCases = {
      {with_value("-working-directory", kMoves)}},
     {"WorkingDirectoryJoined", {"-working-directory=elsewhere"}, {},
      {alone("-working-directory=elsewhere", kMoves)}},
+    {"WorkingDirectoryJoinedWithoutEquals", {"-working-directoryelsewhere"}, {},
+     {with_value("-working-directory", kMoves)}},
     // Reads options past the filter (planted.cfg asks for a dependency file
     // and a module cache).
     {"ConfigFile", {"--config", "./planted.cfg"}, {"planted.d"},
@@ -255,6 +263,19 @@ const std::vector<Case> kCases = {
      {with_value("-mllvm", kNotRun), with_value("-Xanalyzer", kNotRun)}},
     {"RaisedLimits", {"-fbracket-depth=100000", "-ftemplate-depth=100000"}, {},
      {with_value("-fbracket-depth=100000", kLimit), with_value("-ftemplate-depth=100000", kLimit)}},
+    // Runs a program: bin/amdgpu-arch, for the GPU of an offload target.
+    {"OffloadArchTool",
+     {"-fopenmp", "-fopenmp-targets=amdgcn-amd-amdhsa", "--amdgpu-arch-tool=./bin/amdgpu-arch"},
+     {},
+     {alone("-fopenmp-targets=amdgcn-amd-amdhsa", kRuns),
+      alone("--amdgpu-arch-tool=./bin/amdgpu-arch", kRuns)}},
+    {"ProgramPaths",
+     {"-fopenmp", "-fopenmp-targets=amdgcn-amd-amdhsa", "-Bbin", "--prefix", "bin",
+      "--prefix=bin", "-ccc-install-dir", "bin"},
+     {},
+     {alone("-fopenmp-targets=amdgcn-amd-amdhsa", kRuns), with_value("-B", kRuns),
+      with_value("--prefix", kRuns), alone("--prefix=bin", kRuns),
+      with_value("-ccc-install-dir", kRuns)}},
     // Makes the driver read what follows (opscan's own arguments too) as more
     // files to compile, each planned with a temporary file.
     {"DashDash", {"--", "-DX"}, {}, {alone("--", kEnds)}},
@@ -449,6 +470,26 @@ std::string with_includes(const std::string& args, const std::vector<std::string
   return line;
 }
 
+// COMPILER_PATH, where clang's driver looks for the programs it runs, is
+// cleared: an offload target's amdgpu-arch is not run from it (nor is the
+// target kept).
+TEST(CompileArgs, CompilerPathRunsNothing) {
+  TempDir tree;
+  make_project(tree);
+  TempDir out;
+  const std::set<std::string> paths = entries(tree.path());
+  RunResult run = run_in(tree.path(), tree.path(),
+                         "COMPILER_PATH=" + quoted((tree.path() / "bin").string()) + " " +
+                             quoted(OPSCAN_BINARY) + " " +
+                             with_includes("scan src/k.cpp -o " +
+                                               quoted((out.path() / "ir.json").string()),
+                                           {"-fopenmp", "-fopenmp-targets=amdgcn-amd-amdhsa"}));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  expect_ir(out.path() / "ir.json");
+  EXPECT_EQ(run.err, note_lines({alone("-fopenmp-targets=amdgcn-amd-amdhsa", kRuns)}));
+  EXPECT_EQ(entries(tree.path()), paths);
+}
+
 // -working-directory would move the whole process: relative outputs would
 // land there, and a relative source would be missing.
 TEST(CompileArgs, WorkingDirectoryMovesNothing) {
@@ -459,10 +500,11 @@ TEST(CompileArgs, WorkingDirectoryMovesNothing) {
   for (const std::string& command : std::vector<std::string>{
            "scan src/k.cpp -o ir.json", "run src/k.cpp --registration named --lib t -o out",
            "pch " + quoted(header) + " -o types.pch"}) {
-    for (std::string spelling : {"-working-directory elsewhere", "-working-directory=elsewhere"}) {
+    for (std::string spelling : {"-working-directory elsewhere", "-working-directory=elsewhere",
+                                 "-working-directoryelsewhere"}) {
       SCOPED_TRACE(command + " " + spelling);
       std::vector<std::string> more;
-      if (spelling.find('=') == std::string::npos)
+      if (spelling.find(' ') != std::string::npos)
         more = {"-working-directory", "elsewhere"};
       else
         more = {spelling};
@@ -475,6 +517,68 @@ TEST(CompileArgs, WorkingDirectoryMovesNothing) {
   expect_ir(tree.path() / "ir.json");
   EXPECT_TRUE(fs::is_regular_file(tree.path() / "out/t/RegisterKernels.cpp"));
   EXPECT_TRUE(fs::is_regular_file(tree.path() / "types.pch"));
+}
+
+// The frontend's -working-directory moves nothing, but would read every
+// relative path (the source's, a forced include's) from elsewhere: there, a
+// planted source and header declare another kernel. Only a database entry's
+// directory sets it.
+TEST(CompileArgs, TheFrontendsWorkingDirectoryIsOpscans) {
+  TempDir tree;
+  make_project(tree);
+  std::string planted = read_file(tree.path() / "src/k.cpp");
+  planted.replace(planted.find("demo::neg.out"), 13, "demo::planted.out");
+  planted.replace(planted.find("neg_out"), 7, "planted_out");
+  tree.write("elsewhere/src/k.cpp", planted);
+  tree.write("elsewhere/extra.h", planted);
+  tree.write("extra.h", "");
+  const std::string kReads =
+      ", which makes the compiler read relative paths from another directory";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> spellings = {
+      {{"-Xclang", "-working-directory=elsewhere"},
+       alone("-Xclang -working-directory=elsewhere", kReads)},
+      {{"-Xclang", "-working-directory", "-Xclang", "elsewhere"},
+       with_value("-Xclang -working-directory", kReads)},
+      {{"-Xclang", "-working-directoryelsewhere"}, with_value("-Xclang -working-directory", kReads)},
+      {{"-Wp,-working-directory=elsewhere"}, alone("-Wp,-working-directory=elsewhere", kReads)},
+      {{"-Wp,-DX,-working-directory,elsewhere"}, with_value("-Wp,-working-directory", kReads)},
+  };
+  for (auto [more, note] : spellings) {
+    SCOPED_TRACE(more.back());
+    fs::remove(tree.path() / "ir.json");
+    more.insert(more.begin(), {"-include", "extra.h"});
+    RunResult run =
+        opscan_in(tree.path(), tree.path(), with_includes("scan src/k.cpp -o ir.json", more));
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    expect_ir(tree.path() / "ir.json");
+    EXPECT_EQ(read_file(tree.path() / "ir.json").find("planted"), std::string::npos);
+    EXPECT_EQ(run.err, note_lines({note}));
+    // In a database entry, before and after its own directory.
+    std::string json = R"([{"directory": ")" + tree.path().string() +
+                       R"(", "file": "src/k.cpp", "arguments": ["c++")";
+    for (const std::string& a : kIncludes)
+      json += ", \"" + a + "\"";
+    for (const std::string& a : more)
+      json += ", \"" + a + "\"";
+    json += R"(, "-c", "src/k.cpp"]}])";
+    tree.write("build/compile_commands.json", json);
+    fs::remove(tree.path() / "ir.json");
+    run = opscan_in(tree.path(), tree.path(), "scan src/k.cpp -p build -o ir.json");
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    expect_ir(tree.path() / "ir.json");
+    EXPECT_EQ(read_file(tree.path() / "ir.json").find("planted"), std::string::npos);
+    EXPECT_EQ(run.err, note_lines({note}));
+  }
+}
+
+// A scan into `tree`/ir.json succeeded, said nothing, and made no other
+// file than its IR (`paths` were there before).
+void expect_quiet_scan(const RunResult& run, const fs::path& tree, std::set<std::string> paths) {
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  expect_ir(tree / "ir.json");
+  paths.insert("ir.json");
+  EXPECT_EQ(entries(tree), paths);
 }
 
 // A database entry's "directory" applies to its own relative paths (an
@@ -494,12 +598,7 @@ TEST(CompileArgs, ADatabaseDirectoryMovesNothing) {
   tree.write("build/compile_commands.json", json);
   const std::set<std::string> paths = entries(tree.path());
   RunResult run = opscan_in(tree.path(), tree.path(), "scan src/k.cpp -p build -o ir.json");
-  EXPECT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_EQ(run.err, "");
-  expect_ir(tree.path() / "ir.json");
-  std::set<std::string> expected = paths;
-  expected.insert("ir.json");
-  EXPECT_EQ(entries(tree.path()), expected);
+  expect_quiet_scan(run, tree.path(), paths);
 }
 
 // ---------------------------------------------------------------------------
@@ -686,6 +785,74 @@ TEST(CompileArgs, DeeplyNestedSourcesEndInALocatedError) {
     EXPECT_NE(run.err.find(c.error), std::string::npos) << run.err.substr(0, 4000);
     EXPECT_EQ(entries(tree.path()), paths);
   }
+}
+
+// Arguments libclang's driver refuses: the error says so, whichever way they
+// come (no serialized file is involved).
+TEST(CompileArgs, ArgumentsTheDriverRefusesAreSaidToBeInvalid) {
+  TempDir tree;
+  make_project(tree);
+  tree.write("src/other.cpp", "int other;\n");
+  const std::string invalid =
+      "opscan: error: libclang could not parse " + (tree.path() / "src/k.cpp").string() +
+      " (error 4): the compiler arguments are invalid: libclang's driver refused them";
+  auto expect_invalid = [&](const std::string& args, const std::string& file) {
+    SCOPED_TRACE(args);
+    RunResult run = opscan_in(tree.path(), tree.path(), args);
+    EXPECT_EQ(run.exit_code, 1) << run.err;
+    std::string expected = invalid;
+    expected.replace(expected.find(tree.path() / "src/k.cpp"),
+                     (tree.path() / "src/k.cpp").string().size(), file);
+    EXPECT_NE(run.err.find(expected), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("serialized"), std::string::npos) << run.err;
+  };
+  for (const std::vector<std::string>& more : std::vector<std::vector<std::string>>{
+           {"-mcpu=?"}, {"-mtune=?"}, {"-fdiagnostics-format=sarif"},
+           {"-Xclang", "-ferror-limit=0"}, {"--working-directory", "/tmp"}, {"src/other.cpp"},
+           {"-x", "c"}}) {
+    expect_invalid(with_includes("scan src/k.cpp -o ir.json", more), "src/k.cpp");
+  }
+  std::string lines;
+  for (const std::string& a : kIncludes)
+    lines += a + "\n";
+  tree.write("flags.txt", lines + "src/other.cpp\n");
+  expect_invalid("scan src/k.cpp -o ir.json --flags-file flags.txt", "src/k.cpp");
+  // A database entry with two sources.
+  std::string json = R"([{"directory": ")" + tree.path().string() +
+                     R"(", "file": "src/k.cpp", "arguments": ["c++")";
+  for (const std::string& a : kIncludes)
+    json += ", \"" + a + "\"";
+  json += R"(, "-c", "src/k.cpp", "src/other.cpp"]}])";
+  tree.write("build/compile_commands.json", json);
+  expect_invalid("scan src/k.cpp -p build -o ir.json", (tree.path() / "src/k.cpp").string());
+}
+
+// libclang's own environment variables in the user's environment change
+// nothing: LIBCLANG_DISABLE_CRASH_RECOVERY would let a deep source kill the
+// process, LIBCLANG_LOGGING write files in TMPDIR (and run
+// llvm-symbolizer) and print, LIBCLANG_TIMING and LIBCLANG_RESOURCE_USAGE
+// print.
+TEST(CompileArgs, LibclangsEnvironmentVariablesChangeNothing) {
+  TempDir tree;
+  make_project(tree);
+  const std::string env = "LIBCLANG_DISABLE_CRASH_RECOVERY=1 LIBCLANG_LOGGING=2 LIBCLANG_TIMING=1 "
+                          "LIBCLANG_RESOURCE_USAGE=1 LIBCLANG_OBJTRACKING=1 ";
+  const std::set<std::string> paths = entries(tree.path());
+  RunResult run = run_in(tree.path(), tree.path(),
+                         env + quoted(OPSCAN_BINARY) + " " + with_includes("scan src/k.cpp -o ir.json"));
+  expect_quiet_scan(run, tree.path(), paths);
+
+  std::string bangs = "int bang = " + std::string(100000, '!') + "0;\n";
+  tree.write("src/k.cpp", read_file(tree.path() / "src/k.cpp") + bangs);
+  fs::remove(tree.path() / "ir.json");
+  run = run_in(tree.path(), tree.path(),
+               "timeout 60 env " + env + quoted(OPSCAN_BINARY) + " " +
+                   with_includes("scan src/k.cpp -o ir.json"));
+  EXPECT_EQ(run.exit_code, 1) << run.err.substr(0, 4000);
+  EXPECT_NE(run.err.find("libclang could not parse src/k.cpp (error 2): libclang crashed"),
+            std::string::npos)
+      << run.err.substr(0, 4000);
+  EXPECT_EQ(entries(tree.path()), paths);
 }
 
 // ---------------------------------------------------------------------------

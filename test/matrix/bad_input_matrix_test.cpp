@@ -457,6 +457,15 @@ Step database_of(const std::string& source, const std::string& args) {
   };
 }
 
+// An amdgpu-arch program at `relative` that leaves a file in the tree (the
+// scan's working directory) when run.
+Step amdgpu_arch(const std::string& relative) {
+  return [=](const fs::path& dir) {
+    put(relative, "#!/bin/sh\ntouch ran-amdgpu-arch\necho gfx906\n")(dir);
+    fs::permissions(dir / relative, fs::perms::owner_exec, fs::perm_options::add);
+  };
+}
+
 // A declaration libclang's parser recurses on once per operator, with no
 // limit to raise: deeper than its stack.
 std::string deep_unary() {
@@ -1188,7 +1197,89 @@ std::vector<Case> cases() {
               run("bad.cpp") + " -Xclang -fbracket-depth -Xclang 100000", 1, "opscan-clang-error"),
       refused("flags_deep_unary_operators", {put("bad.cpp", kHead + deep_unary())}, run("bad.cpp"),
               1, "opscan-parse-failed"),
+
+      // ---- second campaign: flags ----
+      // clang 14's driver runs amdgpu-arch for an OpenMP offload target: the
+      // planted one would leave a file in the tree.
+      refused("flags_offload_arch_tool", {put("bad.cpp", kHead), amdgpu_arch("tool/amdgpu-arch")},
+              run("bad.cpp") +
+                  " -fopenmp -fopenmp-targets=amdgcn-amd-amdhsa --amdgpu-arch-tool=tool/amdgpu-arch",
+              1, "opscan-no-kernels"),
+      refused("flags_offload_program_path", {put("bad.cpp", kHead), amdgpu_arch("bin/amdgpu-arch")},
+              run("bad.cpp") + " -fopenmp -fopenmp-targets=amdgcn-amd-amdhsa -B bin", 1,
+              "opscan-no-kernels"),
+      refused("flags_offload_in_a_database",
+              {put("bad.cpp", kHead), amdgpu_arch("bin/amdgpu-arch"),
+               database_of("bad.cpp", "\"-fopenmp\", \"-fopenmp-targets=amdgcn-amd-amdhsa\", "
+                                      "\"-Bbin\"")},
+              "run -p build bad.cpp --registration named --lib t -o out", 1, "opscan-no-kernels"),
+      refused("flags_working_directory_joined_without_equals",
+              {directory("build"), put("bad.cpp", kHead)},
+              run("bad.cpp") + " -working-directorybuild", 1, "opscan-no-kernels"),
+      // The frontend's working directory would read bad.cpp from elsewhere,
+      // where a planted one declares a kernel.
+      refused("flags_frontend_working_directory",
+              {put("bad.cpp", kHead), put("elsewhere/bad.cpp", kAbs)},
+              run("bad.cpp") + " -Xclang -working-directory=elsewhere", 1, "opscan-no-kernels"),
+      refused("flags_preprocessor_working_directory",
+              {put("bad.cpp", kHead), put("elsewhere/bad.cpp", kAbs)},
+              run("bad.cpp") + " -Wp,-DX,-working-directory,elsewhere", 1, "opscan-no-kernels"),
+      refused("flags_frontend_working_directory_in_a_database",
+              {put("bad.cpp", kHead), put("extra.h", ""), put("elsewhere/extra.h", kAbs),
+               database_of("bad.cpp", "\"-include\", \"extra.h\", \"-Xclang\", "
+                                      "\"-working-directory=elsewhere\"")},
+              "run -p build bad.cpp --registration named --lib t -o out", 1, "opscan-no-kernels"),
   };
+  // A file an argument names that is not a regular file: refused before
+  // libclang opens it (a FIFO would block it, /dev/zero fill memory), by
+  // every command that parses, whichever way it is given.
+  for (const auto& [what, setup, args] : std::vector<std::tuple<std::string, Step, std::string>>{
+           {"include_fifo", fifo("f.h"), " -include f.h"},
+           {"include_joined_fifo", fifo("f.h"), " -includef.h"},
+           {"include_dev_zero", {}, " -include /dev/zero"},
+           {"imacros_dev_urandom", {}, " -imacros /dev/urandom"},
+           {"include_pch_fifo", fifo("f.pch"), " -include-pch f.pch"},
+           {"vfs_overlay_fifo", fifo("o.yaml"), " -ivfsoverlay o.yaml"},
+           {"profile_list_fifo", fifo("l.txt"), " -fprofile-list=l.txt"},
+           {"sanitize_ignorelist_fifo", fifo("l.txt"),
+            " -fsanitize=address -fsanitize-ignorelist=l.txt"},
+           {"sanitize_blacklist_dev_zero", {}, " -fsanitize=address -fsanitize-blacklist=/dev/zero"},
+           {"profile_instr_use_fifo", fifo("p.prof"), " -fprofile-instr-use=p.prof"},
+           {"frontend_profile_use_fifo", fifo("p.prof"),
+            " -Xclang -fprofile-instrument-use-path=p.prof"},
+           {"preprocessor_include_fifo", fifo("f.h"), " -Wp,-include,f.h"},
+       }) {
+    std::vector<Step> steps;
+    if (setup)
+      steps.push_back(setup);
+    rows.push_back(refused("flags_named_file_" + what, steps, run("k.cpp") + args, 3, "opscan-io"));
+  }
+  for (const auto& [what, command] : std::vector<std::pair<std::string, std::string>>{
+           {"scan", "scan k.cpp -o ir2.json" + kFlags},
+           {"pch", "pch k.cpp -o h.pch" + kFlags},
+           {"import_yaml", "import-yaml functions.yaml k.cpp" + kFlags}}) {
+    rows.push_back(refused("flags_named_file_include_fifo_" + what,
+                           {fifo("f.h"), put("functions.yaml", "- op: neg.out\n  kernels:\n"
+                                                               "    - arg_meta: null\n"
+                                                               "      kernel_name: t::neg_out\n")},
+                           command + " -include f.h", 3, "opscan-io"));
+  }
+  // In a database entry, relative to its directory.
+  rows.push_back(refused("flags_named_file_include_fifo_in_a_database",
+                         {put("bad.cpp", kHead), directory("entry"), fifo("entry/f.h"),
+                          [](const fs::path& dir) {
+                            fs::create_directories(dir / "build");
+                            write_file(dir / "build/compile_commands.json",
+                                       "[{\"directory\": \"" + (dir / "entry").string() +
+                                           "\", \"file\": \"" + (dir / "bad.cpp").string() +
+                                           "\", \"arguments\": [\"c++\", \"-I" +
+                                           (kRepo / "include").string() + "\", \"-I" +
+                                           (kRepo / "examples/include").string() +
+                                           "\", \"-include\", \"f.h\", \"-c\", \"" +
+                                           (dir / "bad.cpp").string() + "\"]}]\n");
+                          }},
+                         "run -p build bad.cpp --registration named --lib t -o out", 3,
+                         "opscan-io"));
   // ---- parses that never end: bounded by --parse-timeout ----
   // libclang blocks for ever on an #include of a FIFO; every command that
   // parses ends, with a located error and nothing written.

@@ -262,6 +262,13 @@ const std::vector<Family> kFamilies = {
      {"--save-temps", "-save-temps=obj"},
      {},
      {{"--save-temps", DropReason::writes_files}, {"-save-temps=obj", DropReason::writes_files}}},
+    // The driver's "-" options that "--" spells too.
+    {"SaveTempsAndStatisticsWithTwoDashes",
+     {"--save-temps=cwd", "--save-stats", "--save-stats=obj"},
+     {},
+     {{"--save-temps=cwd", DropReason::writes_files},
+      {"--save-stats", DropReason::writes_files},
+      {"--save-stats=obj", DropReason::writes_files}}},
     {"CompilationDatabaseFragments",
      {"-gen-cdb-fragment-path", "cdb"},
      {},
@@ -295,6 +302,24 @@ const std::vector<Family> kFamilies = {
      {},
      {{"-working-directory", DropReason::changes_directory},
       {"-working-directory=there", DropReason::changes_directory}}},
+    {"WorkingDirectoryJoinedWithoutEquals",
+     {"-working-directoryelsewhere"},
+     {},
+     {{"-working-directory", DropReason::changes_directory}}},
+    // Runs a program: clang 14's driver runs amdgpu-arch (from where
+    // --amdgpu-arch-tool=, -B, --prefix or -ccc-install-dir say) to pick the
+    // GPU of an OpenMP offload target.
+    {"RunsPrograms",
+     {"-fopenmp", "-fopenmp-targets=amdgcn-amd-amdhsa", "--amdgpu-arch-tool=./tool", "-B", "bin",
+      "-Bbin", "--prefix", "bin", "--prefix=bin", "-ccc-install-dir", "bin"},
+     {"-fopenmp"},
+     {{"-fopenmp-targets=amdgcn-amd-amdhsa", DropReason::runs_programs},
+      {"--amdgpu-arch-tool=./tool", DropReason::runs_programs},
+      {"-B", DropReason::runs_programs},
+      {"-B", DropReason::runs_programs},
+      {"--prefix", DropReason::runs_programs},
+      {"--prefix=bin", DropReason::runs_programs},
+      {"-ccc-install-dir", DropReason::runs_programs}}},
     // Prints on standard output.
     {"HelpAndVersion",
      {"--help", "--help-hidden", "-help", "--version"},
@@ -375,12 +400,23 @@ const std::vector<Family> kFamilies = {
     // What a build passes the frontend and a scan needs: kept.
     {"SafeFrontendOptions",
      {"-Xclang", "-fno-validate-pch", "-Xclang", "-include", "-Xclang", "pre.h", "-Xclang",
-      "-triple", "-Xclang", "x86_64-pc-linux-gnu", "-Xclang", "-working-directory=/src",
-      "-Xpreprocessor", "-DX=1", "-Xclang", "-Wno-unused"},
+      "-triple", "-Xclang", "x86_64-pc-linux-gnu", "-Xpreprocessor", "-DX=1", "-Xclang",
+      "-Wno-unused"},
      {"-Xclang", "-fno-validate-pch", "-Xclang", "-include", "-Xclang", "pre.h", "-Xclang",
-      "-triple", "-Xclang", "x86_64-pc-linux-gnu", "-Xclang", "-working-directory=/src",
-      "-Xpreprocessor", "-DX=1", "-Xclang", "-Wno-unused"},
+      "-triple", "-Xclang", "x86_64-pc-linux-gnu", "-Xpreprocessor", "-DX=1", "-Xclang",
+      "-Wno-unused"},
      {}},
+    // The frontend's working directory moves nothing, but reads every
+    // relative path (the source's, a header's) from elsewhere: only a
+    // database entry's directory sets it, through parse_arguments.
+    {"FrontendWorkingDirectory",
+     {"-Xclang", "-working-directory=/evil", "-Xclang", "-working-directory", "-Xclang", "/evil",
+      "-Xpreprocessor", "-working-directory/evil", "-Wp,-DX,-working-directory,/evil"},
+     {"-Wp,-DX"},
+     {{"-Xclang -working-directory=/evil", DropReason::reads_elsewhere},
+      {"-Xclang -working-directory", DropReason::reads_elsewhere},
+      {"-Xpreprocessor -working-directory", DropReason::reads_elsewhere},
+      {"-Wp,-working-directory", DropReason::reads_elsewhere}}},
     // A frontend option kept without its value would take opscan's next one.
     {"FrontendOptionWithoutItsValue",
      {"-I", "inc", "-Xclang", "-include"},
@@ -441,7 +477,7 @@ TEST_P(FilterFamilies, GivenInACompilationDatabase) {
   const size_t database_args = command->args.size();
   diag::Diagnostics notes;
   const std::vector<std::string> args =
-      parse_arguments(command->file, command->args, notes, database_args);
+      parse_arguments(command->file, command->args, notes, database_args, command->directory);
   std::vector<std::string> messages;
   for (const diag::Diagnostic& note : notes)
     messages.push_back(note.message);
@@ -523,6 +559,53 @@ TEST(DroppedMessage, NamesTheOptionAndWhy) {
             "dropped '@x.rsp', a response file opscan did not read");
   EXPECT_EQ(dropped_message({"--", DropReason::ends_options, false, 0}),
             "dropped '--', after which the compiler reads every argument as a file to compile");
+}
+
+// ---------------------------------------------------------------------------
+// Files the arguments name
+
+// Each spelling of each option naming a file the compiler reads, given a
+// FIFO: an error naming the file and the option; a regular file, a
+// directory or (but after a failed parse) a missing file pass.
+TEST(UnreadableNamedFile, EverySpellingOfAFileTheCompilerReads) {
+  TempDir dir;
+  const std::string fifo = dir.file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  const std::string regular = dir.write("regular.h", "");
+  const std::vector<std::pair<Args, std::string>> cases = {
+      {{"-include", fifo}, "-include"},
+      {{"-include" + fifo}, "-include"},
+      {{"--include", fifo}, "--include"},
+      {{"--include=" + fifo}, "--include"},
+      {{"-imacros", fifo}, "-imacros"},
+      {{"-include-pch", fifo}, "-include-pch"},
+      {{"-ivfsoverlay" + fifo}, "-ivfsoverlay"},
+      {{"-fprofile-list=" + fifo}, "-fprofile-list"},
+      {{"-fsanitize-ignorelist=" + fifo}, "-fsanitize-ignorelist"},
+      {{"-fsanitize-blacklist=" + fifo}, "-fsanitize-blacklist"},
+      {{"-fprofile-instr-use=" + fifo}, "-fprofile-instr-use"},
+      {{"-fmodule-file=name=" + fifo}, "-fmodule-file"},
+      {{"-Xclang", "-fprofile-instrument-use-path=" + fifo}, "-fprofile-instrument-use-path"},
+      {{"-Xclang", "-include", "-Xclang", fifo}, "-include"},
+      {{"-Wp,-DX,-imacros," + fifo}, "-imacros"},
+  };
+  for (const auto& [args, option] : cases) {
+    SCOPED_TRACE(args.back());
+    const std::optional<diag::Diagnostic> error = unreadable_named_file(args);
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->code, "opscan-io");
+    EXPECT_NE(error->message.find(", given with " + option + ": Not a regular file (a FIFO)"),
+              std::string::npos)
+        << error->message;
+  }
+  EXPECT_FALSE(unreadable_named_file({"-include", regular, "-fprofile-use=" + dir.path().string()}));
+  EXPECT_FALSE(unreadable_named_file({"-include", dir.file("missing.h")}));
+  EXPECT_TRUE(unreadable_named_file({"-include", dir.file("missing.h")}, /*missing_too=*/true));
+  // /dev/zero is a device; a text input larger than opscan reads is refused.
+  EXPECT_TRUE(unreadable_named_file({"-imacros", "/dev/zero"}));
+  // Relative to the frontend's working directory (a database entry's).
+  EXPECT_TRUE(unreadable_named_file({"-Xclang", "-working-directory=" + dir.path().string(),
+                                     "-include", "fifo"}));
 }
 
 // ---------------------------------------------------------------------------

@@ -4,6 +4,8 @@
 #include "scan_test_helpers.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <sys/stat.h>
 
 namespace opscan::scan {
 namespace {
@@ -104,6 +106,31 @@ TEST(LiveUnit, AFileLibclangCannotParseIsAnErrorAndTheNextAnalysisTriesAgain) {
   LiveAnalysis from_buffer = unit.analyze({{file, kernel_file("double alpha")}}, nullptr, {}, file);
   EXPECT_TRUE(from_buffer.diagnostics.empty());
   EXPECT_EQ(from_buffer.fragment.kernels.size(), 1u);
+}
+
+// A file the arguments name that is (or has become, since the last parse) a
+// FIFO is an error, not a parse blocked for ever.
+TEST(LiveUnit, AFileTheArgumentsNameThatIsAFifoIsAnError) {
+  TempDir dir;
+  const std::string file = dir.file("k.cpp");
+  write_file(file, kernel_file("double alpha"));
+  const std::string forced = dir.file("forced.h");
+  write_file(forced, "");
+  std::vector<std::string> args = kArgs;
+  args.insert(args.end(), {"-include", forced});
+  LiveUnit unit(file, args, /*main_file_only=*/true);
+  LiveAnalysis first = unit.analyze({}, nullptr, {}, file);
+  EXPECT_TRUE(first.diagnostics.empty());
+  std::filesystem::remove(forced);
+  ASSERT_EQ(::mkfifo(forced.c_str(), 0644), 0);
+  LiveAnalysis blocked = unit.analyze({}, nullptr, {}, file);
+  ASSERT_EQ(codes(blocked.diagnostics), std::vector<std::string>{"opscan-io"});
+  EXPECT_NE(blocked.diagnostics[0].message.find("given with -include: Not a regular file (a FIFO)"),
+            std::string::npos)
+      << blocked.diagnostics[0].message;
+  LiveUnit fresh(file, args, /*main_file_only=*/true);
+  EXPECT_EQ(codes(fresh.analyze({}, nullptr, {}, file).diagnostics),
+            std::vector<std::string>{"opscan-io"});
 }
 
 } // namespace
