@@ -177,7 +177,7 @@ Workspace::Database* Workspace::database_for(const std::string& path) {
 }
 
 FileCommand Workspace::command_for(const std::string& path) {
-  FileCommand command{path, {}, {}, {}};
+  FileCommand command{path, {}, {}, {}, {}};
   Database* database = database_for(path);
   if (!database || !database->db) {
     if (database)
