@@ -72,6 +72,7 @@ int run_lsp(const LspArgs& args) {
     return lsp::serve_worker();
   }
   remove_temporaries_when_stopped();
+  support::remove_orphaned_private_directories();
   std::mutex out;
   lsp::ServerOptions options;
   options.compilation_database_dir = args.compilation_database_dir;

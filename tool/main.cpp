@@ -596,6 +596,8 @@ Status shared_pch_command(const std::vector<std::string>& files, const std::stri
     g_inputs.push_back({"an input of the headers", file});
   if (Status status = reported(result.diagnostics); status != Status::ok)
     return status;
+  if (Status status = check_fixes_file(); status != Status::ok)
+    return status;
   std::string list =
       "# The #include lines these sources share, precompiled by opscan pch --shared:\n"
       "# the header, how many sources start with its lines, the lines.\n";
@@ -944,6 +946,10 @@ int main(int argc, char** argv) {
   if (*lsp_cmd)
     return tool::run_lsp(lsp_args);
   scan::limit_parse_time(std::chrono::seconds(g_parse_timeout), parse_timed_out);
+  // What killed or interrupted runs left in TMPDIR goes with any command
+  // that parses, whether or not it needs a private directory itself.
+  if (*scan_cmd || *run_cmd || *pch_cmd || *import_cmd)
+    support::remove_orphaned_private_directories();
   // What each command reads and writes, as known before it runs.
   const std::vector<std::string> sources = *scan_cmd     ? scan_args.files
                                            : *run_cmd    ? run_scan.files

@@ -909,8 +909,10 @@ diag::Location location_at(std::string_view text, const std::string& path, size_
 // each with the strings "directory" and "file", and "arguments" (an array
 // of strings) or "command" (a string); "output" may be given. Every @FILE
 // of an entry's arguments must be readable as expand_response_files reads
-// it. Errors go to `diags`, located.
-bool check_database(const std::string& text, const std::string& path, diag::Diagnostics& diags) {
+// it. Errors go to `diags`, located; the response files read, to
+// `response_files`.
+bool check_database(const std::string& text, const std::string& path, diag::Diagnostics& diags,
+                    std::vector<std::string>& response_files) {
   auto invalid = [&](size_t offset, const std::string& message) {
     diags.push_back(diag::make_error("opscan-compile-commands-invalid",
                                      location_at(text, path, offset), message));
@@ -973,7 +975,8 @@ bool check_database(const std::string& text, const std::string& path, diag::Diag
                      [](const std::string& arg) { return arg.starts_with('@'); }))
       continue;
     diag::Diagnostics unread;
-    if (!expand_response_files(args, entry["directory"].get<std::string>(), unread)) {
+    if (!expand_response_files(args, entry["directory"].get<std::string>(), unread,
+                               &response_files)) {
       for (diag::Diagnostic& d : unread)
         d.message += fmt::format(" (named by {} of {})", which, path);
       diags.insert(diags.end(), unread.begin(), unread.end());
@@ -1039,7 +1042,8 @@ std::unique_ptr<CompilationDatabase> CompilationDatabase::open(const std::string
         diag::make_error("opscan-no-compile-commands", {}, "cannot read " + path + ": " + error));
     return nullptr;
   }
-  if (!check_database(*text, path, diags))
+  std::vector<std::string> response_files;
+  if (!check_database(*text, path, diags, response_files))
     return nullptr;
   CompilationDatabaseHandle db = load_database(path, diags);
   if (!db)
@@ -1051,8 +1055,13 @@ std::unique_ptr<CompilationDatabase> CompilationDatabase::open(const std::string
     files.insert(absolute_in(take(clang_CompileCommand_getDirectory(command)),
                              take(clang_CompileCommand_getFilename(command))));
   }
-  return std::unique_ptr<CompilationDatabase>(
+  std::unique_ptr<CompilationDatabase> out(
       new CompilationDatabase(std::move(db), build_dir, std::move(files)));
+  std::sort(response_files.begin(), response_files.end());
+  response_files.erase(std::unique(response_files.begin(), response_files.end()),
+                       response_files.end());
+  out->response_files_ = std::move(response_files);
+  return out;
 }
 
 CompilationDatabase::CompilationDatabase(CompilationDatabaseHandle db, std::string build_dir,

@@ -157,6 +157,9 @@ public:
   const std::string& build_dir() const { return build_dir_; }
   // The files it has entries for: absolute, lexically normal.
   const std::set<std::string>& files() const { return files_; }
+  // The response files its entries name (@FILE), read when it was checked:
+  // inputs of a scan, as the database is.
+  const std::vector<std::string>& response_files() const { return response_files_; }
 
 private:
   CompilationDatabase(CompilationDatabaseHandle db, std::string build_dir,
@@ -165,6 +168,7 @@ private:
   CompilationDatabaseHandle db_;
   std::string build_dir_;
   std::set<std::string> files_; // absolute, lexically normal
+  std::vector<std::string> response_files_;
   mutable std::mutex mutex_;
 };
 

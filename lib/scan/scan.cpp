@@ -511,6 +511,8 @@ Result scan(const Options& options) {
     fragments.push_back(std::move(r.fragment));
     out.diagnostics.insert(out.diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
   }
+  if (db)
+    inputs.insert(inputs.end(), db->response_files().begin(), db->response_files().end());
   out.inputs = real_paths(inputs);
   ir::MergeResult merged = ir::merge(std::move(fragments));
   out.module = std::move(merged.module);
@@ -551,6 +553,8 @@ SharedPchResult precompile_shared(const Options& options) {
   std::vector<std::string> inputs = plan.read;
   for (const PchCandidate& candidate : candidates)
     inputs.push_back(candidate.file);
+  if (db)
+    inputs.insert(inputs.end(), db->response_files().begin(), db->response_files().end());
   for (size_t i = 0; i < made.size(); ++i) {
     if (!made[i])
       continue;

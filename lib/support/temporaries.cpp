@@ -105,6 +105,17 @@ void remove_orphans(const fs::path& dir, Orphan kind,
   ::close(fd);
 }
 
+void remove_orphaned_private_directories() {
+  static std::once_flag swept;
+  std::call_once(swept, [] {
+    std::error_code ec;
+    const fs::path root = fs::temp_directory_path(ec);
+    if (!ec)
+      remove_orphans(root, Orphan::directory,
+                     [](std::string_view name) { return name.starts_with(kMark); });
+  });
+}
+
 std::optional<PrivateDirectory> PrivateDirectory::make(std::string_view kind, std::string* error,
                                                        const fs::path& given_root) {
   std::error_code ec;
@@ -114,11 +125,8 @@ std::optional<PrivateDirectory> PrivateDirectory::make(std::string_view kind, st
       *error = "no temporary directory (TMPDIR: " + ec.message() + ")";
     return std::nullopt;
   }
-  static std::once_flag swept;
-  std::call_once(swept, [&] {
-    remove_orphans(root, Orphan::directory,
-                   [](std::string_view name) { return name.starts_with(kMark); });
-  });
+  if (given_root.empty())
+    remove_orphaned_private_directories();
   std::string pattern = (root / (std::string(kMark) + std::string(kind) + "-" +
                                  std::to_string(::getpid()) + "-XXXXXX"))
                             .string();

@@ -39,7 +39,8 @@ void remove_orphans(const std::filesystem::path& dir, Orphan kind,
 
 // A directory of this process's own in TMPDIR ("opscan-<kind>-<pid>-XXXXXX",
 // mode 0700), removed with its content when the object ends. Making the
-// first one in a process removes the orphaned private directories in TMPDIR.
+// first one in a process removes the orphaned private directories in TMPDIR
+// (remove_orphaned_private_directories).
 class PrivateDirectory {
 public:
   // Nullopt, with `error` set, when TMPDIR cannot hold one (missing, not a
@@ -60,6 +61,12 @@ private:
   void remove();
   std::filesystem::path path_;
 };
+
+// Removes, once per process, the private directories in TMPDIR of opscan
+// processes that are gone (killed, or ended by a signal before they could
+// remove them). Making the first PrivateDirectory does it too; commands
+// that may make none call it so that any run cleans up.
+void remove_orphaned_private_directories();
 
 // Removes the private directories this process still has: for a program
 // that ends without unwinding (std::_Exit while a thread still runs).

@@ -341,10 +341,13 @@ TEST(SharedPchCli, TheHeadersItReadsAreInputs) {
   dir.write("a.cpp", "#include <common.h>\n#include <vector>\nint a;\n");
   dir.write("b.cpp", "#include <common.h>\n#include <vector>\nint b;\n");
   const std::string shared = "'" OPSCAN_BINARY "' pch --shared a.cpp b.cpp --cache c -o list.txt";
-  const auto over = run_command(dir.path(), shared + " --depfile inc/common.h -- -Iinc");
-  EXPECT_EQ(over.exit_code, 2) << over.err;
-  EXPECT_NE(over.err.find("[opscan-output-is-input]"), std::string::npos) << over.err;
-  EXPECT_EQ(read_file(dir.path() / "inc/common.h"), "#pragma once\nint shared_thing;\n");
+  for (const char* option : {" --depfile", " --export-fixes"}) {
+    SCOPED_TRACE(option);
+    const auto over = run_command(dir.path(), shared + option + " inc/common.h -- -Iinc");
+    EXPECT_EQ(over.exit_code, 2) << over.err;
+    EXPECT_NE(over.err.find("[opscan-output-is-input]"), std::string::npos) << over.err;
+    EXPECT_EQ(read_file(dir.path() / "inc/common.h"), "#pragma once\nint shared_thing;\n");
+  }
 
   const auto run = run_command(dir.path(), shared + " --depfile list.d -- -Iinc");
   ASSERT_EQ(run.exit_code, 0) << run.err;

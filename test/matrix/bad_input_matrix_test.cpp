@@ -1318,6 +1318,11 @@ std::vector<Case> cases() {
                                          "OPSCAN_KERNEL(\"bad::x\") int f(int);\n")},
                          "scan k.cpp bad.cpp -o ir2.json --depfile ir2.json" + kFlags, 2,
                          "opscan-output-twice"));
+  // A response file a database entry names is an input too.
+  rows.push_back(refused("outputs_database_response_file_as_o",
+                         {put("flags.rsp", "-std=c++17\n"),
+                          database_of("k.cpp", "\"@" + std::string("flags.rsp") + "\"")},
+                         "scan -p build k.cpp -o flags.rsp", 2, "opscan-output-is-input"));
   rows.push_back(refused("outputs_source_as_o_with_a_cache", {},
                          "scan k.cpp -o k.cpp --cache cache" + kFlags, 2,
                          "opscan-output-is-input"));
