@@ -29,9 +29,6 @@ constexpr size_t kMaxHeaderBytes = size_t{16} << 20;
 constexpr size_t kMaxEstimatedFiles = 20000;
 // Sources larger than this are not read for their leading includes.
 constexpr size_t kMaxSourceBytes = size_t{64} << 20;
-// A precompiled header of the standard library's common headers is 5 to 30
-// MiB: less room than this is a likely reason a save failed.
-constexpr size_t kLargePchBytes = size_t{64} << 20;
 
 // Arguments that add text before a source's first line, or change how
 // headers are loaded: a file compiled with them gets no automatic header.

@@ -62,6 +62,10 @@ struct PchPlan {
 // costs (estimated by the bytes of the headers it reaches).
 PchPlan plan_pchs(const std::vector<PchCandidate>& files);
 
+// A precompiled header of the standard library's common headers is 5 to 30
+// MiB: less room than this is a likely reason libclang could not save one.
+inline constexpr size_t kLargePchBytes = size_t{64} << 20;
+
 // A precompiled header ready to load, and the files it was made from.
 struct AutoPch {
   std::string path; // the .pch, in the store

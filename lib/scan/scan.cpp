@@ -349,7 +349,7 @@ PrecompileResult precompile(const PrecompileOptions& options) {
         if (clang_saveTranslationUnit(tu.get(), temporary.c_str(),
                                       clang_defaultSaveOptions(tu.get())) == CXSaveError_None)
           pch = support::read_file(temporary, &why, size_t{1} << 30);
-        else if (std::string full = support::unwritable_reason(dir->path(), size_t{64} << 20);
+        else if (std::string full = support::unwritable_reason(dir->path(), kLargePchBytes);
                  !full.empty())
           why = "libclang could not write it into " + dir->path().parent_path().string() +
                 " (TMPDIR): " + full;
