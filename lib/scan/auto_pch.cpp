@@ -19,16 +19,9 @@ namespace fs = std::filesystem;
 // A prefix reaching less than this is not worth a precompiled header: its
 // headers parse in less time than loading one takes.
 constexpr size_t kMinPrefixBytes = size_t{128} << 10;
-// Making a precompiled header costs about this many parses of its headers
-// (libclang writes every declaration out), and loading one about this part
-// of a parse of them (measured with ExecuTorch's runtime headers).
-constexpr double kMakeCost = 3.5;
-constexpr double kLoadCost = 0.3;
 // Bounds on what the planner reads to estimate costs.
 constexpr size_t kMaxHeaderBytes = size_t{16} << 20;
 constexpr size_t kMaxEstimatedFiles = 20000;
-// Sources larger than this are not read for their leading includes.
-constexpr size_t kMaxSourceBytes = size_t{64} << 20;
 
 // Arguments that add text before a source's first line, or change how
 // headers are loaded: a file compiled with them gets no automatic header.
@@ -225,13 +218,15 @@ std::vector<HeaderName> leading_includes(std::string_view text) {
 }
 
 std::vector<HeaderName> shareable_prefix(const std::string& file,
-                                         const std::vector<std::string>& args) {
+                                         const std::vector<std::string>& args, bool beside) {
   if (std::any_of(args.begin(), args.end(), blocks_auto_pch))
     return {};
   std::optional<std::string> text = read_regular_file(file, kMaxSourceBytes, true);
   if (!text)
     return {};
   std::vector<HeaderName> prefix = leading_includes(*text);
+  if (beside)
+    return prefix;
   // A quoted name the file's own directory has is not found the same way
   // from the store: the prefix ends before it.
   const std::string dir = includer_dir(file, args);
@@ -242,19 +237,21 @@ std::vector<HeaderName> shareable_prefix(const std::string& file,
   return prefix;
 }
 
-PchPlan plan_pchs(const std::vector<PchCandidate>& files) {
+PchPlan plan_pchs(const std::vector<PchCandidate>& files, const PrefixCosts& costs) {
   PchPlan plan;
   plan.pch_of.assign(files.size(), -1);
-  // Files compiled alike, by their arguments.
-  std::map<std::vector<std::string>, std::vector<size_t>> groups;
+  // Files compiled alike, by their arguments (and directory, when prefixes
+  // may hold names found beside them).
+  std::map<std::pair<std::vector<std::string>, std::string>, std::vector<size_t>> groups;
   std::vector<std::vector<HeaderName>> prefixes(files.size());
   for (size_t i = 0; i < files.size(); ++i) {
     const PchCandidate& file = files[i];
-    prefixes[i] = shareable_prefix(file.file, file.args);
+    prefixes[i] = shareable_prefix(file.file, file.args, costs.beside);
     if (!prefixes[i].empty())
-      groups[file.args].push_back(i);
+      groups[{file.args, costs.beside ? includer_dir(file.file, file.args) : ""}].push_back(i);
   }
-  for (const auto& [args, members] : groups) {
+  for (const auto& [group, members] : groups) {
+    const auto& [args, dir] = group;
     // Every prefix two files or more share, with the files that have it.
     std::map<std::vector<HeaderName>, std::vector<size_t>> shared;
     for (size_t i : members) {
@@ -272,8 +269,8 @@ PchPlan plan_pchs(const std::vector<PchCandidate>& files) {
     for (const auto& [includes, with] : shared) {
       if (with.size() < 2)
         continue;
-      // Quoted names are not in the file's directory (checked above), so
-      // any member's directory gives the same lookups.
+      // Quoted names are in no file's directory (checked above), or the
+      // files share one: any member's directory gives the same lookups.
       const size_t bytes = estimator.bytes(includes, includer_dir(files[with[0]].file, args));
       if (bytes >= kMinPrefixBytes)
         nodes.push_back({&includes, &with, bytes});
@@ -288,10 +285,10 @@ PchPlan plan_pchs(const std::vector<PchCandidate>& files) {
         if (node.chosen)
           continue;
         const double bytes = static_cast<double>(node.bytes);
-        double gain = -kMakeCost * bytes;
+        double gain = -costs.make * bytes;
         for (size_t f : *node.files) {
           const double before = static_cast<double>(covered[f]);
-          gain += std::max(0.0, bytes - before) - (before == 0 ? kLoadCost * bytes : 0.0);
+          gain += std::max(0.0, bytes - before) - (before == 0 ? costs.load * bytes : 0.0);
         }
         if (gain > best_gain) {
           best_gain = gain;
@@ -312,7 +309,7 @@ PchPlan plan_pchs(const std::vector<PchCandidate>& files) {
     for (const auto& [file, node] : node_of) {
       auto [it, added] = pch_of_node.emplace(node, static_cast<int>(plan.pchs.size()));
       if (added)
-        plan.pchs.push_back({args, *nodes[node].includes});
+        plan.pchs.push_back({args, *nodes[node].includes, dir});
       plan.pch_of[file] = it->second;
     }
     estimator.add_read(plan.read);
@@ -402,7 +399,7 @@ std::optional<AutoPch> PchStore::stored(const PlannedPch& planned) {
 std::optional<AutoPch> PchStore::find(const std::vector<std::string>& args,
                                       const std::vector<HeaderName>& prefix) {
   for (size_t n = prefix.size(); n > 0; --n) {
-    if (std::optional<AutoPch> pch = stored({args, {prefix.begin(), prefix.begin() + n}}))
+    if (std::optional<AutoPch> pch = stored({args, {prefix.begin(), prefix.begin() + n}, {}}))
       return pch;
   }
   return std::nullopt;

@@ -25,6 +25,9 @@
 
 namespace opscan::scan {
 
+// Sources larger than this are not read for their leading includes.
+inline constexpr size_t kMaxSourceBytes = size_t{64} << 20;
+
 // The #include lines a source starts with: after blank lines and comments,
 // each `#include <name>` or `#include "name"` alone on its line (comments
 // aside), up to the first line that is anything else. A start the rules do
@@ -34,9 +37,10 @@ std::vector<HeaderName> leading_includes(std::string_view source);
 
 // The leading includes of `file` that an automatic header may hold when it
 // is compiled with `args`: none when the arguments add text before the
-// file's first line; up to a quoted name the file's own directory has.
+// file's first line; up to a quoted name the file's own directory has,
+// unless `beside` (the header is made in that directory).
 std::vector<HeaderName> shareable_prefix(const std::string& file,
-                                         const std::vector<std::string>& args);
+                                         const std::vector<std::string>& args, bool beside = false);
 
 // A file to be parsed, as the planner sees it.
 struct PchCandidate {
@@ -48,6 +52,7 @@ struct PchCandidate {
 struct PlannedPch {
   std::vector<std::string> args;
   std::vector<HeaderName> includes;
+  std::string dir; // with PrefixCosts::beside: the files' directory
 };
 
 struct PchPlan {
@@ -56,11 +61,29 @@ struct PchPlan {
   std::vector<std::string> read; // the headers read to estimate their cost
 };
 
+// What sharing a prefix costs, in parses of the bytes its headers reach.
+struct PrefixCosts {
+  double make; // once
+  double load; // in each file that uses it
+  // Whether the prefix may hold quoted names found beside the files, which
+  // it then shares only among the files of one directory.
+  bool beside;
+};
+// A precompiled header in the store: making one costs about 3.5 parses of
+// its headers (libclang writes every declaration out), loading one about
+// 0.3 of a parse of them (measured with ExecuTorch's runtime headers).
+inline constexpr PrefixCosts kStoredPchCosts{3.5, 0.3, false};
+// A preamble kept in memory (preamble_unit.h): made with the first file's
+// parse, about 1.5 parses of its headers, and reused in each further file
+// in about a fiftieth.
+inline constexpr PrefixCosts kPreambleUnitCosts{1.5, 0.02, true};
+
 // Chooses the shared prefixes worth precompiling: each file gets the longest
 // chosen prefix of its leading includes, and a prefix is chosen when parsing
 // it once, instead of in each file that starts with it, saves more than it
 // costs (estimated by the bytes of the headers it reaches).
-PchPlan plan_pchs(const std::vector<PchCandidate>& files);
+PchPlan plan_pchs(const std::vector<PchCandidate>& files,
+                  const PrefixCosts& costs = kStoredPchCosts);
 
 // A precompiled header of the standard library's common headers is 5 to 30
 // MiB: less room than this is a likely reason libclang could not save one.

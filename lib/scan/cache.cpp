@@ -163,14 +163,7 @@ bool add_tested_names(std::string_view text, const std::set<std::string>& tester
 
 } // namespace
 
-Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string>& args) {
-  struct Inclusion {
-    CXFile file;
-    std::string path;
-    unsigned depth = 0;
-    CXFile includer = nullptr; // null for the main file, and for forced includes
-    unsigned offset = 0;       // of the header name in the includer
-  };
+std::vector<Inclusion> inclusions_of(CXTranslationUnit tu, bool preamble) {
   std::vector<Inclusion> inclusions;
   clang_getInclusions(
       tu,
@@ -182,6 +175,50 @@ Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string
         static_cast<std::vector<Inclusion>*>(data)->push_back(std::move(inclusion));
       },
       &inclusions);
+  auto main = std::find_if(inclusions.begin(), inclusions.end(),
+                           [](const Inclusion& inclusion) { return inclusion.depth == 0; });
+  if (!preamble || main == inclusions.end())
+    return inclusions;
+  // The main file's #include lines whose file is listed nowhere.
+  struct Missing {
+    CXTranslationUnit tu;
+    CXFile main;
+    std::string_view text;
+    std::set<std::string> listed;
+    std::vector<Inclusion> found;
+  } missing{tu, main->file, {}, {}, {}};
+  size_t size = 0;
+  const char* text = clang_getFileContents(tu, missing.main, &size);
+  missing.text = std::string_view(text ? text : "", text ? size : 0);
+  for (const Inclusion& inclusion : inclusions)
+    missing.listed.insert(inclusion.path);
+  CXCursorAndRangeVisitor visitor{
+      &missing, [](void* data, CXCursor cursor, CXSourceRange) {
+        auto& m = *static_cast<Missing*>(data);
+        CXFile file = clang_getIncludedFile(cursor);
+        std::string path = file ? take(clang_getFileName(file)) : std::string();
+        if (!file || m.listed.count(path))
+          return CXVisit_Continue;
+        unsigned offset = 0;
+        clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(cursor)), nullptr,
+                                   nullptr, nullptr, &offset);
+        // libclang's include location is the header name's.
+        const size_t name = m.text.find_first_of("<\"", offset);
+        if (name == std::string_view::npos ||
+            m.text.substr(offset, name - offset).find('\n') != std::string_view::npos)
+          return CXVisit_Continue;
+        m.listed.insert(path);
+        m.found.push_back({file, std::move(path), 1, m.main, static_cast<unsigned>(name)});
+        return CXVisit_Continue;
+      }};
+  clang_findIncludesInFile(tu, missing.main, visitor);
+  inclusions.insert(inclusions.end(), missing.found.begin(), missing.found.end());
+  return inclusions;
+}
+
+Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string>& args,
+                             bool preamble) {
+  const std::vector<Inclusion> inclusions = inclusions_of(tu, preamble);
 
   Dependencies out;
   auto uncacheable = [&] {

@@ -41,6 +41,7 @@
 // libclang's handle, as clang-c/Index.h declares it (libclang's headers are
 // lib/scan's private dependency).
 typedef struct CXTranslationUnitImpl* CXTranslationUnit;
+typedef void* CXFile;
 
 namespace opscan::scan {
 
@@ -57,8 +58,25 @@ struct Dependencies {
   bool cacheable = true;           // false for a computed include
 };
 
-// The dependencies of `tu`, parsed with `args`.
-Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string>& args);
+// A file a translation unit read, as libclang lists it (clang_getInclusions).
+struct Inclusion {
+  CXFile file;
+  std::string path;
+  unsigned depth = 0;
+  CXFile includer = nullptr; // null for the main file, and for forced includes
+  unsigned offset = 0;       // of the header name in the includer
+};
+
+// The files `tu` read, the main file first. With `preamble` (a unit parsed
+// with a preamble), the headers its main file includes after the preamble
+// are added: libclang 14 leaves them out of such a unit's list, taking
+// them for the preamble's own entry.
+std::vector<Inclusion> inclusions_of(CXTranslationUnit tu, bool preamble = false);
+
+// The dependencies of `tu`, parsed with `args` (`preamble`: as for
+// inclusions_of).
+Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string>& args,
+                             bool preamble = false);
 
 class FragmentCache {
 public:

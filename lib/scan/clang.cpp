@@ -141,7 +141,7 @@ struct ParseCall {
   const std::vector<const char*>* argv;
   std::vector<CXUnsavedFile>* unsaved;
   unsigned options;
-  CXTranslationUnit tu = nullptr;
+  CXTranslationUnit tu = nullptr; // given: re-parsed (with `unsaved` only)
   CXErrorCode code = CXError_Failure;
 };
 
@@ -152,10 +152,16 @@ void* parse_with_signal_stack(void* data) {
   stack.ss_sp = signal_stack.get();
   stack.ss_size = kSignalStackBytes;
   ::sigaltstack(&stack, nullptr);
-  call->code = clang_parseTranslationUnit2(
-      call->index, call->file, call->argv->data(), static_cast<int>(call->argv->size()),
-      call->unsaved->data(), static_cast<unsigned>(call->unsaved->size()), call->options,
-      &call->tu);
+  const auto unsaved = static_cast<unsigned>(call->unsaved->size());
+  if (call->tu)
+    call->code = clang_reparseTranslationUnit(call->tu, unsaved, call->unsaved->data(),
+                                              clang_defaultReparseOptions(call->tu)) == 0
+                     ? CXError_Success
+                     : CXError_Failure;
+  else
+    call->code = clang_parseTranslationUnit2(
+        call->index, call->file, call->argv->data(), static_cast<int>(call->argv->size()),
+        call->unsaved->data(), unsaved, call->options, &call->tu);
   stack.ss_flags = SS_DISABLE;
   ::sigaltstack(&stack, nullptr);
   return nullptr;
@@ -240,6 +246,13 @@ TranslationUnit parse(CXIndex index, const std::string& file, const std::vector<
     return {};
   }
   return TranslationUnit(call.tu);
+}
+
+bool reparse(CXTranslationUnit tu, const std::string& file, std::vector<CXUnsavedFile> unsaved) {
+  std::vector<const char*> argv;
+  ParseCall call{nullptr, file.c_str(), &argv, &unsaved, 0, tu};
+  run_parse(call);
+  return call.code == CXError_Success;
 }
 
 QualifiedName qualified_name(CXCursor decl) {

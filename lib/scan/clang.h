@@ -115,6 +115,11 @@ TranslationUnit parse(CXIndex index, const std::string& file, const std::vector<
                       unsigned options, diag::Diagnostics& diags,
                       std::vector<CXUnsavedFile> unsaved = {});
 
+// Parses `tu` again, with `unsaved` standing for files (its main file
+// too), as parse() does: crashes end it with false, and it is bounded by
+// limit_parse_time as a parse of `file`. After false, `tu` is unusable.
+bool reparse(CXTranslationUnit tu, const std::string& file, std::vector<CXUnsavedFile> unsaved);
+
 // The name as types are compared: without inline namespaces (std::__1,
 // std::__cxx11), so names match across standard libraries.
 std::string type_name(CXCursor decl);

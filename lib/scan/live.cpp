@@ -1,6 +1,7 @@
 #include "scan/live.h"
 
 #include "ir/validate.h"
+#include "scan/cache.h"
 #include "scan/clang.h"
 #include "scan/extract.h"
 #include "scan/flags.h"
@@ -79,13 +80,10 @@ LiveAnalysis LiveUnit::analyze(const std::vector<Buffer>& buffers, const KnownSc
 
   out.suggestions = suggest_kernels(tu, suggest_in);
   out.files.push_back(main_file_);
-  clang_getInclusions(
-      tu,
-      [](CXFile file, CXSourceLocation*, unsigned depth, CXClientData data) {
-        if (depth > 0)
-          static_cast<std::vector<std::string>*>(data)->push_back(take(clang_getFileName(file)));
-      },
-      &out.files);
+  for (Inclusion& inclusion : inclusions_of(tu, /*preamble=*/true)) {
+    if (inclusion.depth > 0)
+      out.files.push_back(std::move(inclusion.path));
+  }
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include "scan/extract.h"
 #include "scan/flags.h"
 #include "scan/known_schemas.h"
+#include "scan/preamble_unit.h"
 #include "scan/signature.h"
 #include "scan/types.h"
 #include "support/files.h"
@@ -19,10 +20,8 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <functional>
-#include <future>
 #include <map>
 #include <mutex>
-#include <numeric>
 #include <set>
 #include <thread>
 #include <unistd.h>
@@ -51,14 +50,10 @@ struct ScanContext {
 };
 
 // Every file the translation unit read: the main file and its includes.
-std::vector<std::string> inputs_of(CXTranslationUnit tu) {
+std::vector<std::string> inputs_of(CXTranslationUnit tu, bool preamble) {
   std::vector<std::string> files;
-  clang_getInclusions(
-      tu,
-      [](CXFile file, CXSourceLocation*, unsigned, CXClientData data) {
-        static_cast<std::vector<std::string>*>(data)->push_back(take(clang_getFileName(file)));
-      },
-      &files);
+  for (Inclusion& inclusion : inclusions_of(tu, preamble))
+    files.push_back(std::move(inclusion.path));
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
   return files;
@@ -143,30 +138,82 @@ FileResult prepare(const ScanContext& context, const std::string& file, Prepared
   return result;
 }
 
+// A file's unit placement undone: what the unit reports of its main file
+// is the file's own. False when something cannot be mapped back (the file
+// then needs a plain parse).
+bool undo_placement(const UnitPlacement& at, const std::string& text, ir::Module& fragment,
+                    Dependencies& dependencies, std::vector<std::string>& inputs) {
+  for (ir::Kernel& kernel : fragment.kernels) {
+    if (at.file != at.unit &&
+        kernel.usr.find(std::filesystem::path(at.unit).filename().string()) != std::string::npos)
+      return false; // a name of internal linkage, which names its file
+    if (kernel.location.file != at.unit)
+      continue;
+    if (kernel.location.line <= at.lines || kernel.location.offset < at.bytes)
+      return false;
+    kernel.location = {at.file, kernel.location.line - at.lines, kernel.location.column,
+                       kernel.location.offset - at.bytes};
+  }
+  const std::string unit_shown = support::display_path(at.unit);
+  for (ir::SourceFile& source : fragment.sources) {
+    if (source.path == unit_shown)
+      source = {support::display_path(at.file), support::sha256_hex(text)};
+  }
+  for (CachedInput& input : dependencies.inputs) {
+    if (input.path == at.unit)
+      input = {at.file, support::sha256_hex(text)};
+  }
+  std::sort(dependencies.inputs.begin(), dependencies.inputs.end(),
+            [](const CachedInput& a, const CachedInput& b) { return a.path < b.path; });
+  std::replace(inputs.begin(), inputs.end(), at.unit, at.file);
+  return true;
+}
+
+// How a prepared file is parsed: alone, loading an automatic precompiled
+// header, or in a unit that shares its leading #include lines.
+struct ParseWith {
+  const AutoPch* pch = nullptr;
+  PreambleUnit* unit = nullptr;
+};
+
 // Parses a prepared file into `result` (which holds what preparing it
-// found), loading the automatic precompiled header `pch` when given. False,
-// leaving `result` alone, when a scan with `pch` reports anything: the
-// caller scans again without it, so that what is reported is the same.
+// found). False, leaving `result` alone, when a scan with a header or in a
+// unit reports anything or cannot stand for a plain parse: the caller scans
+// again without, so that what is reported is the same.
 bool parse_prepared(CXIndex index, const ScanContext& context, const Prepared& prepared,
-                    const AutoPch* pch, FileResult& result) {
+                    ParseWith with, FileResult& result) {
   const CompileCommand& command = *prepared.command;
+  const AutoPch* pch = with.pch;
   std::vector<std::string> args = command.args;
   if (pch)
     args.insert(args.end(), {"-include-pch", pch->path});
   FileResult out = result;
-  TranslationUnit tu = parse(index, command.file, args,
-                             CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing |
-                                 kExtractParseOptions,
-                             out.diagnostics);
-  if (pch && (!tu || out.diagnostics.size() != result.diagnostics.size()))
-    return false;
-  if (!tu) {
-    result = std::move(out);
-    return true;
+  TranslationUnit own;
+  CXTranslationUnit tu = nullptr;
+  UnitPlacement at;
+  std::optional<std::string> text;
+  if (with.unit) {
+    text = read_regular_file(command.file, kMaxSourceBytes, /*follow_links=*/true);
+    tu = text ? with.unit->parse(index, command.file, *text, at) : nullptr;
+    if (!tu)
+      return false;
+  } else {
+    own = parse(index, command.file, args,
+                CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing |
+                    kExtractParseOptions,
+                out.diagnostics);
+    tu = own.get();
+    if (pch && (!tu || out.diagnostics.size() != result.diagnostics.size()))
+      return false;
+    if (!tu) {
+      result = std::move(out);
+      return true;
+    }
   }
-  Extracted extracted =
-      extract_kernels(tu.get(), command.file, context.known, context.options.check_field);
-  if (pch && !extracted.diagnostics.empty())
+  const bool shared = pch || with.unit;
+  Extracted extracted = extract_kernels(tu, with.unit ? at.unit : command.file, context.known,
+                                        context.options.check_field);
+  if (shared && !extracted.diagnostics.empty())
     return false;
   out.fragment = std::move(extracted.fragment);
   out.diagnostics.insert(out.diagnostics.end(), extracted.diagnostics.begin(),
@@ -177,8 +224,10 @@ bool parse_prepared(CXIndex index, const ScanContext& context, const Prepared& p
   auto from_store = [&](const std::string& path) {
     return context.pch_store && context.pch_store->holds(path);
   };
-  if (!prepared.cache_key.empty() && out.diagnostics.empty()) {
-    Dependencies dependencies = dependencies_of(tu.get(), args);
+  const bool cached = !prepared.cache_key.empty() && out.diagnostics.empty();
+  Dependencies dependencies;
+  if (cached) {
+    dependencies = dependencies_of(tu, args, with.unit);
     for (const std::string& user_pch : precompiled_headers(command.args))
       dependencies.inputs.push_back({user_pch, context.cache->hash_of(user_pch)});
     if (pch) {
@@ -196,9 +245,12 @@ bool parse_prepared(CXIndex index, const ScanContext& context, const Prepared& p
                       [](const CachedInput& a, const CachedInput& b) { return a.path == b.path; }),
           dependencies.inputs.end());
     }
-    context.cache->store(prepared.cache_key, command.file, dependencies, out.fragment);
   }
-  out.inputs = inputs_of(tu.get());
+  out.inputs = inputs_of(tu, with.unit);
+  if (with.unit && !undo_placement(at, *text, out.fragment, dependencies, out.inputs))
+    return false;
+  if (cached)
+    context.cache->store(prepared.cache_key, command.file, dependencies, out.fragment);
   std::erase_if(out.inputs, from_store);
   if (pch) {
     for (const CachedInput& input : pch->dependencies.inputs)
@@ -356,7 +408,7 @@ PrecompileResult precompile(const PrecompileOptions& options) {
       }
       if (pch) {
         out.pch = std::move(*pch);
-        out.inputs = real_paths(inputs_of(tu.get()));
+        out.inputs = real_paths(inputs_of(tu.get(), false));
       } else {
         out.diagnostics.push_back(
             !why.empty() ? diag::make_error("opscan-io", {options.header, 0, 0, 0},
@@ -398,22 +450,11 @@ Result scan(const Options& options) {
     }
   }
   const size_t files = options.files.size();
+  // Headers `opscan pch --shared` stored in the cache, for files no unit
+  // takes (the scan makes none: a unit costs a third of making one).
   std::optional<PchStore> pch_store;
-  // Without a cache, the automatic headers live in a private temporary
-  // directory for this scan only.
-  std::optional<support::PrivateDirectory> private_dir;
-  std::optional<FragmentCache> private_cache;
-  if (context.cache && options.auto_pch) {
+  if (context.cache && options.auto_pch)
     pch_store.emplace(std::filesystem::path(*options.cache_dir) / "pch", *context.cache);
-  } else if (!options.cache_dir && options.auto_pch && files > 1) {
-    // Without a usable TMPDIR (missing, not a directory, not writable), the
-    // scan goes on without them: they only make it faster.
-    private_dir = support::PrivateDirectory::make("pch");
-    if (private_dir) {
-      private_cache.emplace(private_dir->path());
-      pch_store.emplace(private_dir->path() / "pch", *private_cache);
-    }
-  }
   context.pch_store = pch_store ? &*pch_store : nullptr;
   const unsigned jobs = jobs_for(options, files);
   std::vector<FileResult> results(files);
@@ -426,8 +467,8 @@ Result scan(const Options& options) {
       options.progress(++done, files, options.files[i]);
     }
   };
-  // First what the cache has, then the precompiled headers the files left
-  // share, then those files.
+  // First what the cache has, then the files left: those that share
+  // leading #include lines in units, each unit's files one after another.
   in_parallel(jobs, files, [&](Indexes&, size_t i) {
     results[i] = prepare(context, options.files[i], prepared[i]);
     if (prepared[i].done)
@@ -439,52 +480,61 @@ Result scan(const Options& options) {
       to_parse.push_back(i);
   }
   PchPlan plan;
-  if (pch_store && to_parse.size() > 1) {
+  if (options.auto_pch && to_parse.size() > 1) {
     std::vector<PchCandidate> candidates;
     for (size_t i : to_parse)
       candidates.push_back({prepared[i].command->file, prepared[i].command->args});
-    plan = plan_pchs(candidates);
+    plan = plan_pchs(candidates, kPreambleUnitCosts);
   }
   plan.pch_of.resize(to_parse.size(), -1);
-  // Files grouped by header, in the order the headers are made.
-  std::vector<size_t> order(to_parse.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return static_cast<unsigned>(plan.pch_of[a]) < static_cast<unsigned>(plan.pch_of[b]);
-  });
-  std::vector<std::promise<std::optional<AutoPch>>> made(plan.pchs.size());
-  std::vector<std::shared_future<std::optional<AutoPch>>> pchs;
-  for (auto& promise : made)
-    pchs.push_back(promise.get_future().share());
-  std::atomic<size_t> with_pch{0};
-  in_parallel(jobs, plan.pchs.size() + order.size(), [&](Indexes& indexes, size_t task) {
-    if (task < plan.pchs.size()) {
-      made[task].set_value(pch_store->get(index_of(indexes.plain, false), plan.pchs[task]));
-      return;
-    }
-    const size_t k = order[task - plan.pchs.size()];
-    const size_t i = to_parse[k];
-    // A file no header was planned for may have one stored by an earlier run.
-    // A header another worker is still making is not waited for: the file
-    // is scanned without it (the IR is the same), keeping every core busy.
-    std::optional<AutoPch> pch;
-    if (plan.pch_of[k] >= 0) {
-      const auto& made = pchs[plan.pch_of[k]];
-      if (made.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
-        pch = made.get();
-    } else if (pch_store) {
-      const CompileCommand& command = *prepared[i].command;
-      pch = pch_store->find(command.args, shareable_prefix(command.file, command.args));
-    }
-    if (pch &&
-        parse_prepared(index_of(indexes.skip_pch, true), context, prepared[i], &*pch, results[i]))
-      ++with_pch;
+  // A task is a unit's files or a file alone; the largest first.
+  std::vector<std::vector<size_t>> tasks(plan.pchs.size());
+  for (size_t k = 0; k < to_parse.size(); ++k) {
+    if (plan.pch_of[k] >= 0)
+      tasks[plan.pch_of[k]].push_back(to_parse[k]);
     else
-      parse_prepared(index_of(indexes.plain, false), context, prepared[i], nullptr, results[i]);
-    file_done(i);
+      tasks.push_back({to_parse[k]});
+  }
+  std::stable_sort(tasks.begin(), tasks.end(),
+                   [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  std::atomic<size_t> shared{0}, units{0};
+  std::set<std::string> stored_used;
+  std::mutex stored_mutex;
+  in_parallel(jobs, tasks.size(), [&](Indexes& indexes, size_t task) {
+    std::optional<PreambleUnit> unit;
+    const std::vector<size_t>& members = tasks[task];
+    if (members.size() > 1) {
+      const size_t k = std::find(to_parse.begin(), to_parse.end(), members[0]) - to_parse.begin();
+      unit.emplace(plan.pchs[plan.pch_of[k]], prepared[members[0]].command->file);
+    }
+    bool used_unit = false;
+    for (size_t i : members) {
+      const CompileCommand& command = *prepared[i].command;
+      bool done = unit && parse_prepared(index_of(indexes.skip_pch, true), context, prepared[i],
+                                         {nullptr, &*unit}, results[i]);
+      used_unit = used_unit || done;
+      // A header stored by `opscan pch --shared` for the file's first lines.
+      std::optional<AutoPch> pch;
+      if (!done && pch_store)
+        pch = pch_store->find(command.args, shareable_prefix(command.file, command.args));
+      if (!done && pch) {
+        done = parse_prepared(index_of(indexes.skip_pch, true), context, prepared[i],
+                              {&*pch, nullptr}, results[i]);
+        if (done) {
+          std::lock_guard lock(stored_mutex);
+          stored_used.insert(pch->path);
+        }
+      }
+      if (done)
+        ++shared;
+      else
+        parse_prepared(index_of(indexes.plain, false), context, prepared[i], {}, results[i]);
+      file_done(i);
+    }
+    units += used_unit;
   });
-  out.files_with_pch = with_pch;
-  private_dir.reset();
+  out.files_with_pch = shared;
+  out.pchs = units + stored_used.size();
   // A cache that cannot be written costs the next scan its speed, not its
   // result: said once, as a warning.
   if (cache) {
@@ -497,7 +547,6 @@ Result scan(const Options& options) {
                              "nothing more is kept in the cache " + *options.cache_dir + ": " +
                                  why + " (the IR is the same; the next scan is not faster)"));
   }
-  out.pchs = std::count_if(pchs.begin(), pchs.end(), [](const auto& pch) { return pch.get(); });
   for (FileResult& r : results)
     show_paths(r);
 
@@ -580,19 +629,26 @@ LocateResult locate_functions(const Options& options) {
   std::unique_ptr<CompilationDatabase> db;
   if (!open_database(options, db, out.diagnostics))
     return out;
-  Index index(clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0));
-  for (const CompileCommand& command : commands_for(options, db.get(), out.diagnostics)) {
+  const std::vector<CompileCommand> commands = commands_for(options, db.get(), out.diagnostics);
+  std::vector<std::optional<SourceSites>> sites(commands.size());
+  std::vector<diag::Diagnostics> diagnostics(commands.size());
+  in_parallel(jobs_for(options, commands.size()), commands.size(), [&](Indexes& indexes, size_t i) {
+    const CompileCommand& command = commands[i];
     TranslationUnit tu =
-        parse(index.get(), command.file, command.args,
-              CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing, out.diagnostics);
+        parse(index_of(indexes.plain, false), command.file, command.args,
+              CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing, diagnostics[i]);
     if (!tu)
-      continue;
+      return;
     diag::Diagnostics errors = clang_errors(tu.get());
-    if (!errors.empty()) {
-      out.diagnostics.insert(out.diagnostics.end(), errors.begin(), errors.end());
-      continue;
-    }
-    out.files.push_back(sites_of(tu.get(), command.file));
+    if (!errors.empty())
+      diagnostics[i].insert(diagnostics[i].end(), errors.begin(), errors.end());
+    else
+      sites[i] = sites_of(tu.get(), command.file);
+  });
+  for (size_t i = 0; i < commands.size(); ++i) {
+    out.diagnostics.insert(out.diagnostics.end(), diagnostics[i].begin(), diagnostics[i].end());
+    if (sites[i])
+      out.files.push_back(std::move(*sites[i]));
   }
   for (auto& d : out.diagnostics)
     d.location.file = display(d.location);

@@ -1,5 +1,6 @@
-// The automatic precompiled header: which leading includes it may hold, and
-// that a scan gives the same IR, diagnostics and inputs with and without it.
+// Shared leading includes (preamble units in a scan, headers stored by
+// `opscan pch --shared`): which leading includes they may hold, and that a
+// scan gives the same IR, diagnostics and inputs with and without them.
 #include "ir/json.h"
 #include "scan/auto_pch.h"
 #include "scan/scan.h"
@@ -135,12 +136,24 @@ TEST_F(AutoPchTest, SharedPrefixIsPrecompiledOnceAndGivesTheSameIr) {
   const Result again = run(files, true, "cache");
   EXPECT_EQ(again.files_parsed, 0u);
   EXPECT_EQ(ir::to_json(again.module), ir::to_json(result.module));
-  // One file edited: parsed alone, with the stored header; and so in a
-  // scan of that file only.
+  // One file edited: parsed alone, and the scan stores no header (a unit
+  // needs two files) ...
   write_file(files[3], text_of(files[3]) + "// edited\n");
   const Result edited = run(files, true, "cache");
   EXPECT_EQ(edited.files_parsed, 1u);
-  EXPECT_EQ(edited.files_with_pch, 1u);
+  EXPECT_EQ(edited.files_with_pch, 0u);
+  // ... but one `opscan pch --shared` stored is used, and so in a scan of
+  // that file only.
+  Options shared;
+  shared.files = files;
+  shared.extra_args = {"-std=c++17", "-I" + dir_.file("include")};
+  shared.cache_dir = dir_.file("cache");
+  ASSERT_EQ(precompile_shared(shared).pchs.size(), 1u);
+  write_file(files[3], text_of(files[3]) + "// edited again\n");
+  const Result stored = run(files, true, "cache");
+  EXPECT_EQ(stored.files_parsed, 1u);
+  EXPECT_EQ(stored.files_with_pch, 1u);
+  EXPECT_EQ(stored.pchs, 1u);
   write_file(files[4], text_of(files[4]) + "// edited\n");
   const Result alone = run({files[4]}, true, "cache");
   EXPECT_EQ(alone.files_with_pch, 1u);
@@ -289,8 +302,11 @@ TEST_F(AutoPchTest, ErrorsAreReportedAsWithout) {
 
 TEST_F(AutoPchTest, ADamagedStoreIsMadeAgain) {
   const std::vector<std::string> files = kernels("d", "#include <common.h>\n", 7);
-  const Result first = same_either_way(files);
-  ASSERT_EQ(first.files_with_pch, 7u);
+  Options shared;
+  shared.files = files;
+  shared.extra_args = {"-std=c++17", "-I" + dir_.file("include")};
+  shared.cache_dir = dir_.file("cache");
+  ASSERT_EQ(precompile_shared(shared).pchs.size(), 1u);
   std::vector<fs::path> stored;
   for (const auto& entry : fs::directory_iterator(dir_.file("cache/pch")))
     stored.push_back(entry.path());
@@ -301,13 +317,13 @@ TEST_F(AutoPchTest, ADamagedStoreIsMadeAgain) {
     else if (path.extension() == ".h")
       write_file(path, "#error not ours\n");
   }
-  fs::remove_all(dir_.file("cache-off"));
-  // A source edited too, so that files are parsed again.
-  for (const std::string& f : files)
-    write_file(f, text_of(f) + "// edited\n");
-  const Result again = same_either_way(files);
-  EXPECT_EQ(again.diagnostics.size(), 0u) << describe(again.diagnostics);
-  EXPECT_EQ(again.files_with_pch, 7u);
+  // Made again by the next `opscan pch --shared`, and used by a scan of
+  // one file (files scanned together share a unit instead).
+  ASSERT_EQ(precompile_shared(shared).pchs.size(), 1u);
+  const Result alone = run({files[0]}, true, "cache");
+  EXPECT_EQ(alone.diagnostics.size(), 0u) << describe(alone.diagnostics);
+  EXPECT_EQ(alone.files_with_pch, 1u);
+  EXPECT_EQ(ir::to_json(alone.module), ir::to_json(run({files[0]}, false, "cache-off").module));
 }
 
 TEST_F(AutoPchTest, ForcedIncludesGetNone) {
