@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <functional>
 #include <map>
@@ -339,6 +340,29 @@ void in_parallel(unsigned jobs, size_t n, const std::function<void(Indexes&, siz
     t.join();
 }
 
+// TMPDIR set to a directory while the object lives: libclang writes the
+// preambles of units there. Set and restored while no other thread runs
+// (the environment is not thread-safe).
+class TemporaryDirectoryVariable {
+public:
+  explicit TemporaryDirectoryVariable(const std::filesystem::path& dir) {
+    if (const char* old = std::getenv("TMPDIR"))
+      old_ = old;
+    ::setenv("TMPDIR", dir.c_str(), 1);
+  }
+  ~TemporaryDirectoryVariable() {
+    if (old_)
+      ::setenv("TMPDIR", old_->c_str(), 1);
+    else
+      ::unsetenv("TMPDIR");
+  }
+  TemporaryDirectoryVariable(const TemporaryDirectoryVariable&) = delete;
+  TemporaryDirectoryVariable& operator=(const TemporaryDirectoryVariable&) = delete;
+
+private:
+  std::optional<std::string> old_;
+};
+
 // Worker threads for `files` files: options.jobs, or one per core.
 unsigned jobs_for(const Options& options, size_t files) {
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -497,6 +521,12 @@ Result scan(const Options& options) {
   }
   std::stable_sort(tasks.begin(), tasks.end(),
                    [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  // The units' preambles, in a private directory that a killed scan leaves
+  // for the next run to remove (without one, in TMPDIR itself).
+  std::optional<support::PrivateDirectory> preambles;
+  std::optional<TemporaryDirectoryVariable> preambles_variable;
+  if (!plan.pchs.empty() && (preambles = support::PrivateDirectory::make("scan")))
+    preambles_variable.emplace(preambles->path());
   std::atomic<size_t> shared{0}, units{0};
   std::set<std::string> stored_used;
   std::mutex stored_mutex;
@@ -533,6 +563,8 @@ Result scan(const Options& options) {
     }
     units += used_unit;
   });
+  preambles_variable.reset();
+  preambles.reset();
   out.files_with_pch = shared;
   out.pchs = units + stored_used.size();
   // A cache that cannot be written costs the next scan its speed, not its
