@@ -14,6 +14,8 @@
 #                     bench/executorch.sh does, instead of the synthetic
 #                     corpus (make_corpus.py -n FILES, default 100)
 #   --keep            keep the temporary work dir (path printed)
+#   $OPSCAN_BENCH_SCHEMAS  with --executorch: a schemas file (SCHEMAS of the
+#                     library, opscan --schemas), as for bench/executorch.sh
 #   $OPSCAN_BUILD     an opscan build directory to install the package from
 #                     (default: a Release build made in bench/build)
 #   $OPSCAN_PEER_SHARE  the peer's time for the same library (seconds of its
@@ -31,7 +33,7 @@ while [ $# -gt 0 ]; do
     --executorch) ET=$(realpath "$2"); shift ;;
     -n) N=$2; shift ;;
     --keep) KEEP=1 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "edit_loop.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -84,12 +86,18 @@ else
   FLAGS="-x c++ -std=c++17 -I$SRC/inc -I$ET/runtime/core/portable_type/c10"
   FLAGS="$FLAGS -DC10_USING_CUSTOM_GENERATED_MACROS -I$REPO/include"
   mkdir "$SRC/kernels" && cp "$ET"/kernels/portable/cpu/op_*.cpp "$SRC/kernels/"
+  SCHEMAS=() SCHEMAS_OPTION=
+  if [ -n "${OPSCAN_BENCH_SCHEMAS:-}" ]; then
+    SCHEMAS=(--schemas "$(realpath "$OPSCAN_BENCH_SCHEMAS")")
+    SCHEMAS_OPTION="SCHEMAS $(realpath "$OPSCAN_BENCH_SCHEMAS")"
+  fi
   "$OPSCAN" import-yaml "$ET/kernels/portable/functions.yaml" "$SRC"/kernels/op_*.cpp -- $FLAGS \
     >"$WORK/import.out" 2>"$WORK/import.err" || echo "edit_loop.sh: import-yaml reported problems" >&2
   # As bench/executorch.sh: a file that does not scan is dropped, loudly.
   mkdir -p "$WORK/check"
   for f in "$SRC"/kernels/op_*.cpp; do
-    "$OPSCAN" scan -o "$WORK/check/x.json" "$f" -- $FLAGS >/dev/null 2>&1 || { echo "$f"; rm "$f"; }
+    "$OPSCAN" scan -o "$WORK/check/x.json" "${SCHEMAS[@]}" "$f" -- $FLAGS >/dev/null 2>&1 ||
+      { echo "$f"; rm "$f"; }
   done >"$WORK/dropped.txt"
   [ -s "$WORK/dropped.txt" ] && echo "edit_loop.sh: DROPPED $(wc -l <"$WORK/dropped.txt") file(s)" >&2
   WHAT="ExecuTorch portable kernels from $ET ($(wc -l <"$WORK/dropped.txt") file(s) dropped)"
@@ -108,12 +116,12 @@ project(edit_loop CXX)
 find_package(opscan CONFIG REQUIRED)
 file(GLOB sources CONFIGURE_DEPENDS kernels/*.cpp)
 opscan_add_kernel_library(${LIB}_kernels SOURCES \${sources} TARGET executorch
-  REGISTRATION named LIB_NAME $LIB STATIC)
+  REGISTRATION named LIB_NAME $LIB STATIC ${SCHEMAS_OPTION:-})
 $USAGE
 EOF
 FILES=$(ls "$SRC"/kernels/*.cpp | wc -l)
 # The edited source: the first; its last `return` line gets a comment.
-EDITED=$(ls "$SRC"/kernels/*.cpp | head -1)
+EDITED=$(ls "$SRC"/kernels/*.cpp | sed -n 1p)
 
 BUILD=$WORK/build
 cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O2 \

@@ -34,7 +34,12 @@
 # Without SCAN_PCH, a step before the scans precompiles the leading
 # #include lines that several sources share (opscan pch --shared) into the
 # scans' cache (<target>.opscan/scan-cache), and each scan loads the one its
-# own first lines match; the IR is the same as without.
+# own first lines match; the IR is the same as without. That step runs again
+# only when those lines, or the headers they reach, change.
+#
+# Each kernel's file:line is in a generated file of its own
+# (KernelSources.cpp): an edit that moves lines in a source recompiles that
+# small table, not the registration.
 #
 # SCAN_PCH names a header the sources include (typically first): opscan
 # precompiles it once, and every scan loads it instead of parsing it again,
