@@ -6,13 +6,19 @@
 # commands Ninja ran (from .ninja_log) and their time; then opscan's share of
 # the clean build.
 #
-#   bench/edit_loop.sh [--executorch DIR] [-n FILES] [--keep]
+#   bench/edit_loop.sh [--executorch DIR] [-n FILES] [--scan-modes R] [--keep]
 #
 #   --executorch DIR  an ExecuTorch checkout: its portable kernels
 #                     (kernels/portable/cpu/op_*.cpp), annotated by `opscan
 #                     import-yaml` from DIR/kernels/portable/functions.yaml, as
 #                     bench/executorch.sh does, instead of the synthetic
 #                     corpus (make_corpus.py -n FILES, default 100)
+#   --scan-modes R    then R rounds, interleaved, of the library's cold scan
+#                     as the build does it (opscan pch --shared, then one
+#                     `opscan scan` process per source, two at a time) and as
+#                     one process (`opscan scan -j2` of every source), each
+#                     with a fresh cache and the build's flags; then a body
+#                     edit rescanned both ways
 #   --keep            keep the temporary work dir (path printed)
 #   $OPSCAN_BENCH_SCHEMAS  with --executorch: a schemas file (SCHEMAS of the
 #                     library, opscan --schemas), as for bench/executorch.sh
@@ -27,13 +33,14 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(dirname "$HERE")
-ET= N=100 KEEP=0
+ET= N=100 KEEP=0 MODES=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --executorch) ET=$(realpath "$2"); shift ;;
     -n) N=$2; shift ;;
+    --scan-modes) MODES=$2; shift ;;
     --keep) KEEP=1 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) echo "edit_loop.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -209,3 +216,48 @@ if peer:
     print(f"the peer's generator, {float(peer):.1f} s, would be {100 * p / (total - mine + p):.0f}% "
           "of the same build")
 EOF
+
+# --- one scan process per source, or one for the library ----------------
+[ "$MODES" -gt 0 ] || exit 0
+FLAGS_FILE=$(ls "$BUILD"/*.opscan/flags-*.txt)
+SCHEMAS_ARG=(); [ -n "${SCHEMAS_OPTION:-}" ] && SCHEMAS_ARG=(--schemas "${SCHEMAS_OPTION#SCHEMAS }")
+ls "$SRC"/kernels/*.cpp >"$WORK/sources.txt"
+M=$WORK/modes
+per_source() {
+  rm -rf "$M" && mkdir -p "$M/out"
+  "$OPSCAN" pch --shared $(cat "$WORK/sources.txt") --cache "$M/cache" -o "$M/shared.txt" \
+    --flags-file "$FLAGS_FILE" 2>/dev/null
+  xargs -P2 -I{} "$OPSCAN" scan "${SCHEMAS_ARG[@]}" {} -o "$M/out/one.json" --cache "$M/cache" \
+    --flags-file "$FLAGS_FILE" <"$WORK/sources.txt" 2>/dev/null
+}
+one_process() {
+  rm -rf "$M" && mkdir -p "$M/out"
+  "$OPSCAN" scan -j2 "${SCHEMAS_ARG[@]}" $(cat "$WORK/sources.txt") -o "$M/out/all.json" \
+    --cache "$M/cache" --flags-file "$FLAGS_FILE" 2>/dev/null
+}
+# Wall and CPU time of a command and its children.
+timed() {
+  local TIMEFORMAT="  $1: %R s wall, %U s user + %S s system"
+  time "${@:2}"
+}
+echo
+echo "## cold scan of the $FILES sources: per source (as the build) or one process"
+for round in $(seq "$MODES"); do
+  echo "round $round, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  timed "one process per source" per_source
+  timed "one process          " one_process
+done
+# Each way from the same cache, the last cold scan's.
+cp -r "$M/cache" "$M/cache-one"
+sed -i "$(grep -n return "$EDITED" | tail -1 | cut -d: -f1)s|\$| /* again */|" "$EDITED"
+echo "a body edit of $(basename "$EDITED"), load $(cut -d' ' -f1-3 /proc/loadavg)"
+edit_one() {
+  "$OPSCAN" scan "${SCHEMAS_ARG[@]}" "$EDITED" -o "$M/out/one.json" --cache "$M/cache-one" \
+    --flags-file "$FLAGS_FILE" 2>/dev/null
+}
+edit_all() {
+  "$OPSCAN" scan -j2 "${SCHEMAS_ARG[@]}" $(cat "$WORK/sources.txt") -o "$M/out/all.json" \
+    --cache "$M/cache" --flags-file "$FLAGS_FILE" 2>/dev/null
+}
+timed "one process for the source   " edit_one
+timed "one process for every source " edit_all
