@@ -34,7 +34,12 @@
 # Without SCAN_PCH, a step before the scans precompiles the leading
 # #include lines that several sources share (opscan pch --shared) into the
 # scans' cache (<target>.opscan/scan-cache), and each scan loads the one its
-# own first lines match; the IR is the same as without.
+# own first lines match; the IR is the same as without. That step runs again
+# only when those lines, or the headers they reach, change.
+#
+# Each kernel's file:line is in a generated file of its own
+# (KernelSources.cpp): an edit that moves lines in a source recompiles that
+# small table, not the registration.
 #
 # SCAN_PCH names a header the sources include (typically first): opscan
 # precompiles it once, and every scan loads it instead of parsing it again,
@@ -42,6 +47,8 @@
 # compilation is unchanged.
 
 include_guard(GLOBAL)
+# Where this file's companion scripts are, wherever the function is called.
+set_property(GLOBAL PROPERTY _OPSCAN_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 # Ninja: depfile paths are taken relative to the build directory (they are
 # absolute anyway).
@@ -291,17 +298,39 @@ function(opscan_add_kernel_library target)
     # headers made re-runs only the scans whose own inputs changed.
     set(scan_cache "${gen}/scan-cache")
     set(shared "${gen}/shared-pch")
+    # Of the sources, that step reads the leading #include lines only: a
+    # cheap step lists them, rewriting the list only when they change, and
+    # the step depends on the list (and, through its depfile, on the
+    # headers), not on the sources. An edit below a source's #include lines
+    # does not run it again.
+    get_property(module_dir GLOBAL PROPERTY _OPSCAN_MODULE_DIR)
+    set(inputs_script "${module_dir}/OpscanSharedPchInputs.cmake")
+    list(JOIN absolute_sources "\n" source_lines)
+    file(GENERATE OUTPUT "${shared}-sources.txt" CONTENT "${source_lines}\n")
+    # (Make, which has no restat, compares the list's time after its stamp's.)
+    add_custom_command(
+      OUTPUT "${shared}-includes.stamp"
+      BYPRODUCTS "${shared}-includes.txt"
+      COMMAND "${CMAKE_COMMAND}" -DMODE=includes "-DSOURCES=${shared}-sources.txt"
+              "-DOUTPUT=${shared}-includes.txt" -P "${inputs_script}"
+      COMMAND "${CMAKE_COMMAND}" -E touch "${shared}-includes.stamp"
+      DEPENDS ${absolute_sources} "${shared}-sources.txt" "${inputs_script}"
+      COMMENT "opscan: listing the #include lines the sources of kernel library '${lib}' start with"
+      VERBATIM)
     add_custom_command(
       OUTPUT "${shared}.stamp"
       BYPRODUCTS "${shared}.txt"
       COMMAND opscan::opscan pch --shared ${absolute_sources} --cache "${scan_cache}"
               -o "${shared}.txt" --stamp "${shared}.stamp" --depfile "${shared}.d"
               --flags-file "${flags_file}"
-      DEPENDS ${absolute_sources} "${flags_file}" ${opscan_exe}
+      COMMAND "${CMAKE_COMMAND}" -DMODE=depfile "-DSOURCES=${shared}-sources.txt"
+              "-DDEPFILE=${shared}.d" -P "${inputs_script}"
+      DEPENDS "${shared}-includes.txt" "${flags_file}" ${opscan_exe}
       DEPFILE "${shared}.d"
       COMMENT "opscan: precompiling the #include lines the sources of kernel library '${lib}' share"
       VERBATIM)
-    add_custom_target(${target}_opscan_shared_pch DEPENDS "${shared}.stamp")
+    add_custom_target(${target}_opscan_shared_pch
+                      DEPENDS "${shared}-includes.stamp" "${shared}.stamp")
     add_dependencies(${target} ${target}_opscan_shared_pch)
     list(APPEND scan_options --cache "${scan_cache}")
   endif()

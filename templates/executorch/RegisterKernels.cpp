@@ -4,7 +4,8 @@
 // parameter type, and calls the kernel with the runtime context first.
 // Registration checks first that every kernel fits in the registry and
 // that none is registered already: ExecuTorch's registry aborts on both.
-// Every message names the library and the kernel's source (file:line).
+// Every message names the library and the kernel's source (file:line), which
+// KernelSources.cpp holds.
 #include "RegisterKernels.h"
 #include "NativeFunctions.h"
 
@@ -29,6 +30,13 @@ ${profiling_includes}
 #include <optional>
 #include <string_view>
 
+namespace torch::executor {
+// Where each kernel of kKernels was written (its annotated declaration:
+// "file:line"), in the same order; in KernelSources.cpp, the one generated
+// file an edit that only moves lines changes.
+extern const char* const ${sources_table}[];
+}  // namespace torch::executor
+
 namespace {
 
 using ::executorch::runtime::Error;
@@ -38,6 +46,7 @@ using ::executorch::runtime::KernelRuntimeContext;
 using ::executorch::runtime::Span;
 
 constexpr const char* kLibrary = ${library_literal};
+constexpr const char* const* kKernelSources = ::torch::executor::${sources_table};
 
 ${wrappers}
 
@@ -45,11 +54,8 @@ const Kernel kKernels[] = {
     ${kernels}
 };
 
-// Where each kernel of kKernels was written (its annotated declaration) and
-// its kernel key ("" for a fallback kernel), in the same order, for messages.
-constexpr const char* kKernelSources[] = {
-    ${kernel_sources}
-};
+// The kernel key of each kernel of kKernels ("" for a fallback kernel), in
+// the same order, for messages.
 constexpr const char* kKernelKeys[] = {
     ${kernel_keys}
 };

@@ -13,6 +13,11 @@
 #include <tuple>
 #include <vector>
 
+// The debug text of each kernel (its source's file:line and the library), in
+// the order of the library's kernels; in KernelSources.cpp, the one generated
+// file an edit that only moves lines changes.
+extern const char* const ${sources_table}[];
+
 namespace {
 
 ${wrappers}

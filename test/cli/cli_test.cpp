@@ -310,12 +310,13 @@ TEST(Cli, SummaryAndRerunWritesNothing) {
       "torch::executor::register_t_kernels()\n"
       "opscan: " +
           where +
-          ": RegisterKernels.h, RegisterKernels.cpp, NativeFunctions.h, Functions.h, "
-          "selected_operators.yaml, selected_max_kernel_num.h, ir.json (7 written, 0 unchanged)\n");
+          ": RegisterKernels.h, RegisterKernels.cpp, KernelSources.cpp, NativeFunctions.h, "
+          "Functions.h, "
+          "selected_operators.yaml, selected_max_kernel_num.h, ir.json (8 written, 0 unchanged)\n");
   Snapshot before = snapshot(out.path());
   RunResult second = opscan(args);
   ASSERT_EQ(second.exit_code, 0) << second.err;
-  EXPECT_NE(second.out.find("(0 written, 7 unchanged)"), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("(0 written, 8 unchanged)"), std::string::npos) << second.out;
   EXPECT_EQ(snapshot(out.path()), before); // same bytes, same modification times
 }
 
@@ -406,6 +407,7 @@ TEST(Cli, ListOutputsNamesEveryFileAndSymbol) {
   EXPECT_EQ(et.exit_code, 0) << et.err;
   EXPECT_EQ(et.out, "header ops/RegisterKernels.h\n"
                     "source ops/RegisterKernels.cpp\n"
+                    "source ops/KernelSources.cpp\n"
                     "header ops/NativeFunctions.h\n"
                     "header ops/Functions.h\n"
                     "data ops/selected_operators.yaml\n"
@@ -416,6 +418,7 @@ TEST(Cli, ListOutputsNamesEveryFileAndSymbol) {
       opscan("generate --list-outputs --target torch --registration static --lib ops");
   EXPECT_EQ(torch.out, "header ops/RegisterKernels.h\n"
                        "source ops/RegisterKernels.cpp\n"
+                       "source ops/KernelSources.cpp\n"
                        "header ops/NativeFunctions.h\n"
                        "data ops/ir.json\n"
                        "link-anchor opscan_static_registration_ops\n");
@@ -497,7 +500,7 @@ TEST(Cli, GenerateStampIsTouchedOnSuccessOnly) {
   Snapshot generated = snapshot(dir.path() / "out");
   RunResult again = opscan(args);
   ASSERT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_NE(again.out.find("(0 written, 7 unchanged)"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("(0 written, 8 unchanged)"), std::string::npos) << again.out;
   EXPECT_EQ(snapshot(dir.path() / "out"), generated);
   EXPECT_GT(fs::last_write_time(stamp), kLongAgo + std::chrono::hours(24));
 
@@ -789,9 +792,10 @@ std::string at_json(const std::string& path, const std::string& key, const std::
          "^\n";
 }
 
-const char* const kFiles = "RegisterKernels.h, RegisterKernels.cpp, NativeFunctions.h, "
-                           "Functions.h, selected_operators.yaml, selected_max_kernel_num.h, "
-                           "ir.json";
+const char* const kFiles =
+    "RegisterKernels.h, RegisterKernels.cpp, KernelSources.cpp, NativeFunctions.h, "
+    "Functions.h, selected_operators.yaml, selected_max_kernel_num.h, "
+    "ir.json";
 
 TEST(MultiLibrary, EachLibraryKeepsItsNameAndRegistration) {
   Libraries libs;
@@ -804,15 +808,15 @@ TEST(MultiLibrary, EachLibraryKeepsItsNameAndRegistration) {
                      "torch::executor::register_ew_kernels()\n"
                      "opscan: " +
                          (libs.out() / "ew").string() + ": " + kFiles +
-                         " (7 written, 0 unchanged)\n"
+                         " (8 written, 0 unchanged)\n"
                          "opscan: library 'red': 4 operators (4 demo), registration: static "
                          "initializer\n"
                          "opscan: " +
                          (libs.out() / "red").string() + ": " + kFiles +
-                         " (7 written, 0 unchanged)\n");
+                         " (8 written, 0 unchanged)\n");
   // The same files as when each was generated on its own.
   Snapshot in = snapshot(libs.in()), out = snapshot(libs.out());
-  ASSERT_EQ(in.size(), 14u);
+  ASSERT_EQ(in.size(), 16u);
   for (const auto& [path, file] : in)
     EXPECT_EQ(out[path].first, file.first) << path;
 
@@ -1022,7 +1026,8 @@ TEST_P(GoldenTest, MatchesGoldenFiles) {
   EXPECT_EQ(run.err, "");
   const fs::path golden = kRepo / "test/golden" / g.golden;
   const bool update = std::getenv("OPSCAN_UPDATE_GOLDEN") != nullptr;
-  std::vector<std::string> files = {"RegisterKernels.h", "RegisterKernels.cpp"};
+  std::vector<std::string> files = {"RegisterKernels.h", "RegisterKernels.cpp",
+                                    "KernelSources.cpp"};
   if (g.all_files) {
     files.insert(files.end(),
                  {"NativeFunctions.h", "Functions.h", "selected_operators.yaml", "ir.json"});

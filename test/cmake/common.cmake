@@ -60,3 +60,68 @@ function(configure_project project)
   run(out ${CMAKE_COMMAND} -S ${OPSCAN_SOURCE_DIR}/test/cmake/${project} -B ${WORK_DIR}/build
       -G Ninja -DCMAKE_PREFIX_PATH=${OPSCAN_PREFIX} -DOPSCAN_SOURCE_DIR=${OPSCAN_SOURCE_DIR} ${ARGN})
 endfunction()
+
+# Builds `build` (a Ninja build directory) and sets `out_var` to what Ninja
+# ran, from its log (.ninja_log): one entry per command, sorted, named by
+# what it made: "scan <source>", "shared-pch", "list-includes", "generate",
+# "scan-pch" for opscan's steps, "compile <source>" for an object, else the
+# output itself (an archive, a program). ARGN: more arguments of the build.
+function(ninja_build build out_var)
+  # Ninja compacts its log when it starts and finds it too long: compacted
+  # now, the entries after its current end are this build's only.
+  find_program(NINJA ninja REQUIRED)
+  set(offset 0)
+  if(EXISTS ${build}/.ninja_log)
+    run(out ${NINJA} -C ${build} -t recompact)
+    file(READ ${build}/.ninja_log before)
+    string(LENGTH "${before}" offset)
+  endif()
+  run(out ${CMAKE_COMMAND} --build ${build} ${ARGN})
+  file(READ ${build}/.ninja_log log OFFSET ${offset})
+  string(REPLACE "\n" ";" lines "${log}")
+  set(edges)
+  set(ran)
+  foreach(line IN LISTS lines)
+    # start, end, mtime, output, command hash: one command, one start, end
+    # and hash for each of its outputs.
+    if(NOT line MATCHES "^([0-9]+)\t([0-9]+)\t[0-9]+\t([^\t]+)\t([0-9a-f]+)$")
+      continue()
+    endif()
+    set(edge "${CMAKE_MATCH_1}-${CMAKE_MATCH_2}-${CMAKE_MATCH_4}")
+    set(output "${CMAKE_MATCH_3}")
+    if(output MATCHES "\\.opscan/scan/[0-9]+-(.+)\\.stamp$")
+      set(name "scan ${CMAKE_MATCH_1}")
+    elseif(output MATCHES "\\.opscan/shared-pch\\.stamp$")
+      set(name "shared-pch")
+    elseif(output MATCHES "\\.opscan/shared-pch-includes\\.stamp$")
+      set(name "list-includes")
+    elseif(output MATCHES "\\.opscan/generate\\.stamp$")
+      set(name "generate")
+    elseif(output MATCHES "\\.opscan/scan\\.pch\\.stamp$")
+      set(name "scan-pch")
+    elseif(output MATCHES "([^/]+)\\.o$")
+      set(name "compile ${CMAKE_MATCH_1}")
+    elseif(output MATCHES "\\.opscan/|^/")
+      continue() # another output of an opscan step, or a spelling with the full path
+    else()
+      set(name "${output}")
+    endif()
+    if(NOT edge IN_LIST edges)
+      list(APPEND edges "${edge}")
+      list(APPEND ran "${name}")
+    endif()
+  endforeach()
+  list(SORT ran)
+  set(${out_var} "${ran}" PARENT_SCOPE)
+endfunction()
+
+# Fails unless `ran` (from ninja_build) is exactly the commands ARGN names.
+function(expect_ran ran what)
+  set(expected ${ARGN})
+  list(SORT expected)
+  if(NOT "${ran}" STREQUAL "${expected}")
+    list(JOIN ran "\n  " ran)
+    list(JOIN expected "\n  " expected)
+    message(FATAL_ERROR "${what}: Ninja ran\n  ${ran}\nexpected\n  ${expected}")
+  endif()
+endfunction()

@@ -13,8 +13,8 @@ expect_no_match("${out}" "Building|Linking" "generation step")
 set(include_dir ${build}/portable_kernels.opscan/include)
 file(GLOB generated RELATIVE ${include_dir}/portable ${include_dir}/portable/*)
 list(SORT generated)
-set(expected Functions.h NativeFunctions.h RegisterKernels.cpp RegisterKernels.h ir.json
-    kernel_count selected_operators.yaml)
+set(expected Functions.h KernelSources.cpp NativeFunctions.h RegisterKernels.cpp RegisterKernels.h
+    ir.json kernel_count selected_operators.yaml)
 if(NOT generated STREQUAL expected)
   message(FATAL_ERROR "generated files: expected ${expected}, got ${generated}")
 endif()

@@ -9,7 +9,7 @@ execute_process(COMMAND ${OPSCAN} run ${SOURCE} --target torch --registration ${
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "opscan failed: ${status}")
 endif()
-foreach(file RegisterKernels.h RegisterKernels.cpp NativeFunctions.h)
+foreach(file RegisterKernels.h RegisterKernels.cpp KernelSources.cpp NativeFunctions.h)
   if(DEFINED ENV{OPSCAN_UPDATE_GOLDEN})
     file(MAKE_DIRECTORY ${GOLDEN_DIR})
     file(COPY_FILE ${out}/${LIB}/${file} ${GOLDEN_DIR}/${file})

@@ -4,7 +4,8 @@
 // parameter type, and calls the kernel with the runtime context first.
 // Registration checks first that every kernel fits in the registry and
 // that none is registered already: ExecuTorch's registry aborts on both.
-// Every message names the library and the kernel's source (file:line).
+// Every message names the library and the kernel's source (file:line), which
+// KernelSources.cpp holds.
 #include "RegisterKernels.h"
 #include "NativeFunctions.h"
 
@@ -30,6 +31,13 @@
 #include <optional>
 #include <string_view>
 
+namespace torch::executor {
+// Where each kernel of kKernels was written (its annotated declaration:
+// "file:line"), in the same order; in KernelSources.cpp, the one generated
+// file an edit that only moves lines changes.
+extern const char* const opscan_kernel_sources_types[];
+}  // namespace torch::executor
+
 namespace {
 
 using ::executorch::runtime::Error;
@@ -39,12 +47,13 @@ using ::executorch::runtime::KernelRuntimeContext;
 using ::executorch::runtime::Span;
 
 constexpr const char* kLibrary = "types";
+constexpr const char* const* kKernelSources = ::torch::executor::opscan_kernel_sources_types;
 
 // types::bools.out(bool flag, bool? maybe, bool[] flags, bool[3] mask, bool[]? maybe_flags, *, Tensor(a!) out) -> Tensor(a!)
 void types_bools_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 7) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 7 values on the stack, got %zu",
-           "types::bools.out", "test/cli/inputs/all_types.cpp:160", kLibrary, stack.size());
+           "types::bools.out", kKernelSources[0], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -66,7 +75,7 @@ void types_bools_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_count(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 2) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 2 values on the stack, got %zu",
-           "types::count", "test/cli/inputs/all_types.cpp:241", kLibrary, stack.size());
+           "types::count", kKernelSources[1], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -84,7 +93,7 @@ void types_count(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_enums_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 10) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 10 values on the stack, got %zu",
-           "types::enums.out", "test/cli/inputs/all_types.cpp:185", kLibrary, stack.size());
+           "types::enums.out", kKernelSources[2], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -109,7 +118,7 @@ void types_enums_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_fill_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
-           "types::fill.out", "test/cli/inputs/all_types.cpp:218", kLibrary, stack.size());
+           "types::fill.out", kKernelSources[3], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -128,7 +137,7 @@ void types_fill_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_fill_optional_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
-           "types::fill_optional.out", "test/cli/inputs/all_types.cpp:76", kLibrary, stack.size());
+           "types::fill_optional.out", kKernelSources[4], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -147,7 +156,7 @@ void types_fill_optional_out(KernelRuntimeContext& context, Span<EValue*> stack)
 void types_floats_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 6) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 6 values on the stack, got %zu",
-           "types::floats.out", "test/cli/inputs/all_types.cpp:146", kLibrary, stack.size());
+           "types::floats.out", kKernelSources[5], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -168,7 +177,7 @@ void types_floats_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_int_lists_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 6) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 6 values on the stack, got %zu",
-           "types::int_lists.out", "test/cli/inputs/all_types.cpp:136", kLibrary, stack.size());
+           "types::int_lists.out", kKernelSources[6], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -189,7 +198,7 @@ void types_int_lists_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_ints_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 5 values on the stack, got %zu",
-           "types::ints.out", "test/cli/inputs/all_types.cpp:127", kLibrary, stack.size());
+           "types::ints.out", kKernelSources[7], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -209,7 +218,7 @@ void types_ints_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_is_empty(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 2) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 2 values on the stack, got %zu",
-           "types::is_empty", "test/cli/inputs/all_types.cpp:256", kLibrary, stack.size());
+           "types::is_empty", kKernelSources[8], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -227,7 +236,7 @@ void types_is_empty(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_item(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 2) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 2 values on the stack, got %zu",
-           "types::item", "test/cli/inputs/all_types.cpp:262", kLibrary, stack.size());
+           "types::item", kKernelSources[9], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -245,7 +254,7 @@ void types_item(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_mean(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 2) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 2 values on the stack, got %zu",
-           "types::mean", "test/cli/inputs/all_types.cpp:247", kLibrary, stack.size());
+           "types::mean", kKernelSources[10], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -263,7 +272,7 @@ void types_mean(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_optional_tensor_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
-           "types::optional_tensor.out", "test/cli/inputs/all_types.cpp:68", kLibrary, stack.size());
+           "types::optional_tensor.out", kKernelSources[11], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -281,7 +290,7 @@ void types_optional_tensor_out(KernelRuntimeContext& context, Span<EValue*> stac
 void types_optional_tensor_list_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
-           "types::optional_tensor_list.out", "test/cli/inputs/all_types.cpp:103", kLibrary, stack.size());
+           "types::optional_tensor_list.out", kKernelSources[12], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -299,7 +308,7 @@ void types_optional_tensor_list_out(KernelRuntimeContext& context, Span<EValue*>
 void types_pick(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
-           "types::pick", "test/cli/inputs/all_types.cpp:211", kLibrary, stack.size());
+           "types::pick", kKernelSources[13], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -318,7 +327,7 @@ void types_pick(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_scalar_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 4) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 4 values on the stack, got %zu",
-           "types::scalar.out", "test/cli/inputs/all_types.cpp:118", kLibrary, stack.size());
+           "types::scalar.out", kKernelSources[14], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -337,7 +346,7 @@ void types_scalar_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_scale_(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
-           "types::scale_", "test/cli/inputs/all_types.cpp:226", kLibrary, stack.size());
+           "types::scale_", kKernelSources[15], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -356,7 +365,7 @@ void types_scale_(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_sort_values(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 4) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 4 values on the stack, got %zu",
-           "types::sort.values", "test/cli/inputs/all_types.cpp:201", kLibrary, stack.size());
+           "types::sort.values", kKernelSources[16], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -377,7 +386,7 @@ void types_sort_values(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_split_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
-           "types::split.out", "test/cli/inputs/all_types.cpp:95", kLibrary, stack.size());
+           "types::split.out", kKernelSources[17], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -396,7 +405,7 @@ void types_split_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_strings_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 4) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 4 values on the stack, got %zu",
-           "types::strings.out", "test/cli/inputs/all_types.cpp:176", kLibrary, stack.size());
+           "types::strings.out", kKernelSources[18], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -415,7 +424,7 @@ void types_strings_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_tensor_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
-           "types::tensor.out", "test/cli/inputs/all_types.cpp:61", kLibrary, stack.size());
+           "types::tensor.out", kKernelSources[19], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -433,7 +442,7 @@ void types_tensor_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_tensor_list_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
-           "types::tensor_list.out", "test/cli/inputs/all_types.cpp:84", kLibrary, stack.size());
+           "types::tensor_list.out", kKernelSources[20], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -451,7 +460,7 @@ void types_tensor_list_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void types_unbind_int_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 4) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 4 values on the stack, got %zu",
-           "types::unbind.int_out", "test/cli/inputs/all_types.cpp:233", kLibrary, stack.size());
+           "types::unbind.int_out", kKernelSources[21], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -492,32 +501,8 @@ const Kernel kKernels[] = {
     Kernel("types::unbind.int_out", types_unbind_int_out),
 };
 
-// Where each kernel of kKernels was written (its annotated declaration) and
-// its kernel key ("" for a fallback kernel), in the same order, for messages.
-constexpr const char* kKernelSources[] = {
-    "test/cli/inputs/all_types.cpp:160",
-    "test/cli/inputs/all_types.cpp:241",
-    "test/cli/inputs/all_types.cpp:185",
-    "test/cli/inputs/all_types.cpp:218",
-    "test/cli/inputs/all_types.cpp:76",
-    "test/cli/inputs/all_types.cpp:146",
-    "test/cli/inputs/all_types.cpp:136",
-    "test/cli/inputs/all_types.cpp:127",
-    "test/cli/inputs/all_types.cpp:256",
-    "test/cli/inputs/all_types.cpp:262",
-    "test/cli/inputs/all_types.cpp:247",
-    "test/cli/inputs/all_types.cpp:68",
-    "test/cli/inputs/all_types.cpp:103",
-    "test/cli/inputs/all_types.cpp:211",
-    "test/cli/inputs/all_types.cpp:118",
-    "test/cli/inputs/all_types.cpp:226",
-    "test/cli/inputs/all_types.cpp:201",
-    "test/cli/inputs/all_types.cpp:95",
-    "test/cli/inputs/all_types.cpp:176",
-    "test/cli/inputs/all_types.cpp:61",
-    "test/cli/inputs/all_types.cpp:84",
-    "test/cli/inputs/all_types.cpp:233",
-};
+// The kernel key of each kernel of kKernels ("" for a fallback kernel), in
+// the same order, for messages.
 constexpr const char* kKernelKeys[] = {
     "",
     "",

@@ -247,6 +247,25 @@ inline std::vector<std::string> paths(const std::vector<emit::OutputFile>& files
   return out;
 }
 
+// The files `kernel` and `kernel` moved one line down (a line added above
+// it) generate differently with `options`, by path.
+inline std::vector<std::string> changed_by_a_moved_line(const ir::Kernel& kernel,
+                                                        const emit::Options& options) {
+  ir::Kernel moved = kernel;
+  moved.location.line += 1;
+  moved.location.offset += 16;
+  emit::Output before = generate(module_of({kernel}), options);
+  emit::Output after = generate(module_of({moved}), options);
+  EXPECT_TRUE(before.diagnostics.empty()) << dump(before.diagnostics);
+  EXPECT_EQ(paths(before.files), paths(after.files));
+  std::vector<std::string> changed;
+  for (size_t i = 0; i < before.files.size() && i < after.files.size(); ++i) {
+    if (before.files[i].content != after.files[i].content)
+      changed.push_back(before.files[i].path);
+  }
+  return changed;
+}
+
 inline std::vector<std::string> codes(const diag::Diagnostics& diags) {
   std::vector<std::string> out;
   for (const diag::Diagnostic& d : diags)

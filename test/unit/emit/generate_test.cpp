@@ -125,7 +125,7 @@ TEST(GenerateLibraryName, WarningsAboutTheNameDoNotStopGeneration) {
   ASSERT_FALSE(output.diagnostics.empty());
   EXPECT_FALSE(diag::has_errors(output.diagnostics)) << dump(output.diagnostics);
   EXPECT_EQ(output.symbols.registration_function, "torch::executor::register_final_kernels");
-  EXPECT_EQ(output.files.size(), 7u);
+  EXPECT_EQ(output.files.size(), 8u);
 }
 
 // ===== Kernels ==============================================================

@@ -170,7 +170,7 @@ struct KernelCode {
   std::vector<std::string> param_types; // to tell overloads apart
   bool is_out = false;                  // has out arguments (kwarg-only, mutable)
   std::string schema_comment;           // "// ns::op(...) -> ..."
-  std::string source;                   // the kernels' sources table: "\"k.cpp:12\","
+  std::string source;                   // its entry of KernelSources.cpp: "\"k.cpp:12\","
 };
 
 // Where a kernel was written, as messages of the generated code name it:
@@ -179,10 +179,18 @@ std::string source_of(const ir::Kernel& kernel) {
   return fmt::format("{}:{}", kernel.location.file, kernel.location.line);
 }
 
+// The table of those, in KernelSources.cpp, in torch::executor (where the
+// library's registration function is): named after the library, as two
+// libraries in one program have two names.
+std::string kernel_sources_symbol(const LibrarySpec& library) {
+  return "opscan_kernel_sources_" + library.name;
+}
+
 // What ExecuTorch generates for `kernel`, or why it cannot. `taken` holds
-// the wrapper names given so far.
+// the wrapper names given so far; `index` is the kernel's place in the
+// kernel table, and so in the sources table its messages read.
 std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Options& options,
-                                              std::set<std::string>& taken) {
+                                              std::set<std::string>& taken, size_t index) {
   if (kernel.context != ir::ContextKind::runtime_context) {
     return Refusal{"context", "ExecuTorch kernels take "
                               "'executorch::runtime::KernelRuntimeContext&' as their first "
@@ -326,8 +334,10 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Op
   code.schema_comment = support::cpp_comment(kernel.schema().str());
   const std::string& schema_comment = code.schema_comment;
   const std::string op_literal = support::cpp_string_literal(kernel.op.str());
-  const std::string source = support::cpp_string_literal(source_of(kernel));
-  code.source = source + ",";
+  code.source = support::cpp_string_literal(source_of(kernel)) + ",";
+  // The wrapper names its kernel's source by index: the file:line itself is
+  // in KernelSources.cpp, so an edit that moves lines changes that file only.
+  const std::string source = fmt::format("kKernelSources[{}]", index);
   code.wrapper = fmt::format("{}\n"
                              "void {}(KernelRuntimeContext& context, Span<EValue*> stack) {{\n"
                              "  if (stack.size() != {}) {{\n"
@@ -550,6 +560,7 @@ public:
     const std::string dir = library.name + "/";
     return {{dir + "RegisterKernels.h", OutputKind::header, ""},
             {dir + "RegisterKernels.cpp", OutputKind::source, ""},
+            {dir + "KernelSources.cpp", OutputKind::source, ""},
             {dir + "NativeFunctions.h", OutputKind::header, ""},
             {dir + "Functions.h", OutputKind::header, ""},
             {dir + "selected_operators.yaml", OutputKind::data, ""},
@@ -574,7 +585,7 @@ std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
                 "register_library", "kRegisteredAtLoad"});
   TypedCalls calls;
   for (const ir::Kernel& kernel : module.kernels) {
-    auto generated = kernel_code(kernel, options, taken);
+    auto generated = kernel_code(kernel, options, taken, entries.size());
     if (const auto* refusal = std::get_if<Refusal>(&generated)) {
       report(*refusal, kernel, "opscan-executorch-unsupported", problems);
       continue;
@@ -628,17 +639,18 @@ std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
   }
   const TemplateEnv common = {{"generator", options.generator},
                               {"library", library.name},
-                              {"library_literal", support::cpp_string_literal(library.name)}};
+                              {"library_literal", support::cpp_string_literal(library.name)},
+                              {"sources_table", kernel_sources_symbol(library)}};
   std::vector<OutputFile> files = outputs(library);
   render_files(name(), files,
                {{{"include_guard", include_guard(library.name, "REGISTER_KERNELS_H")},
                  {"declarations", register_declaration}},
                 {{"wrappers", wrappers},
                  {"kernels", entries},
-                 {"kernel_sources", sources},
                  {"kernel_keys", keys},
                  {"registration", registration},
                  {"profiling_includes", profiling_includes}},
+                {{"kernel_sources", sources}},
                 {{"include_guard", include_guard(library.name, "NATIVE_FUNCTIONS_H")},
                  {"declarations", declarations.blocks()}},
                 {{"include_guard", include_guard(library.name, "FUNCTIONS_H")},

@@ -311,6 +311,7 @@ public:
     const std::string dir = library.name + "/";
     return {{dir + "RegisterKernels.h", OutputKind::header, ""},
             {dir + "RegisterKernels.cpp", OutputKind::source, ""},
+            {dir + "KernelSources.cpp", OutputKind::source, ""},
             {dir + "NativeFunctions.h", OutputKind::header, ""}};
   }
 
@@ -335,12 +336,15 @@ std::vector<OutputFile> TorchTarget::generate(const ir::Module& module, const Li
   diag::Diagnostics& diags = problems.diagnostics();
   const Symbols symbols = this->symbols(library);
   std::vector<std::string> wrappers;
+  std::vector<std::string> sources; // the entries of KernelSources.cpp
+  const std::string sources_table = "opscan_kernel_sources_" + library.name;
   Declarations declarations;
   // Schemas to define per operator namespace; impl lines per (namespace, key).
   std::map<std::string, std::vector<std::string>> defs;
   std::map<std::pair<std::string, std::string>, std::vector<std::string>> impls;
   std::set<std::string> taken = global_kernel_names(module);
   taken.insert(unqualified(symbols.registration_function));
+  taken.insert(sources_table);
   std::set<schema::OperatorName> defined;
   for (const ir::Kernel& kernel : module.kernels) {
     auto generated = kernel_code(kernel, taken);
@@ -357,13 +361,18 @@ std::vector<OutputFile> TorchTarget::generate(const ir::Module& module, const Li
     }
     // The dispatcher shows a kernel's debug text where it names the kernel
     // (overriding a registered kernel, "registered at ..."): the kernel's
-    // own source and library, rather than this generated file.
-    const std::string debug = support::cpp_string_literal(fmt::format(
-        "{}:{} (kernel library '{}')", kernel.location.file, kernel.location.line, library.name));
+    // own source and library, rather than this generated file. The text is
+    // in KernelSources.cpp, so an edit that moves lines changes that file only.
+    const size_t index = sources.size();
+    sources.push_back(
+        support::cpp_string_literal(fmt::format("{}:{} (kernel library '{}')", kernel.location.file,
+                                                kernel.location.line, library.name)) +
+        ",");
     impls[{kernel.op.ns, kernel.dispatch_key}].push_back(fmt::format(
         "m.impl({},\n       ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN({}))\n"
-        "           .debug({}));",
-        support::cpp_string_literal(kernel.op.unqualified()), code.wrapper_name, debug));
+        "           .debug(::{}[{}]));",
+        support::cpp_string_literal(kernel.op.unqualified()), code.wrapper_name, sources_table,
+        index));
   }
   for (size_t i = 0; i + 1 < wrappers.size(); ++i)
     wrappers[i] += "\n";
@@ -426,12 +435,15 @@ std::vector<OutputFile> TorchTarget::generate(const ir::Module& module, const Li
                 "void {}();",
                 wrappers.size(), library.name, symbols.registration_function);
 
-  const TemplateEnv common = {{"generator", options.generator}, {"library", library.name}};
+  const TemplateEnv common = {{"generator", options.generator},
+                              {"library", library.name},
+                              {"sources_table", sources_table}};
   std::vector<OutputFile> files = outputs(library);
   render_files(name(), files,
                {{{"include_guard", include_guard(library.name, "REGISTER_KERNELS_H")},
                  {"declarations", register_declaration}},
                 {{"wrappers", wrappers}, {"registration", blocks}},
+                {{"kernel_sources", sources}},
                 {{"include_guard", include_guard(library.name, "NATIVE_FUNCTIONS_H")},
                  {"declarations", declarations.blocks()}}},
                common, options, diags);

@@ -4,7 +4,8 @@
 // parameter type, and calls the kernel with the runtime context first.
 // Registration checks first that every kernel fits in the registry and
 // that none is registered already: ExecuTorch's registry aborts on both.
-// Every message names the library and the kernel's source (file:line).
+// Every message names the library and the kernel's source (file:line), which
+// KernelSources.cpp holds.
 #include "RegisterKernels.h"
 #include "NativeFunctions.h"
 
@@ -30,6 +31,13 @@
 #include <optional>
 #include <string_view>
 
+namespace torch::executor {
+// Where each kernel of kKernels was written (its annotated declaration:
+// "file:line"), in the same order; in KernelSources.cpp, the one generated
+// file an edit that only moves lines changes.
+extern const char* const opscan_kernel_sources_all[];
+}  // namespace torch::executor
+
 namespace {
 
 using ::executorch::runtime::Error;
@@ -39,12 +47,13 @@ using ::executorch::runtime::KernelRuntimeContext;
 using ::executorch::runtime::Span;
 
 constexpr const char* kLibrary = "all";
+constexpr const char* const* kKernelSources = ::torch::executor::opscan_kernel_sources_all;
 
 // aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
 void aten_add_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 5 values on the stack, got %zu",
-           "aten::add.out", "examples/kernels/elementwise.cpp:41", kLibrary, stack.size());
+           "aten::add.out", kKernelSources[0], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -64,7 +73,7 @@ void aten_add_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void aten_clamp_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 5 values on the stack, got %zu",
-           "aten::clamp.out", "examples/kernels/elementwise.cpp:56", kLibrary, stack.size());
+           "aten::clamp.out", kKernelSources[1], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -84,7 +93,7 @@ void aten_clamp_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void aten_mul_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 4) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 4 values on the stack, got %zu",
-           "aten::mul.out", "examples/kernels/elementwise.cpp:49", kLibrary, stack.size());
+           "aten::mul.out", kKernelSources[2], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -103,7 +112,7 @@ void aten_mul_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void demo_mean_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 5 values on the stack, got %zu",
-           "demo::mean.out", "examples/kernels/reduce.cpp:36", kLibrary, stack.size());
+           "demo::mean.out", kKernelSources[3], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -123,7 +132,7 @@ void demo_mean_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void demo_pick(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 4) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 4 values on the stack, got %zu",
-           "demo::pick", "examples/kernels/reduce.cpp:46", kLibrary, stack.size());
+           "demo::pick", kKernelSources[4], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -143,7 +152,7 @@ void demo_pick(KernelRuntimeContext& context, Span<EValue*> stack) {
 void demo_relu_(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 2) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 2 values on the stack, got %zu",
-           "demo::relu_", "examples/kernels/elementwise.cpp:75", kLibrary, stack.size());
+           "demo::relu_", kKernelSources[5], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -161,7 +170,7 @@ void demo_relu_(KernelRuntimeContext& context, Span<EValue*> stack) {
 void demo_scale_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 5 values on the stack, got %zu",
-           "demo::scale.out", "examples/kernels/elementwise.cpp:65", kLibrary, stack.size());
+           "demo::scale.out", kKernelSources[6], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -181,7 +190,7 @@ void demo_scale_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void demo_sum_dims_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 5 values on the stack, got %zu",
-           "demo::sum_dims.out", "examples/kernels/reduce.cpp:28", kLibrary, stack.size());
+           "demo::sum_dims.out", kKernelSources[7], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -201,7 +210,7 @@ void demo_sum_dims_out(KernelRuntimeContext& context, Span<EValue*> stack) {
 void demo_total_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 3) {
     ET_LOG(Error, "%s (kernel %s, library '%s'): expected 3 values on the stack, got %zu",
-           "demo::total.out", "examples/kernels/reduce.cpp:53", kLibrary, stack.size());
+           "demo::total.out", kKernelSources[8], kLibrary, stack.size());
     context.fail(Error::InvalidProgram);
     return;
   }
@@ -227,19 +236,8 @@ const Kernel kKernels[] = {
     Kernel("demo::total.out", demo_total_out),
 };
 
-// Where each kernel of kKernels was written (its annotated declaration) and
-// its kernel key ("" for a fallback kernel), in the same order, for messages.
-constexpr const char* kKernelSources[] = {
-    "examples/kernels/elementwise.cpp:41",
-    "examples/kernels/elementwise.cpp:56",
-    "examples/kernels/elementwise.cpp:49",
-    "examples/kernels/reduce.cpp:36",
-    "examples/kernels/reduce.cpp:46",
-    "examples/kernels/elementwise.cpp:75",
-    "examples/kernels/elementwise.cpp:65",
-    "examples/kernels/reduce.cpp:28",
-    "examples/kernels/reduce.cpp:53",
-};
+// The kernel key of each kernel of kKernels ("" for a fallback kernel), in
+// the same order, for messages.
 constexpr const char* kKernelKeys[] = {
     "",
     "",

@@ -13,6 +13,11 @@
 #include <tuple>
 #include <vector>
 
+// The debug text of each kernel (its source's file:line and the library), in
+// the order of the library's kernels; in KernelSources.cpp, the one generated
+// file an edit that only moves lines changes.
+extern const char* const opscan_kernel_sources_arith[];
+
 namespace {
 
 // arith_ops::add3.out(Tensor a, Tensor b, Tensor c, *, Tensor(a!) out) -> Tensor(a!)
@@ -76,33 +81,33 @@ TORCH_LIBRARY_FRAGMENT(arith_ops, m) {
 TORCH_LIBRARY_IMPL(arith_ops, CPU, m) {
   m.impl("add3.out",
          ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_add3_out))
-             .debug("test/torch/kernels/arith.cpp:14 (kernel library 'arith')"));
+             .debug(::opscan_kernel_sources_arith[0]));
   m.impl("add_scalar",
          ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_add_scalar))
-             .debug("test/torch/kernels/arith.cpp:36 (kernel library 'arith')"));
+             .debug(::opscan_kernel_sources_arith[1]));
   m.impl("maybe_add",
          ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_maybe_add))
-             .debug("test/torch/kernels/arith.cpp:25 (kernel library 'arith')"));
+             .debug(::opscan_kernel_sources_arith[2]));
   m.impl("minmax",
          ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_minmax))
-             .debug("test/torch/kernels/arith.cpp:42 (kernel library 'arith')"));
+             .debug(::opscan_kernel_sources_arith[3]));
   m.impl("minmax.out",
          ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_minmax_out))
-             .debug("test/torch/kernels/arith.cpp:47 (kernel library 'arith')"));
+             .debug(::opscan_kernel_sources_arith[4]));
   m.impl("relu_",
          ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_relu_))
-             .debug("test/torch/kernels/arith.cpp:22 (kernel library 'arith')"));
+             .debug(::opscan_kernel_sources_arith[5]));
   m.impl("scale",
          ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_scale))
-             .debug("test/torch/kernels/arith.cpp:19 (kernel library 'arith')"));
+             .debug(::opscan_kernel_sources_arith[6]));
   m.impl("sum_dims",
          ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_sum_dims))
-             .debug("test/torch/kernels/arith.cpp:30 (kernel library 'arith')"));
+             .debug(::opscan_kernel_sources_arith[7]));
 }
 TORCH_LIBRARY_IMPL(arith_ops, CompositeExplicitAutograd, m) {
   m.impl("twice",
          ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN(wrap_arith_ops_twice))
-             .debug("test/torch/kernels/arith.cpp:55 (kernel library 'arith')"));
+             .debug(::opscan_kernel_sources_arith[8]));
 }
 
 // Nothing references this file in static mode, so a linker taking it from a
