@@ -362,7 +362,7 @@ PchStore::Names PchStore::names_of(const PlannedPch& planned) const {
   const std::string name = support::sha256_hex(material).substr(0, 32);
   names.header = (dir_ / (name + ".h")).string();
   names.pch = (dir_ / (name + ".pch")).string();
-  names.key = FragmentCache::key(names.header, planned.args, "automatic precompiled header");
+  names.key = cache_.key(names.header, planned.args, "automatic precompiled header");
   return names;
 }
 
