@@ -376,7 +376,8 @@ std::optional<AutoPch> PchStore::stored(const PlannedPch& planned) {
   const Names names = names_of(planned);
   if (names_no_file(names.pch))
     return std::nullopt;
-  std::optional<FragmentCache::Entry> entry = cache_.lookup(names.key, names.header);
+  std::optional<FragmentCache::Entry> entry =
+      cache_.lookup(names.key, names.header, /*with_absent=*/true);
   if (!entry)
     return std::nullopt;
   // libclang checks the times of a precompiled header's inputs too.

@@ -437,19 +437,34 @@ std::optional<FragmentCache::Stamp> FragmentCache::recordable_stamp(const std::s
   return stat.settled ? stat.stamp : std::nullopt;
 }
 
-bool FragmentCache::is_absent(const std::string& path) {
+bool FragmentCache::all_absent(const std::vector<std::string_view>& paths) {
+  // Most were asked already (entries share their headers' search path): one
+  // lock for all of them, and a stat for the others.
+  std::vector<std::string_view> unknown;
   {
     std::lock_guard lock(mutex_);
-    if (auto it = absent_.find(path); it != absent_.end())
-      return it->second;
+    for (std::string_view path : paths) {
+      if (auto it = absent_.find(path); it == absent_.end())
+        unknown.push_back(path);
+      else if (!it->second)
+        return false;
+    }
   }
-  const bool absent = names_no_file(path);
-  std::lock_guard lock(mutex_);
-  return absent_.emplace(path, absent).first->second;
+  for (std::string_view path : unknown) {
+    std::string name(path);
+    const bool absent = names_no_file(name);
+    {
+      std::lock_guard lock(mutex_);
+      absent_.emplace(std::move(name), absent);
+    }
+    if (!absent)
+      return false;
+  }
+  return true;
 }
 
-std::optional<FragmentCache::Entry> FragmentCache::lookup(const std::string& key,
-                                                          const std::string& file) {
+std::optional<FragmentCache::Entry>
+FragmentCache::lookup(const std::string& key, const std::string& file, bool with_absent) {
   // Not a link: an entry is only ever a file renamed into place.
   auto text = read_regular_file((dir_ / (key + ".entry")).string(), kMaxEntryBytes,
                                 /*follow_links=*/false);
@@ -475,12 +490,11 @@ std::optional<FragmentCache::Entry> FragmentCache::lookup(const std::string& key
     std::optional<Stamp> stamp;
   };
   std::vector<Input> inputs;
-  std::vector<std::string_view> absent;
-  for (std::optional<std::string_view> line = next_line(); line != "---"; line = next_line()) {
+  while (all.substr(at).starts_with("input ")) {
+    const std::optional<std::string_view> line = next_line();
     if (!line)
       return std::nullopt; // truncated
-    if (line->starts_with("input ") && line->size() > 6 + 64 + 1 && (*line)[6 + 64] == ' ' &&
-        is_sha256(line->substr(6, 64))) {
+    if (line->size() > 6 + 64 + 1 && (*line)[6 + 64] == ' ' && is_sha256(line->substr(6, 64))) {
       const std::string_view rest = line->substr(6 + 64 + 1);
       const size_t space = rest.find(' ');
       Input input;
@@ -489,11 +503,42 @@ std::optional<FragmentCache::Entry> FragmentCache::lookup(const std::string& key
         return std::nullopt;
       input.input = {std::string(rest.substr(space + 1)), std::string(line->substr(6, 64))};
       inputs.push_back(std::move(input));
-    } else if (line->starts_with("absent ") && is_sane_path(line->substr(7))) {
-      absent.push_back(line->substr(7));
     } else {
       return std::nullopt;
     }
+  }
+  // Then the absent lines, up to "---" (no path holds a newline). Entries
+  // share them (the same headers on the same search path): a block of them
+  // is checked once per run for all the entries that hold it.
+  const size_t separator = all.substr(at).starts_with("---\n") ? at : all.find("\n---\n", at) + 1;
+  if (separator == 0)    // npos + 1
+    return std::nullopt; // truncated
+  const std::string_view absent_block = all.substr(at, separator - at);
+  at = separator + 4;
+  auto absent_paths = [&] {
+    std::vector<std::string_view> paths;
+    for (size_t from = 0; from < absent_block.size();) {
+      const size_t end = absent_block.find('\n', from);
+      paths.push_back(absent_block.substr(from + 7, end - from - 7));
+      from = end + 1;
+    }
+    return paths;
+  };
+  bool absent_checked;
+  {
+    std::lock_guard lock(mutex_);
+    absent_checked = checked_absent_blocks_.count(absent_block) > 0;
+  }
+  std::vector<std::string_view> absent;
+  if (!absent_checked) {
+    for (size_t from = 0; from < absent_block.size();) {
+      const size_t end = absent_block.find('\n', from);
+      const std::string_view line = absent_block.substr(from, end - from);
+      if (!line.starts_with("absent ") || !is_sane_path(line.substr(7)))
+        return std::nullopt;
+      from = end + 1;
+    }
+    absent = absent_paths();
   }
   auto source = std::find_if(inputs.begin(), inputs.end(),
                              [&](const Input& input) { return input.input.path == file; });
@@ -512,9 +557,11 @@ std::optional<FragmentCache::Entry> FragmentCache::lookup(const std::string& key
       restamp = true;
     }
   }
-  for (std::string_view path : absent) {
-    if (!is_absent(std::string(path)))
+  if (!absent_checked) {
+    if (!all_absent(absent))
       return std::nullopt;
+    std::lock_guard lock(mutex_);
+    checked_absent_blocks_.emplace(absent_block);
   }
   // A damaged or hand-made entry is a miss, like any other: its IR must be
   // a valid fragment naming the file, and its sources have the hashes of
@@ -544,12 +591,14 @@ std::optional<FragmentCache::Entry> FragmentCache::lookup(const std::string& key
     for (const Input& input : inputs)
       entry += "input " + input.input.hash + " " + stamp_text(input.stamp) + " " +
                input.input.path + "\n";
-    for (std::string_view path : absent)
-      entry += "absent " + std::string(path) + "\n";
-    entry += "---\n" + std::string(ir_text);
+    entry += std::string(absent_block) + "---\n" + std::string(ir_text);
     write_entry(key, entry);
   }
-  Entry entry{std::move(*read.module), {}, {absent.begin(), absent.end()}};
+  Entry entry{std::move(*read.module), {}, {}};
+  if (with_absent) {
+    for (std::string_view path : absent_paths())
+      entry.absent.emplace_back(path);
+  }
   for (Input& input : inputs)
     entry.inputs.push_back(std::move(input.input.path));
   return entry;

@@ -49,7 +49,9 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 // libclang's handle, as clang-c/Index.h declares it (libclang's headers are
@@ -90,11 +92,14 @@ public:
   struct Entry {
     ir::Module fragment;
     std::vector<std::string> inputs; // the files it was made from
-    std::vector<std::string> absent; // where includes found nothing
+    std::vector<std::string> absent; // where includes found nothing, when asked for
   };
 
-  // The entry of `key`, made for `file`, when it is valid and still true.
-  std::optional<Entry> lookup(const std::string& key, const std::string& file);
+  // The entry of `key`, made for `file`, when it is valid and still true;
+  // with its absent paths when `with_absent` (thousands: a scan's entries
+  // do not need them).
+  std::optional<Entry> lookup(const std::string& key, const std::string& file,
+                              bool with_absent = false);
 
   // Records `fragment`, made from `file` with `dependencies`, unless they
   // are not cacheable.
@@ -127,15 +132,23 @@ private:
   Stat stat_of(const std::string& path);
   // The stamp to record for an input that hashes to `hash`, if any.
   std::optional<Stamp> recordable_stamp(const std::string& path, const std::string& hash);
-  // Whether `path` names no file (a directory counts as none), asked once per run.
-  bool is_absent(const std::string& path);
+  // Whether each of `paths` names no file (a directory counts as none),
+  // each asked once per run.
+  bool all_absent(const std::vector<std::string_view>& paths);
   // Writes an entry's text atomically, noting the first failure.
   void write_entry(const std::string& key, const std::string& text);
 
   std::filesystem::path dir_;
   std::mutex mutex_;
   std::unordered_map<std::string, std::string> hashes_;
-  std::unordered_map<std::string, bool> absent_;
+  // Looked up by string_view: an entry names thousands of absent paths.
+  struct PathHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view path) const { return std::hash<std::string_view>()(path); }
+  };
+  std::unordered_map<std::string, bool, PathHash, std::equal_to<>> absent_;
+  // Blocks of an entry's absent lines found sane and all still absent this run.
+  std::unordered_set<std::string, PathHash, std::equal_to<>> checked_absent_blocks_;
   std::unordered_map<std::string, Stat> stats_;
   std::string version_;
   size_t files_read_ = 0;
