@@ -10,6 +10,7 @@
 #include "migrate/import_yaml.h"
 #include "model_command.h"
 #include "report_command.h"
+#include "scan/libclang_loader.h"
 #include "stdout.h"
 #include "support/files.h"
 #include "support/interrupt.h"
@@ -731,7 +732,9 @@ int main(int argc, char** argv) {
   CLI::App app{"opscan: operator registration code from annotated C++ kernels", "opscan"};
   app.require_subcommand(1);
   app.set_version_flag("--version", [] {
-    return fmt::format("opscan {}\nlibclang: {}", driver::version(), scan::libclang_version());
+    const std::string version = scan::libclang_version();
+    return fmt::format("opscan {}\nlibclang: {}", driver::version(),
+                       version.empty() ? scan::load_libclang() : version);
   });
   app.footer(
       "Exit codes: 0 success, 1 errors in the input, 2 usage error, 3 I/O or internal failure.");

@@ -359,7 +359,7 @@ PchStore::Names PchStore::names_of(const PlannedPch& planned) const {
   const std::string name = support::sha256_hex(material).substr(0, 32);
   names.header = (dir_ / (name + ".h")).string();
   names.pch = (dir_ / (name + ".pch")).string();
-  names.key = FragmentCache::key(names.header, planned.args, "automatic precompiled header");
+  names.key = cache_.key(names.header, planned.args, "automatic precompiled header");
   return names;
 }
 
@@ -373,7 +373,8 @@ std::optional<AutoPch> PchStore::stored(const PlannedPch& planned) {
   const Names names = names_of(planned);
   if (names_no_file(names.pch))
     return std::nullopt;
-  std::optional<FragmentCache::Entry> entry = cache_.lookup(names.key, names.header);
+  std::optional<FragmentCache::Entry> entry =
+      cache_.lookup(names.key, names.header, /*with_absent=*/true);
   if (!entry)
     return std::nullopt;
   // libclang checks the times of a precompiled header's inputs too.

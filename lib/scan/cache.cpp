@@ -4,13 +4,17 @@
 #include "ir/validate.h"
 #include "scan/clang.h"
 #include "scan/includes.h"
+#include "scan/libclang_loader.h"
+#include "scan/scan.h"
 #include "support/files.h"
 #include "support/sha256.h"
 #include "support/version.h"
 
 #include <algorithm>
+#include <charconv>
 #include <clang-c/Index.h>
 #include <cstdlib>
+#include <ctime>
 #include <fcntl.h>
 #include <set>
 #include <string_view>
@@ -23,7 +27,14 @@ namespace fs = std::filesystem;
 
 // 3: scans read the preprocessor's record of OPSCAN_KERNEL expansions (an
 // annotation in a function body is an error); a version 2 entry may hide one.
-constexpr std::string_view kHeader = "opscan-fragment-cache 3";
+// 4: inputs record their stamps (size, modification and change times).
+constexpr std::string_view kHeader = "opscan-fragment-cache 4";
+// The file remembering libclang's version, and its first line.
+constexpr std::string_view kVersionFile = "libclang-version";
+constexpr std::string_view kVersionHeader = "opscan-libclang-version 1";
+// The coarsest file timestamps expected (FAT's): a file changed less than
+// this before its stat may change again and keep the same times.
+constexpr int64_t kTimestampGranularityNs = 2'000'000'000;
 // An entry is a few hundred kilobytes; anything near this is not one.
 constexpr size_t kMaxEntryBytes = size_t{64} << 20;
 // Larger inputs (headers, precompiled headers) are not cached, nor read.
@@ -40,6 +51,38 @@ bool is_sane_path(std::string_view path) {
   return !path.empty() && std::none_of(path.begin(), path.end(), [](char c) {
     return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
   });
+}
+
+int64_t nanoseconds(const timespec& time) {
+  return int64_t{time.tv_sec} * 1'000'000'000 + time.tv_nsec;
+}
+
+// A stamp as an entry records it: "SIZE:MTIME:CTIME", or "-" for none.
+std::string stamp_text(const std::optional<FragmentCache::Stamp>& stamp) {
+  if (!stamp)
+    return "-";
+  return std::to_string(stamp->size) + ':' + std::to_string(stamp->mtime_ns) + ':' +
+         std::to_string(stamp->ctime_ns);
+}
+
+// The stamp `text` records; nullopt for "-"; false when it is neither.
+bool parse_stamp(std::string_view text, std::optional<FragmentCache::Stamp>& stamp) {
+  stamp.reset();
+  if (text == "-")
+    return true;
+  int64_t fields[3] = {};
+  for (size_t i = 0; i < 3; ++i) {
+    const size_t end = i < 2 ? text.find(':') : text.size();
+    if (end == std::string_view::npos || end == 0 ||
+        !std::all_of(text.begin(), text.begin() + end, [](char c) { return c >= '0' && c <= '9'; }))
+      return false;
+    const auto [last, error] = std::from_chars(text.data(), text.data() + end, fields[i]);
+    if (error != std::errc() || last != text.data() + end)
+      return false;
+    text.remove_prefix(i < 2 ? end + 1 : end);
+  }
+  stamp = FragmentCache::Stamp{fields[0], fields[1], fields[2]};
+  return true;
 }
 
 bool is_identifier_char(char c) {
@@ -331,10 +374,8 @@ Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string
 
 std::string FragmentCache::key(const std::string& file, const std::vector<std::string>& args,
                                const std::string& known_schemas_hash) {
-  CXString version = clang_getClangVersion();
   std::string material = std::string(kHeader) + '\0' + std::string(support::opscan_version()) +
-                         '\0' + clang_getCString(version) + '\0';
-  clang_disposeString(version);
+                         '\0' + libclang_version() + '\0';
   std::error_code ec;
   material += std::filesystem::current_path(ec).string() + '\0' + file + '\0' + known_schemas_hash;
   for (const char* variable : kIncludePathVariables) {
@@ -348,38 +389,126 @@ std::string FragmentCache::key(const std::string& file, const std::vector<std::s
   return support::sha256_hex(material);
 }
 
+std::string FragmentCache::libclang_version() {
+  {
+    std::lock_guard lock(mutex_);
+    if (!version_.empty())
+      return version_;
+  }
+  // Format: the header line, "library <path>", "stamp <stamp>", "version <text>".
+  const std::string library = libclang_path();
+  const Stat stat = stat_of(library);
+  const std::string prefix = std::string(kVersionHeader) + "\nlibrary " + library + "\nstamp " +
+                             stamp_text(stat.stamp) + "\nversion ";
+  std::string version;
+  if (stat.stamp && !libclang_loaded()) {
+    auto text = read_regular_file((dir_ / kVersionFile).string(), 4096, /*follow_links=*/false);
+    if (text && text->starts_with(prefix) && text->ends_with('\n')) {
+      version = text->substr(prefix.size(), text->size() - prefix.size() - 1);
+      if (!is_sane_path(version))
+        version.clear();
+    }
+  }
+  if (version.empty()) {
+    version = scan::libclang_version();
+    if (version.empty())
+      return {};
+    if (stat.settled && is_sane_path(version)) {
+      const fs::path path = dir_ / kVersionFile;
+      struct stat status {};
+      if (::lstat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode))
+        ::unlink(path.c_str());
+      // Only a faster next scan depends on it: a failure is the entries' to report.
+      support::write_if_changed(path, prefix + version + "\n");
+    }
+  }
+  std::lock_guard lock(mutex_);
+  version_ = version;
+  return version_;
+}
+
+FragmentCache::Stat FragmentCache::stat_of(const std::string& path) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = stats_.find(path); it != stats_.end())
+      return it->second;
+  }
+  Stat out;
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  struct stat status {};
+  if (::stat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode)) {
+    out.stamp = Stamp{status.st_size, nanoseconds(status.st_mtim), nanoseconds(status.st_ctim)};
+    // Any later change sets the change time to at least now, truncated to
+    // the file system's tick: past this one only if this is one tick old.
+    out.settled = std::max(out.stamp->mtime_ns, out.stamp->ctime_ns) + kTimestampGranularityNs <=
+                  nanoseconds(now);
+  }
+  std::lock_guard lock(mutex_);
+  return stats_.emplace(path, out).first->second;
+}
+
 std::string FragmentCache::hash_of(const std::string& path) {
   {
     std::lock_guard lock(mutex_);
     if (auto it = hashes_.find(path); it != hashes_.end())
       return it->second;
   }
+  // Its stamp first: a change after the stat, while reading it, shows in
+  // the stamp of the next stat.
+  stat_of(path);
   auto text = read_regular_file(path, kMaxInputBytes, /*follow_links=*/true);
   std::string hash = text ? support::sha256_hex(*text) : std::string();
   std::lock_guard lock(mutex_);
+  ++files_read_;
   return hashes_.emplace(path, hash).first->second;
 }
 
-bool FragmentCache::is_absent(const std::string& path) {
-  {
-    std::lock_guard lock(mutex_);
-    if (auto it = absent_.find(path); it != absent_.end())
-      return it->second;
-  }
-  const bool absent = names_no_file(path);
-  std::lock_guard lock(mutex_);
-  return absent_.emplace(path, absent).first->second;
+std::optional<FragmentCache::Stamp> FragmentCache::recordable_stamp(const std::string& path,
+                                                                    const std::string& hash) {
+  // The stat was taken before this run read the file; the bytes read are
+  // those the entry records.
+  if (hash_of(path) != hash)
+    return std::nullopt;
+  const Stat stat = stat_of(path);
+  return stat.settled ? stat.stamp : std::nullopt;
 }
 
-std::optional<FragmentCache::Entry> FragmentCache::lookup(const std::string& key,
-                                                          const std::string& file) {
+bool FragmentCache::all_absent(const std::vector<std::string_view>& paths) {
+  // Most were asked already (entries share their headers' search path): one
+  // lock for all of them, and a stat for the others.
+  std::vector<std::string_view> unknown;
+  {
+    std::lock_guard lock(mutex_);
+    for (std::string_view path : paths) {
+      if (auto it = absent_.find(path); it == absent_.end())
+        unknown.push_back(path);
+      else if (!it->second)
+        return false;
+    }
+  }
+  for (std::string_view path : unknown) {
+    std::string name(path);
+    const bool absent = names_no_file(name);
+    {
+      std::lock_guard lock(mutex_);
+      absent_.emplace(std::move(name), absent);
+    }
+    if (!absent)
+      return false;
+  }
+  return true;
+}
+
+std::optional<FragmentCache::Entry>
+FragmentCache::lookup(const std::string& key, const std::string& file, bool with_absent) {
   // Not a link: an entry is only ever a file renamed into place.
   auto text = read_regular_file((dir_ / (key + ".entry")).string(), kMaxEntryBytes,
                                 /*follow_links=*/false);
   if (!text)
     return std::nullopt;
   // Format: the header line, "key <key>", "source <file>", then
-  // "input <sha256> <path>" and "absent <path>" lines, "---", the IR.
+  // "input <sha256> <stamp> <path>" and "absent <path>" lines, "---", the IR.
   // Everything is checked before any path it names is looked at.
   const std::string_view all = *text;
   size_t at = 0;
@@ -393,56 +522,122 @@ std::optional<FragmentCache::Entry> FragmentCache::lookup(const std::string& key
   };
   if (next_line() != kHeader || next_line() != "key " + key || next_line() != "source " + file)
     return std::nullopt;
-  std::vector<CachedInput> inputs;
-  std::vector<std::string_view> absent;
-  for (std::optional<std::string_view> line = next_line(); line != "---"; line = next_line()) {
+  struct Input {
+    CachedInput input;
+    std::optional<Stamp> stamp;
+  };
+  std::vector<Input> inputs;
+  while (all.substr(at).starts_with("input ")) {
+    const std::optional<std::string_view> line = next_line();
     if (!line)
       return std::nullopt; // truncated
-    if (line->starts_with("input ") && line->size() > 6 + 64 + 1 && (*line)[6 + 64] == ' ' &&
-        is_sha256(line->substr(6, 64)) && is_sane_path(line->substr(6 + 64 + 1))) {
-      inputs.push_back({std::string(line->substr(6 + 64 + 1)), std::string(line->substr(6, 64))});
-    } else if (line->starts_with("absent ") && is_sane_path(line->substr(7))) {
-      absent.push_back(line->substr(7));
+    if (line->size() > 6 + 64 + 1 && (*line)[6 + 64] == ' ' && is_sha256(line->substr(6, 64))) {
+      const std::string_view rest = line->substr(6 + 64 + 1);
+      const size_t space = rest.find(' ');
+      Input input;
+      if (space == std::string_view::npos || !parse_stamp(rest.substr(0, space), input.stamp) ||
+          !is_sane_path(rest.substr(space + 1)))
+        return std::nullopt;
+      input.input = {std::string(rest.substr(space + 1)), std::string(line->substr(6, 64))};
+      inputs.push_back(std::move(input));
     } else {
       return std::nullopt;
     }
   }
+  // Then the absent lines, up to "---" (no path holds a newline). Entries
+  // share them (the same headers on the same search path): a block of them
+  // is checked once per run for all the entries that hold it.
+  const size_t separator = all.substr(at).starts_with("---\n") ? at : all.find("\n---\n", at) + 1;
+  if (separator == 0)    // npos + 1
+    return std::nullopt; // truncated
+  const std::string_view absent_block = all.substr(at, separator - at);
+  at = separator + 4;
+  auto absent_paths = [&] {
+    std::vector<std::string_view> paths;
+    for (size_t from = 0; from < absent_block.size();) {
+      const size_t end = absent_block.find('\n', from);
+      paths.push_back(absent_block.substr(from + 7, end - from - 7));
+      from = end + 1;
+    }
+    return paths;
+  };
+  bool absent_checked;
+  {
+    std::lock_guard lock(mutex_);
+    absent_checked = checked_absent_blocks_.count(absent_block) > 0;
+  }
+  std::vector<std::string_view> absent;
+  if (!absent_checked) {
+    for (size_t from = 0; from < absent_block.size();) {
+      const size_t end = absent_block.find('\n', from);
+      const std::string_view line = absent_block.substr(from, end - from);
+      if (!line.starts_with("absent ") || !is_sane_path(line.substr(7)))
+        return std::nullopt;
+      from = end + 1;
+    }
+    absent = absent_paths();
+  }
   auto source = std::find_if(inputs.begin(), inputs.end(),
-                             [&](const CachedInput& input) { return input.path == file; });
+                             [&](const Input& input) { return input.input.path == file; });
   if (source == inputs.end())
     return std::nullopt;
-  for (const CachedInput& input : inputs) {
-    if (hash_of(input.path) != input.hash)
+  // Unchanged stamps are trusted; any other input is hashed, and its
+  // stamp recorded (the entry rewritten) when it hashes the same.
+  bool restamp = false;
+  for (Input& input : inputs) {
+    if (input.stamp && stat_of(input.input.path).stamp == input.stamp)
+      continue;
+    if (hash_of(input.input.path) != input.input.hash)
       return std::nullopt;
+    if (auto stamp = recordable_stamp(input.input.path, input.input.hash)) {
+      input.stamp = stamp;
+      restamp = true;
+    }
   }
-  for (std::string_view path : absent) {
-    if (!is_absent(std::string(path)))
+  if (!absent_checked) {
+    if (!all_absent(absent))
       return std::nullopt;
+    std::lock_guard lock(mutex_);
+    checked_absent_blocks_.emplace(absent_block);
   }
   // A damaged or hand-made entry is a miss, like any other: its IR must be
   // a valid fragment naming the file, and its sources have the hashes of
   // the inputs they are (one a precompiled header holds is not listed).
-  auto read = ir::from_json(std::string(all.substr(at)), "cache");
+  const std::string_view ir_text = all.substr(at);
+  auto read = ir::from_json(std::string(ir_text), "cache");
   if (!read.module || read.module->library || !ir::validate(*read.module, ir::Locator()).empty())
     return std::nullopt;
   bool names_the_file = false;
   for (const ir::SourceFile& recorded : read.module->sources) {
     // Names first: showing a path may resolve it, a system call per part.
     const std::string name = fs::path(recorded.path).filename().string();
-    auto input = std::find_if(inputs.begin(), inputs.end(), [&](const CachedInput& input) {
-      return input.path.ends_with(name) && support::display_path(input.path) == recorded.path;
+    auto input = std::find_if(inputs.begin(), inputs.end(), [&](const Input& input) {
+      return input.input.path.ends_with(name) &&
+             support::display_path(input.input.path) == recorded.path;
     });
     if (input == inputs.end())
       continue;
-    if (input->hash != recorded.sha256)
+    if (input->input.hash != recorded.sha256)
       return std::nullopt;
     names_the_file |= input == source;
   }
   if (!names_the_file)
     return std::nullopt;
-  Entry entry{std::move(*read.module), {}, {absent.begin(), absent.end()}};
-  for (CachedInput& input : inputs)
-    entry.inputs.push_back(std::move(input.path));
+  if (restamp) {
+    std::string entry = std::string(kHeader) + "\nkey " + key + "\nsource " + file + "\n";
+    for (const Input& input : inputs)
+      entry += "input " + input.input.hash + " " + stamp_text(input.stamp) + " " +
+               input.input.path + "\n";
+    entry += std::string(absent_block) + "---\n" + std::string(ir_text);
+    write_entry(key, entry);
+  }
+  Entry entry{std::move(*read.module), {}, {}};
+  if (with_absent) {
+    for (std::string_view path : absent_paths())
+      entry.absent.emplace_back(path);
+  }
+  for (Input& input : inputs)
+    entry.inputs.push_back(std::move(input.input.path));
   return entry;
 }
 
@@ -454,12 +649,17 @@ void FragmentCache::store(const std::string& key, const std::string& file,
   for (const CachedInput& input : dependencies.inputs) {
     if (!is_sha256(input.hash) || !is_sane_path(input.path))
       return; // an input that cannot be read cannot be checked later
-    entry += "input " + input.hash + " " + input.path + "\n";
+    entry += "input " + input.hash + " " + stamp_text(recordable_stamp(input.path, input.hash)) +
+             " " + input.path + "\n";
   }
   for (const std::string& path : dependencies.absent)
     entry += "absent " + path + "\n";
   entry += "---\n" + ir::to_json(fragment);
-  if (entry.size() > kMaxEntryBytes)
+  write_entry(key, entry);
+}
+
+void FragmentCache::write_entry(const std::string& key, const std::string& text) {
+  if (text.size() > kMaxEntryBytes)
     return; // it would not be read
   const fs::path path = dir_ / (key + ".entry");
   // Whatever is there that is not a regular file (a link, a FIFO) goes
@@ -469,11 +669,16 @@ void FragmentCache::store(const std::string& key, const std::string& file,
     ::unlink(path.c_str());
   // Atomic: concurrent runs sharing the cache each write a whole entry.
   std::string error;
-  if (support::write_if_changed(path, entry, &error) == support::WriteOutcome::failed) {
+  if (support::write_if_changed(path, text, &error) == support::WriteOutcome::failed) {
     std::lock_guard lock(mutex_);
     if (failure_.empty())
       failure_ = "cannot write " + path.string() + ": " + error;
   }
+}
+
+size_t FragmentCache::files_read() {
+  std::lock_guard lock(mutex_);
+  return files_read_;
 }
 
 std::string FragmentCache::failure() {

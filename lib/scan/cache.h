@@ -10,7 +10,17 @@
 //   OBJCPLUS_INCLUDE_PATH);
 // - it records that key and the file it was made for (an entry copied or
 //   linked from another key is a miss);
-// - every file the translation unit read still hashes the same;
+// - every file the translation unit read still hashes the same, or still
+//   has the size, modification and change times (nanoseconds) the entry
+//   recorded, when it recorded them ("direct mode", as ccache's): a file is
+//   then trusted unread. The change time (st_ctim) is set by the kernel on
+//   every change and no user can set it back, so an edit that keeps the
+//   size and restores the modification time (touch -d) is still hashed.
+//   Times are recorded only for a file whose last change is at least 2 s
+//   (the coarsest file system timestamps, FAT's) older than when it was
+//   looked at: a file changed again within one timestamp tick of being
+//   looked at could keep its times; such a file is hashed until a later
+//   run records its times (the entry is then rewritten, atomically);
 // - every place where one of its `#include`s or `__has_include`s could have
 //   found a file, and found none, still has none. The places are each name
 //   joined to every directory that may be on the search path: those the
@@ -21,6 +31,9 @@
 //   computed (`#include MACRO`) is not cached.
 // - the entry is a regular file of at most 64 MiB, well formed, and its IR
 //   reads and validates like any IR file, for the file it names.
+// libclang's version is remembered in the cache for the library file (its
+// path, size and times), so that a scan that parses nothing does not load
+// libclang.
 // Trusted without checking: the toolchain beyond libclang's version (the
 // GCC installation its driver takes libstdc++ from, header maps,
 // frameworks), include directories given other than by the usual options,
@@ -31,11 +44,14 @@
 
 #include "ir/ir.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 // libclang's handle, as clang-c/Index.h declares it (libclang's headers are
@@ -83,17 +99,25 @@ public:
   explicit FragmentCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
 
   // The key of one file's scan.
-  static std::string key(const std::string& file, const std::vector<std::string>& args,
-                         const std::string& known_schemas_hash);
+  std::string key(const std::string& file, const std::vector<std::string>& args,
+                  const std::string& known_schemas_hash);
+
+  // libclang's version (scan::libclang_version()), read from the cache when
+  // it recorded it for the same library file, else from libclang (loading
+  // it) and recorded. Empty when libclang cannot be loaded.
+  std::string libclang_version();
 
   struct Entry {
     ir::Module fragment;
     std::vector<std::string> inputs; // the files it was made from
-    std::vector<std::string> absent; // where includes found nothing
+    std::vector<std::string> absent; // where includes found nothing, when asked for
   };
 
-  // The entry of `key`, made for `file`, when it is valid and still true.
-  std::optional<Entry> lookup(const std::string& key, const std::string& file);
+  // The entry of `key`, made for `file`, when it is valid and still true;
+  // with its absent paths when `with_absent` (thousands: a scan's entries
+  // do not need them).
+  std::optional<Entry> lookup(const std::string& key, const std::string& file,
+                              bool with_absent = false);
 
   // Records `fragment`, made from `file` with `dependencies`, unless they
   // are not cacheable.
@@ -104,18 +128,48 @@ public:
   // cannot be read), computed once per run.
   std::string hash_of(const std::string& path);
 
+  // How many files this cache read to hash them: what trusting stamps saves.
+  size_t files_read();
+
   // Why an entry could not be stored (the directory is not one, or cannot
   // be written), the first time it happened; empty while all were.
   std::string failure();
 
+  // What a stat of a regular file says, to trust it unread.
+  struct Stamp {
+    int64_t size = 0, mtime_ns = 0, ctime_ns = 0;
+    bool operator==(const Stamp&) const = default;
+  };
+
 private:
-  // Whether `path` names no file (a directory counts as none), asked once per run.
-  bool is_absent(const std::string& path);
+  struct Stat {
+    std::optional<Stamp> stamp; // none when not a regular file
+    bool settled = false;       // changed long enough before it was taken to record
+  };
+  // `path`'s stat (following links), taken once per run, before any read of it.
+  Stat stat_of(const std::string& path);
+  // The stamp to record for an input that hashes to `hash`, if any.
+  std::optional<Stamp> recordable_stamp(const std::string& path, const std::string& hash);
+  // Whether each of `paths` names no file (a directory counts as none),
+  // each asked once per run.
+  bool all_absent(const std::vector<std::string_view>& paths);
+  // Writes an entry's text atomically, noting the first failure.
+  void write_entry(const std::string& key, const std::string& text);
 
   std::filesystem::path dir_;
   std::mutex mutex_;
   std::unordered_map<std::string, std::string> hashes_;
-  std::unordered_map<std::string, bool> absent_;
+  // Looked up by string_view: an entry names thousands of absent paths.
+  struct PathHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view path) const { return std::hash<std::string_view>()(path); }
+  };
+  std::unordered_map<std::string, bool, PathHash, std::equal_to<>> absent_;
+  // Blocks of an entry's absent lines found sane and all still absent this run.
+  std::unordered_set<std::string, PathHash, std::equal_to<>> checked_absent_blocks_;
+  std::unordered_map<std::string, Stat> stats_;
+  std::string version_;
+  size_t files_read_ = 0;
   std::string failure_;
 };
 

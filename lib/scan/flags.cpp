@@ -4,12 +4,10 @@
 #include "scan/includes.h"
 #include "scan/response_files.h"
 #include "support/files.h"
-#include "support/temporaries.h"
 #include "support/text.h"
 
 #include <algorithm>
 #include <charconv>
-#include <clang-c/CXCompilationDatabase.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
@@ -903,22 +901,21 @@ diag::Location location_at(std::string_view text, const std::string& path, size_
           static_cast<uint32_t>(offset - line_start + 1), static_cast<uint32_t>(offset)};
 }
 
-// Checks the database as libclang is about to read it, so that libclang
-// never prints its own unlocated complaint, nor reads a response file that
-// is not a regular file (a FIFO would block it): a JSON array of objects,
+// Checks the database before it is read (libclang's reader printed its own
+// unlocated complaint, and read a response file that is not a regular file,
+// which blocks on a FIFO): a JSON array of objects,
 // each with the strings "directory" and "file", and "arguments" (an array
 // of strings) or "command" (a string); "output" may be given. Every @FILE
 // of an entry's arguments must be readable as expand_response_files reads
 // it. Errors go to `diags`, located; the response files read, to
-// `response_files`.
+// `response_files`; the JSON, to `root`.
 bool check_database(const std::string& text, const std::string& path, diag::Diagnostics& diags,
-                    std::vector<std::string>& response_files) {
+                    std::vector<std::string>& response_files, Json& root) {
   auto invalid = [&](size_t offset, const std::string& message) {
     diags.push_back(diag::make_error("opscan-compile-commands-invalid",
                                      location_at(text, path, offset), message));
     return false;
   };
-  Json root;
   try {
     root = Json::parse(text);
   } catch (const Json::parse_error& e) {
@@ -986,46 +983,72 @@ bool check_database(const std::string& text, const std::string& path, diag::Diag
   return true;
 }
 
-// Reads `path` (a checked compile_commands.json) with libclang. libclang
-// reads a compile_flags.txt beside it first, and then ignores the database:
-// such a directory's database is read through a private one holding only a
-// link to it.
-CompilationDatabaseHandle load_database(const std::string& path, diag::Diagnostics& diags) {
-  const fs::path dir = fs::path(path).parent_path();
-  std::error_code ec;
-  const bool has_flags_file =
-      fs::symlink_status(dir / "compile_flags.txt", ec).type() != fs::file_type::not_found;
-  std::string load_from = dir.empty() ? "." : dir.string();
-  std::optional<support::PrivateDirectory> private_dir;
-  if (has_flags_file) {
-    // Needed only to read the database: where TMPDIR cannot hold it,
-    // /tmp does.
-    private_dir = support::PrivateDirectory::make("db");
-    if (!private_dir)
-      private_dir = support::PrivateDirectory::make("db", nullptr, "/tmp");
-    if (private_dir) {
-      load_from = private_dir->path().string();
-      fs::create_symlink(fs::absolute(path, ec), private_dir->path() / "compile_commands.json", ec);
+// The --driver-mode libclang 14's database reader adds to a command whose
+// compiler is `argv0` (clang's table of program-name suffixes: g++, c++,
+// clang++-14 and x86_64-linux-gnu-g++-12 are g++), or none. It adds
+// --target=PREFIX too for such a prefix, but only once an index has
+// registered the targets: never when a scan reads the database, before any
+// parse; neither is it added here.
+std::string_view driver_mode_of(std::string_view argv0) {
+  static constexpr std::pair<std::string_view, std::string_view> kSuffixes[] = {
+      {"clang", ""},
+      {"clang++", "--driver-mode=g++"},
+      {"clang-c++", "--driver-mode=g++"},
+      {"clang-cc", ""},
+      {"clang-cpp", "--driver-mode=cpp"},
+      {"clang-g++", "--driver-mode=g++"},
+      {"clang-gcc", ""},
+      {"clang-cl", "--driver-mode=cl"},
+      {"cc", ""},
+      {"cpp", "--driver-mode=cpp"},
+      {"cl", "--driver-mode=cl"},
+      {"++", "--driver-mode=g++"},
+      {"flang", "--driver-mode=flang"}};
+  auto mode_of = [](std::string_view name) -> std::optional<std::string_view> {
+    for (const auto& [suffix, mode] : kSuffixes) {
+      if (name.ends_with(suffix))
+        return mode;
     }
-    if (ec || !private_dir) {
-      diags.push_back(
-          diag::make_error("opscan-io", {path, 0, 0, 0},
-                           "cannot read " + path +
-                               " apart from the compile_flags.txt beside it (which libclang "
-                               "would read instead): no private temporary directory (TMPDIR, "
-                               "/tmp)"));
-      return {};
-    }
+    return std::nullopt;
+  };
+  std::string_view name = argv0.substr(argv0.rfind('/') + 1);
+  auto mode = mode_of(name);
+  if (!mode) { // clang++3.5
+    name = name.substr(0, name.find_last_not_of("0123456789.") + 1);
+    mode = mode_of(name);
   }
-  CXCompilationDatabase_Error error;
-  CompilationDatabaseHandle db(clang_CompilationDatabase_fromDirectory(load_from.c_str(), &error));
-  private_dir.reset();
-  if (error != CXCompilationDatabase_NoError) {
-    diags.push_back(diag::make_error("opscan-compile-commands-invalid", {path, 0, 0, 0},
-                                     "libclang cannot read it as a compilation database"));
-    return {};
+  if (!mode) // clang++-tot
+    mode = mode_of(name.substr(0, name.rfind('-')));
+  return mode.value_or("");
+}
+
+// The command of a checked database entry, as libclang 14 read it: its
+// "arguments" (one alone is split as a command), else its "command" split;
+// response files expanded; the driver mode its compiler's name implies
+// added after it, unless one is given.
+std::vector<std::string> command_of(const Json& entry) {
+  std::vector<std::string> args;
+  if (entry.contains("arguments")) {
+    args = entry["arguments"].get<std::vector<std::string>>();
+    if (args.size() == 1)
+      args = split_command(args[0]);
+  } else {
+    args = split_command(entry["command"].get<std::string>());
   }
-  return db;
+  if (std::any_of(args.begin(), args.end(),
+                  [](const std::string& arg) { return arg.starts_with('@'); })) {
+    diag::Diagnostics unread; // none: the check read them all
+    if (auto expanded = expand_response_files(args, entry["directory"].get<std::string>(), unread))
+      args = std::move(*expanded);
+  }
+  if (args.empty())
+    return args;
+  const std::string_view mode = driver_mode_of(args[0]);
+  if (!mode.empty() && std::none_of(args.begin() + 1, args.end(), [](const std::string& arg) {
+        return arg.starts_with("--driver-mode=");
+      }))
+    args.insert(args.begin() + 1, std::string(mode));
+  return args;
 }
 
 } // namespace
@@ -1033,8 +1056,7 @@ CompilationDatabaseHandle load_database(const std::string& path, diag::Diagnosti
 std::unique_ptr<CompilationDatabase> CompilationDatabase::open(const std::string& build_dir,
                                                                diag::Diagnostics& diags) {
   const std::string path = (fs::path(build_dir) / "compile_commands.json").string();
-  // Checked first: libclang prints to stderr when there is none, and would
-  // block on a FIFO or read a device without end.
+  // Checked first: a FIFO would block, a device never end.
   std::string error;
   std::optional<std::string> text = support::read_file(path, &error);
   if (!text) {
@@ -1043,20 +1065,22 @@ std::unique_ptr<CompilationDatabase> CompilationDatabase::open(const std::string
     return nullptr;
   }
   std::vector<std::string> response_files;
-  if (!check_database(*text, path, diags, response_files))
+  Json root;
+  if (!check_database(*text, path, diags, response_files, root))
     return nullptr;
-  CompilationDatabaseHandle db = load_database(path, diags);
-  if (!db)
-    return nullptr;
-  std::set<std::string> files;
-  CompileCommands all(clang_CompilationDatabase_getAllCompileCommands(db.get()));
-  for (unsigned i = 0, n = clang_CompileCommands_getSize(all.get()); i < n; ++i) {
-    CXCompileCommand command = clang_CompileCommands_getCommand(all.get(), i);
-    files.insert(absolute_in(take(clang_CompileCommand_getDirectory(command)),
-                             take(clang_CompileCommand_getFilename(command))));
+  // Read here rather than by libclang, which a scan that parses nothing
+  // does not load; with the same commands (flags_test holds libclang's).
+  // Each file's first entry counts (libclang's reader listed them all, and
+  // opscan took the first).
+  std::unique_ptr<CompilationDatabase> out(new CompilationDatabase(build_dir));
+  for (const Json& entry : root) {
+    const std::string directory = entry["directory"].get<std::string>();
+    const std::string file = absolute_in(directory, entry["file"].get<std::string>());
+    if (out->commands_.count(file))
+      continue;
+    out->commands_.emplace(file, Entry{directory, command_of(entry)});
+    out->files_.insert(file);
   }
-  std::unique_ptr<CompilationDatabase> out(
-      new CompilationDatabase(std::move(db), build_dir, std::move(files)));
   std::sort(response_files.begin(), response_files.end());
   response_files.erase(std::unique(response_files.begin(), response_files.end()),
                        response_files.end());
@@ -1064,49 +1088,37 @@ std::unique_ptr<CompilationDatabase> CompilationDatabase::open(const std::string
   return out;
 }
 
-CompilationDatabase::CompilationDatabase(CompilationDatabaseHandle db, std::string build_dir,
-                                         std::set<std::string> files)
-    : db_(std::move(db)), build_dir_(std::move(build_dir)), files_(std::move(files)) {}
+CompilationDatabase::CompilationDatabase(std::string build_dir)
+    : build_dir_(std::move(build_dir)) {}
 
 CompilationDatabase::~CompilationDatabase() = default;
 
 std::optional<CompileCommand> CompilationDatabase::command_for(const std::string& file,
                                                                diag::Diagnostics& diags) const {
   std::string absolute = absolute_in(fs::current_path(), file);
-  if (!files_.contains(absolute)) {
+  auto entry = commands_.find(absolute);
+  if (entry == commands_.end()) {
     diags.push_back(
         diag::make_error("opscan-no-compile-command", {file, 0, 0, 0},
                          "no entry for this file in " + build_dir_ + "/compile_commands.json"));
     return std::nullopt;
   }
-  std::lock_guard lock(mutex_);
-  CompileCommands commands(
-      clang_CompilationDatabase_getCompileCommands(db_.get(), absolute.c_str()));
-  std::optional<CompileCommand> result;
-  if (clang_CompileCommands_getSize(commands.get()) == 0) {
-    diags.push_back(
-        diag::make_error("opscan-no-compile-command", {file, 0, 0, 0},
-                         "no entry for this file in " + build_dir_ + "/compile_commands.json"));
-  } else {
-    CXCompileCommand command = clang_CompileCommands_getCommand(commands.get(), 0);
-    CompileCommand out;
-    out.file = absolute;
-    out.directory = take(clang_CompileCommand_getDirectory(command));
-    const std::string& directory = out.directory;
-    unsigned n = clang_CompileCommand_getNumArgs(command);
-    // Its output (-o) and everything else a scan must not pass on goes in
-    // filter_arguments, with the arguments given on the command line.
-    for (unsigned i = 1; i < n; ++i) { // 0 is the compiler
-      std::string arg = take(clang_CompileCommand_getArg(command, i));
-      if (arg == "-c")
-        continue;
-      if (absolute_in(directory, arg) == absolute)
-        continue;
-      out.args.push_back(std::move(arg));
-    }
-    result = std::move(out);
+  CompileCommand out;
+  out.file = absolute;
+  out.directory = entry->second.directory;
+  const std::string& directory = out.directory;
+  const std::vector<std::string>& args = entry->second.args;
+  // Its output (-o) and everything else a scan must not pass on goes in
+  // filter_arguments, with the arguments given on the command line.
+  for (size_t i = 1; i < args.size(); ++i) { // 0 is the compiler
+    const std::string& arg = args[i];
+    if (arg == "-c")
+      continue;
+    if (absolute_in(directory, arg) == absolute)
+      continue;
+    out.args.push_back(arg);
   }
-  return result;
+  return out;
 }
 
 // `database_args`), which every entry names: that one is expected.

@@ -4,8 +4,8 @@
 #include "diag/diag.h"
 #include "scan/clang.h"
 
+#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -138,10 +138,10 @@ class CompilationDatabase {
 public:
   // Null, with an error diagnostic, when `build_dir` has no readable
   // database (opscan-no-compile-commands) or it is not a compilation
-  // database in JSON (opscan-compile-commands-invalid, located): read and
-  // checked here first, so that libclang never prints its own unlocated
-  // complaint nor reads a response file an entry names that is not a
-  // regular file. A compile_flags.txt beside it is not read.
+  // database in JSON (opscan-compile-commands-invalid, located), or a
+  // response file an entry names cannot be read as one. Read as libclang
+  // 14's reader read it (without loading libclang). A compile_flags.txt
+  // beside it is not read.
   static std::unique_ptr<CompilationDatabase> open(const std::string& build_dir,
                                                    diag::Diagnostics& diags);
   ~CompilationDatabase();
@@ -162,14 +162,16 @@ public:
   const std::vector<std::string>& response_files() const { return response_files_; }
 
 private:
-  CompilationDatabase(CompilationDatabaseHandle db, std::string build_dir,
-                      std::set<std::string> files);
+  explicit CompilationDatabase(std::string build_dir);
 
-  CompilationDatabaseHandle db_;
+  struct Entry {
+    std::string directory;
+    std::vector<std::string> args; // the compiler first
+  };
   std::string build_dir_;
-  std::set<std::string> files_; // absolute, lexically normal
+  std::set<std::string> files_;           // absolute, lexically normal
+  std::map<std::string, Entry> commands_; // by file, as in files_
   std::vector<std::string> response_files_;
-  mutable std::mutex mutex_;
 };
 
 } // namespace opscan::scan

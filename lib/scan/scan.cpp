@@ -8,6 +8,7 @@
 #include "scan/extract.h"
 #include "scan/flags.h"
 #include "scan/known_schemas.h"
+#include "scan/libclang_loader.h"
 #include "scan/preamble_unit.h"
 #include "scan/signature.h"
 #include "scan/types.h"
@@ -129,7 +130,7 @@ FileResult prepare(const ScanContext& context, const std::string& file, Prepared
   // Only clean scans are cached, so a hit has no diagnostics to replay.
   if (context.cache && result.diagnostics.empty()) {
     prepared.cache_key =
-        FragmentCache::key(prepared.command->file, prepared.command->args, context.known_hash);
+        context.cache->key(prepared.command->file, prepared.command->args, context.known_hash);
     if (auto hit = context.cache->lookup(prepared.cache_key, prepared.command->file)) {
       result.fragment = std::move(hit->fragment);
       result.inputs = std::move(hit->inputs);
@@ -371,10 +372,6 @@ unsigned jobs_for(const Options& options, size_t files) {
 
 } // namespace
 
-std::string libclang_version() {
-  return take(clang_getClangVersion());
-}
-
 // Every file of `files`, absolute with symbolic links resolved: what build
 // tools must watch (a lexically normalised "/usr/bin/../lib" may not exist).
 std::vector<std::string> real_paths(const std::vector<std::string>& files) {
@@ -405,6 +402,10 @@ std::vector<std::string> real_paths(const std::vector<std::string>& files) {
 
 PrecompileResult precompile(const PrecompileOptions& options) {
   PrecompileResult out;
+  if (auto unavailable = libclang_unavailable()) {
+    out.diagnostics.push_back(std::move(*unavailable));
+    return out;
+  }
   std::vector<std::string> args = options.args;
   add_default_language(args);
   args = parse_arguments(options.header, std::move(args), out.diagnostics);
@@ -450,7 +451,17 @@ PrecompileResult precompile(const PrecompileOptions& options) {
 
 Result scan(const Options& options) {
   Result out;
-  out.module.libclang_version = libclang_version();
+  std::optional<FragmentCache> cache;
+  if (options.cache_dir)
+    cache.emplace(*options.cache_dir);
+  // The cache remembers libclang's version: a scan that parses nothing
+  // does not load libclang.
+  const std::string version = cache ? cache->libclang_version() : libclang_version();
+  if (version.empty()) {
+    out.diagnostics.push_back(*libclang_unavailable());
+    return out;
+  }
+  out.module.libclang_version = version;
   std::unique_ptr<CompilationDatabase> db;
   if (!open_database(options, db, out.diagnostics))
     return out;
@@ -461,9 +472,7 @@ Result scan(const Options& options) {
       return out;
   }
   ScanContext context{options, db.get(), known ? &*known : nullptr, nullptr, {}};
-  std::optional<FragmentCache> cache;
-  if (options.cache_dir) {
-    cache.emplace(*options.cache_dir);
+  if (cache) {
     context.cache = &*cache;
     if (options.schemas_file) {
       context.known_hash = cache->hash_of(*options.schemas_file);
@@ -527,6 +536,12 @@ Result scan(const Options& options) {
   std::optional<TemporaryDirectoryVariable> preambles_variable;
   if (!plan.pchs.empty() && (preambles = support::PrivateDirectory::make("scan")))
     preambles_variable.emplace(preambles->path());
+  if (!to_parse.empty()) {
+    if (auto unavailable = libclang_unavailable()) {
+      out.diagnostics.push_back(std::move(*unavailable));
+      return out;
+    }
+  }
   std::atomic<size_t> shared{0}, units{0};
   std::set<std::string> stored_used;
   std::mutex stored_mutex;
@@ -597,7 +612,7 @@ Result scan(const Options& options) {
   out.inputs = real_paths(inputs);
   ir::MergeResult merged = ir::merge(std::move(fragments));
   out.module = std::move(merged.module);
-  out.module.libclang_version = libclang_version();
+  out.module.libclang_version = version;
   out.diagnostics.insert(out.diagnostics.end(), merged.diagnostics.begin(),
                          merged.diagnostics.end());
   // The scan's own checks come first; the IR's rules guard what they missed.
@@ -611,6 +626,10 @@ SharedPchResult precompile_shared(const Options& options) {
   SharedPchResult out;
   if (!options.cache_dir)
     return out;
+  if (auto unavailable = libclang_unavailable()) {
+    out.diagnostics.push_back(std::move(*unavailable));
+    return out;
+  }
   std::unique_ptr<CompilationDatabase> db;
   if (!open_database(options, db, out.diagnostics))
     return out;
@@ -658,6 +677,10 @@ SharedPchResult precompile_shared(const Options& options) {
 
 LocateResult locate_functions(const Options& options) {
   LocateResult out;
+  if (auto unavailable = libclang_unavailable()) {
+    out.diagnostics.push_back(std::move(*unavailable));
+    return out;
+  }
   std::unique_ptr<CompilationDatabase> db;
   if (!open_database(options, db, out.diagnostics))
     return out;

@@ -132,7 +132,8 @@ struct KernelSuggestion {
                                    // <opscan/annotations.h> when the file lacks it
 };
 
-// "clang version 14.0.6", as libclang reports itself.
+// "clang version 14.0.6", as libclang reports itself (loading it); empty
+// when libclang cannot be loaded (scan/libclang_loader.h says why).
 std::string libclang_version();
 
 // Bounds the time of each parse (`limit`; 0: none). libclang cannot cancel

@@ -90,6 +90,31 @@ TEST_F(CacheCli, ASecondRunIsServedFromTheCache) {
   EXPECT_NE(scan("src/k.cpp").find("\"cached_k_out\""), std::string::npos);
 }
 
+// libclang is loaded when a file must be parsed, and only then (the dynamic
+// loader's own record of the libraries it loads, LD_DEBUG=files): not by a
+// no-change scan, which takes libclang's version from the cache too, nor by
+// check or generate.
+TEST_F(CacheCli, LibclangIsLoadedOnlyToParse) {
+  auto loaded_libclang = [&] {
+    return read_file(dir_.path() / "out.txt").find("libclang") != std::string::npos;
+  };
+  const std::string cold = scan("src/k.cpp", "LD_DEBUG=files");
+  EXPECT_TRUE(loaded_libclang()) << "the loader's record of the cold scan names no libclang";
+  EXPECT_EQ(scan("src/k.cpp", "LD_DEBUG=files"), cold);
+  EXPECT_FALSE(loaded_libclang()) << read_file(dir_.path() / "out.txt");
+  for (const char* command : {"check --lib k --registration named ir.json",
+                              "generate --lib k --registration named ir.json -o gen"}) {
+    SCOPED_TRACE(command);
+    const std::string line = "cd '" + dir_.path().string() +
+                             "' && LD_DEBUG=files '" OPSCAN_BINARY "' " + command +
+                             " >out.txt 2>&1";
+    const int status = std::system(line.c_str());
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        << read_file(dir_.path() / "out.txt");
+    EXPECT_FALSE(loaded_libclang()) << read_file(dir_.path() / "out.txt");
+  }
+}
+
 TEST_F(CacheCli, AHeaderThatNowShadowsTheOneIncludedIsAMiss) {
   EXPECT_NE(scan("src/k.cpp").find("\"old_k_out\""), std::string::npos);
   dir_.write("new/k.h", kernel("new_k"));

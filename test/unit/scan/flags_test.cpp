@@ -750,7 +750,7 @@ TEST(CompilationDatabaseCheck, ResponseFilesOfEntriesAreCheckedBeforeLibclangRea
                                            dir.file("build/compile_commands.json") + ")");
     EXPECT_EQ(opened.stderr_text, "");
   }
-  // A readable one is expanded, by libclang, relative to the entry's directory.
+  // A readable one is expanded relative to the entry's directory.
   dir.write("flags.rsp", "-DFROM_RSP=1");
   const std::string source = dir.write("k.cpp", "int k;\n");
   const Opened opened = open_database(
@@ -790,9 +790,69 @@ TEST(CompilationDatabaseCheck, ACompileFlagsFileBesideItIsNotRead) {
     ASSERT_TRUE(command) << describe(diags);
     EXPECT_EQ(std::count(command->args.begin(), command->args.end(), "-DX"), 1);
     EXPECT_EQ(std::count(command->args.begin(), command->args.end(), "-DFROM_FLAGS_FILE"), 0);
-    // The private directory it was read through is gone.
     EXPECT_EQ(opened.stderr_text, "");
   }
+}
+
+// The database is read without libclang (which a scan that parses nothing
+// does not load), with the commands libclang 14's own reader makes of it:
+// compared here, entry by entry, with what libclang reads.
+TEST(CompilationDatabaseCheck, CommandsAreThoseLibclangReads) {
+  TempDir dir;
+  const std::string d = dir.path().string();
+  dir.write("sub/flags.rsp", "-DFROM_RSP='a b' @more.rsp");
+  dir.write("sub/more.rsp", "-DNESTED");
+  const Json entries = Json::array({
+      {{"directory", d},
+       {"file", "a.cpp"},
+       {"command", "/usr/bin/c++ -DX=\"a b\" -c a.cpp -o a.o"}},
+      {{"directory", d}, {"file", "b.cpp"}, {"arguments", {"g++-12 -I'in c' -c b.cpp"}}},
+      {{"directory", d}, {"file", "c.cpp"}, {"arguments", {"clang++-14", "-c", "c.cpp"}}},
+      {{"directory", d}, {"file", "d.cpp"}, {"arguments", {"gcc", "-xc++", "d.cpp"}}},
+      {{"directory", d}, {"file", "e.cpp"}, {"arguments", {"clang-cl", "/c", "e.cpp"}}},
+      {{"directory", d},
+       {"file", "f.cpp"},
+       {"arguments", {"c++", "--driver-mode=gcc", "-c", "f.cpp"}}},
+      {{"directory", d + "/sub"},
+       {"file", "../g.cpp"},
+       {"arguments", {"clang++", "@flags.rsp", "-c", "../g.cpp"}}},
+      {{"directory", d}, {"file", "h.cpp"}, {"arguments", {"cc", "-DFIRST", "h.cpp"}}},
+      {{"directory", d}, {"file", "h.cpp"}, {"arguments", {"cc", "-DSECOND", "h.cpp"}}},
+      {{"directory", d}, {"file", d + "/i.cpp"}, {"command", "clang++3.5 -c i.cpp"}},
+      {{"directory", d}, {"file", "j.cpp"}, {"command", "x86_64-linux-gnu-g++-12 -c j.cpp"}},
+  });
+  dir.write("build/compile_commands.json", entries.dump(1));
+  diag::Diagnostics diags;
+  auto db = CompilationDatabase::open(dir.file("build"), diags);
+  ASSERT_TRUE(db) << describe(diags);
+  CXCompilationDatabase_Error error;
+  CXCompilationDatabase theirs =
+      clang_CompilationDatabase_fromDirectory(dir.file("build").c_str(), &error);
+  ASSERT_EQ(error, CXCompilationDatabase_NoError);
+  for (const char* name : {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}) {
+    SCOPED_TRACE(name);
+    const std::string file = (dir.path() / (std::string(name) + ".cpp")).string();
+    auto ours = db->command_for(file, diags);
+    ASSERT_TRUE(ours) << describe(diags);
+    CXCompileCommands commands = clang_CompilationDatabase_getCompileCommands(theirs, file.c_str());
+    ASSERT_GE(clang_CompileCommands_getSize(commands), 1u);
+    CXCompileCommand command = clang_CompileCommands_getCommand(commands, 0);
+    EXPECT_EQ(ours->directory, take(clang_CompileCommand_getDirectory(command)));
+    // As the reader before took them: the compiler, -c and the file left out.
+    Args expected;
+    for (unsigned i = 1, n = clang_CompileCommand_getNumArgs(command); i < n; ++i) {
+      std::string arg = take(clang_CompileCommand_getArg(command, i));
+      // libclang adds --target=PREFIX for a compiler named PREFIX-g++ once
+      // an index has registered the targets (this process has made some):
+      // never before a scan's first parse, when a scan reads the database.
+      if (arg != "-c" && (fs::path(ours->directory) / arg).lexically_normal() != file &&
+          !arg.starts_with("--target="))
+        expected.push_back(std::move(arg));
+    }
+    EXPECT_EQ(ours->args, expected);
+    clang_CompileCommands_dispose(commands);
+  }
+  clang_CompilationDatabase_dispose(theirs);
 }
 
 // ---------------------------------------------------------------------------
