@@ -18,7 +18,9 @@
 #                     directory), put first on the peer's PYTHONPATH; without
 #                     it the peer uses $PYTHONPATH and PY's own packages.
 #                     Nothing is downloaded or installed for the peer.
-#   --python PY       the Python that runs the peer (default python3)
+#   --python PY       the Python that runs the peer (default python3; a
+#                     distribution's optimised build, such as Debian's
+#                     /usr/bin/python3, runs it faster than a plain source build)
 #   --race-only       with --executorch: only the race against the peer (no
 #                     hyperfine table, no clang++ baseline)
 #   --keep            keep the temporary work dir (path printed)
@@ -122,7 +124,10 @@ if [ -z "$ET" ]; then PEER_WHY="no --executorch checkout given"
 elif [ ! -f "$ET/codegen/gen.py" ] || [ ! -f "$ET/codegen/tools/gen_oplist.py" ]; then
   PEER_WHY="$ET has no codegen/gen.py and codegen/tools/gen_oplist.py"
 else
-  PEER_ENV=(env "PYTHONPATH=${TORCHGEN:+$TORCHGEN:}${PYTHONPATH:-}" "PYTHONPYCACHEPREFIX=$WORK/pycache")
+  # Bytecode is written (a PYTHONDONTWRITEBYTECODE in the environment would
+  # have every run compile torchgen again), to the work dir.
+  PEER_ENV=(env -u PYTHONDONTWRITEBYTECODE "PYTHONPATH=${TORCHGEN:+$TORCHGEN:}${PYTHONPATH:-}"
+            "PYTHONPYCACHEPREFIX=$WORK/pycache")
   if ! TG=$(cd "$ET" && "${PEER_ENV[@]}" "$PY" -c \
       'import os, torchgen; print(os.path.dirname(torchgen.__file__))' 2>"$WORK/peer.err"); then
     PEER_WHY="$PY cannot import torchgen ($(tail -1 "$WORK/peer.err"))${TORCHGEN:+ from $TORCHGEN}"
