@@ -1,9 +1,10 @@
-// SHA-256 through OpenSSL's EVP interface. Its functions fail only when
-// memory runs out, which is std::bad_alloc here as everywhere else.
+// SHA-256 through OpenSSL's EVP interface. Once SHA-256 is found, its
+// functions fail only when memory runs out: std::bad_alloc, as elsewhere.
 #include "support/sha256.h"
 
 #include <array>
 #include <new>
+#include <stdexcept>
 #include <openssl/evp.h>
 
 namespace opscan::support {
@@ -15,8 +16,11 @@ namespace {
 const EVP_MD* sha256_md() {
   static const EVP_MD* md = [] {
     EVP_MD* fetched = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-    if (fetched == nullptr)
-      throw std::bad_alloc();
+    if (fetched == nullptr) {
+      // OpenSSL's configuration (OPENSSL_CONF) can leave no provider of it.
+      throw std::runtime_error("OpenSSL provides no SHA-256 (check its configuration, "
+                               "OPENSSL_CONF)");
+    }
     return fetched;
   }();
   return md;
