@@ -4,8 +4,8 @@
 
 #include <array>
 #include <new>
-#include <stdexcept>
 #include <openssl/evp.h>
+#include <stdexcept>
 
 namespace opscan::support {
 namespace {
