@@ -14,7 +14,8 @@ setup="${OPSCAN_SETUP:-all}"
 
 # What the opscan binary needs to build.
 packages=(cmake ninja-build g++ libclang-dev nlohmann-json3-dev libfmt-dev libcli11-dev
-          libicu-dev libyaml-cpp-dev libflatbuffers-dev flatbuffers-compiler)
+          libicu-dev libyaml-cpp-dev libflatbuffers-dev flatbuffers-compiler libssl-dev
+          libsimdjson-dev)
 # What the tests need besides: GoogleTest, libtorch (the torch target), clang
 # (the compiler the CMake tests and the fuzz build try), Meson (a compile
 # database of another build system), Neovim and Node.js (LSP clients),

@@ -9,10 +9,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <deque>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <simdjson.h>
 #include <tuple>
 #include <utility>
 
@@ -65,7 +65,8 @@ private:
 // have no error.
 struct Positions::Document {
   struct Parse {
-    std::deque<std::string> decoded; // unescaped strings the nodes view
+    // simdjson's parser, whose buffer holds the strings the nodes view.
+    std::unique_ptr<simdjson::ondemand::parser> simdjson;
     nlohmann::json json;             // the document, when nlohmann parsed it
     std::optional<json_detail::Node> root;
   };
@@ -346,252 +347,135 @@ std::optional<std::pair<size_t, std::string_view>> overflowing_number(std::strin
   return std::nullopt;
 }
 
-// Parses JSON into Nodes with their offsets, several times faster than
-// nlohmann, whose lexer reads a character at a time. It reads what nlohmann
-// reads, but gives up on anything it would have to report (any error);
-// nlohmann then parses the text instead, so error messages are nlohmann's.
-// Containers nested deeper than kMaxDepth are kept empty, skipped without
-// recursion (so no depth can exhaust the stack) and not checked: then
-// skipped() is true and the caller has nlohmann check the text. Object
-// members are all kept, duplicates too (the reader refuses those). Strings
-// view the text, or `decoded` when they have escapes.
+// Reads JSON into Nodes with their offsets with simdjson's On-Demand
+// parser, which validates as it goes (UTF-8, strings, numbers, structure);
+// its first pass over the text uses the vector instructions of the CPU it
+// runs on.
+// It gives up on anything it would have to report (any error); nlohmann then
+// parses the text instead, so error messages are nlohmann's. Containers
+// nested deeper than kMaxDepth are kept empty and not read: then skipped()
+// is true and the caller has nlohmann check the text. Object members are
+// all kept, duplicates too (the reader refuses those). Strings view the
+// parser's buffer, which the Parse keeps. `text` must have
+// simdjson::SIMDJSON_PADDING bytes of capacity after its end.
 class FastParser {
 public:
-  FastParser(std::string_view text, std::deque<std::string>& decoded)
-      : text_(text), decoded_(decoded) {}
+  FastParser(const std::string& text, simdjson::ondemand::parser& parser)
+      : text_(text), parser_(parser) {}
 
   bool skipped() const { return skipped_; }
 
   std::optional<Node> parse() {
-    if (text_.starts_with("\xEF\xBB\xBF")) // a byte-order mark, as nlohmann skips it
-      at_ = 3;
-    Node doc;
-    if (!value(doc, 0))
+    // A byte-order mark, as nlohmann skips it.
+    const size_t bom = std::string_view(text_).starts_with("\xEF\xBB\xBF") ? 3 : 0;
+    simdjson::ondemand::document doc;
+    if (parser_
+            .iterate(simdjson::padded_string_view(text_.data() + bom, text_.size() - bom,
+                                                  text_.capacity() - bom))
+            .get(doc)) {
       return std::nullopt;
-    skip_space();
-    if (at_ != text_.size())
+    }
+    Node root;
+    simdjson::ondemand::json_type type;
+    if (doc.type().get(type))
       return std::nullopt;
-    return doc;
+    if (type == simdjson::ondemand::json_type::object ||
+        type == simdjson::ondemand::json_type::array) {
+      simdjson::ondemand::value value;
+      if (doc.get_value().get(value) || !read(value, root, 0))
+        return std::nullopt;
+    } else if (!read(doc, root, 0)) {
+      return std::nullopt;
+    }
+    // Nothing after the value: the end is out of bounds.
+    if (doc.current_location().error() != simdjson::OUT_OF_BOUNDS)
+      return std::nullopt;
+    return root;
   }
 
 private:
-  bool value(Node& out, int depth) {
-    skip_space();
-    if (at_ == text_.size())
+  static bool token_of(simdjson::ondemand::value& value, std::string_view& token) {
+    token = value.raw_json_token();
+    return true;
+  }
+  static bool token_of(simdjson::ondemand::document& doc, std::string_view& token) {
+    return !doc.raw_json_token().get(token);
+  }
+  // A value or a scalar document (simdjson has a type for each).
+  template <typename Value>
+  bool read(Value& value, Node& out, int depth) {
+    using simdjson::ondemand::json_type;
+    std::string_view token;
+    json_type type;
+    if (!token_of(value, token) || value.type().get(type))
       return false;
-    out.offset = static_cast<uint32_t>(at_);
-    char c = text_[at_];
-    if ((c == '{' || c == '[') && depth >= kMaxDepth)
-      return skip_container(out);
-    if (c == '{' || c == '[')
-      return container(out, depth);
-    if (c == '"') {
-      out.kind = Node::Kind::string;
-      return string(out.text);
-    }
-    if (c == '-' || (c >= '0' && c <= '9'))
-      return number(out);
-    for (auto [word, kind, boolean] : {std::tuple{"true", Node::Kind::boolean, true},
-                                       {"false", Node::Kind::boolean, false},
-                                       {"null", Node::Kind::null, false}}) {
-      if (text_.substr(at_).starts_with(word)) {
-        at_ += std::string_view(word).size();
-        out.kind = kind;
-        out.boolean = boolean;
-        return true;
-      }
-    }
-    return false;
-  }
-  // Steps over a container by its brackets (strings read whole).
-  bool skip_container(Node& out) {
-    skipped_ = true;
-    out.kind = text_[at_] == '{' ? Node::Kind::object : Node::Kind::array;
-    size_t open = 0;
-    while (at_ < text_.size()) {
-      const char c = text_[at_];
-      if (c == '"') {
-        std::string_view ignored;
-        if (!string(ignored))
+    out.offset = static_cast<uint32_t>(token.data() - text_.data());
+    switch (type) {
+    case json_type::object: {
+      out.kind = Node::Kind::object;
+      if (depth >= kMaxDepth)
+        return skipped_ = true; // the enclosing iteration steps over it
+      simdjson::ondemand::object object;
+      if (value.get_object().get(object))
+        return false;
+      for (auto member : object) {
+        simdjson::ondemand::field field;
+        if (std::move(member).get(field))
           return false;
-        continue;
+        Node& child = out.children.emplace_back();
+        if (field.unescaped_key().get(child.key) || !read(field.value(), child, depth + 1))
+          return false;
       }
-      ++at_;
-      if (c == '{' || c == '[') {
-        ++open;
-      } else if ((c == '}' || c == ']') && --open == 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-  bool container(Node& out, int depth) {
-    const bool object = text_[at_++] == '{';
-    const char end = object ? '}' : ']';
-    out.kind = object ? Node::Kind::object : Node::Kind::array;
-    skip_space();
-    if (take(end))
       return true;
-    do {
-      Node& child = out.children.emplace_back();
-      if (object) {
-        skip_space();
-        if (!string(child.key))
-          return false;
-        skip_space();
-        if (!take(':'))
-          return false;
-      }
-      if (!value(child, depth + 1))
-        return false;
-      skip_space();
-    } while (take(','));
-    return take(end);
-  }
-  // Four hex digits at at_; nullopt when there are not.
-  std::optional<uint32_t> hex4() {
-    if (at_ + 4 > text_.size())
-      return std::nullopt;
-    uint32_t value = 0;
-    for (size_t i = 0; i < 4; ++i) {
-      char c = text_[at_ + i];
-      int digit = c >= '0' && c <= '9'   ? c - '0'
-                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                         : -1;
-      if (digit < 0)
-        return std::nullopt;
-      value = value * 16 + static_cast<uint32_t>(digit);
     }
-    at_ += 4;
-    return value;
-  }
-  // After "\u": one code point (a surrogate pair takes two escapes), as UTF-8.
-  bool unicode_escape(std::string& out) {
-    auto cp = hex4();
-    if (!cp || (*cp >= 0xDC00 && *cp <= 0xDFFF))
-      return false;
-    if (*cp >= 0xD800 && *cp <= 0xDBFF) {
-      if (!text_.substr(at_).starts_with("\\u"))
+    case json_type::array: {
+      out.kind = Node::Kind::array;
+      if (depth >= kMaxDepth)
+        return skipped_ = true;
+      simdjson::ondemand::array array;
+      if (value.get_array().get(array))
         return false;
-      at_ += 2;
-      auto low = hex4();
-      if (!low || *low < 0xDC00 || *low > 0xDFFF)
-        return false;
-      *cp = 0x10000 + ((*cp - 0xD800) << 10) + (*low - 0xDC00);
+      for (auto item : array) {
+        simdjson::ondemand::value item_value;
+        if (std::move(item).get(item_value) ||
+            !read(item_value, out.children.emplace_back(), depth + 1))
+          return false;
+      }
+      return true;
     }
-    support::append_utf8(out, static_cast<char32_t>(*cp));
-    return true;
-  }
-  bool string(std::string_view& out) {
-    if (!take('"'))
-      return false;
-    const size_t start = at_;
-    std::string* unescaped = nullptr; // from the first escape on
-    while (at_ < text_.size()) {
-      size_t plain = at_;
-      while (at_ < text_.size() && kPlain[static_cast<unsigned char>(text_[at_])])
-        ++at_;
-      if (unescaped)
-        unescaped->append(text_, plain, at_ - plain);
-      if (at_ == text_.size())
+    case json_type::string:
+      out.kind = Node::Kind::string;
+      return !value.get_string().get(out.text);
+    case json_type::number: {
+      // simdjson checks the grammar and that a double holds it (a number
+      // too large for one is nlohmann's error to report). Unsigned integers
+      // that fit 64 bits keep their value; every other number is only known
+      // to be one.
+      double ignored = 0;
+      if (value.get_double().get(ignored))
         return false;
-      auto c = static_cast<unsigned char>(text_[at_]);
-      if (c == '"') {
-        out = unescaped ? std::string_view(*unescaped) : text_.substr(start, at_ - start);
-        ++at_;
-        return true;
+      const size_t digits = std::min(token.find_first_not_of("0123456789"), token.size());
+      out.kind = Node::Kind::other_number;
+      if (digits > 0 && (digits == token.size() ||
+                         std::string_view(".eE").find(token[digits]) == std::string_view::npos)) {
+        auto [end, ec] = std::from_chars(token.data(), token.data() + digits, out.number);
+        if (ec == std::errc())
+          out.kind = Node::Kind::unsigned_integer;
       }
-      if (c == '\\') {
-        if (!unescaped)
-          unescaped = &decoded_.emplace_back(text_.substr(start, at_ - start));
-        if (at_ + 1 < text_.size() && text_[at_ + 1] == 'u') {
-          at_ += 2;
-          if (!unicode_escape(*unescaped))
-            return false;
-          continue;
-        }
-        size_t which =
-            at_ + 1 < text_.size() ? kEscapeLetters.find(text_[at_ + 1]) : std::string_view::npos;
-        if (which == std::string_view::npos)
-          return false;
-        *unescaped += kEscaped[which];
-        at_ += 2;
-      } else if (c >= 0x80) {
-        auto [length, valid] = support::utf8_sequence(text_, at_);
-        if (!valid)
-          return false;
-        if (unescaped)
-          unescaped->append(text_, at_, length);
-        at_ += length;
-      } else {
-        return false; // a control character
-      }
+      return true;
+    }
+    case json_type::boolean:
+      out.kind = Node::Kind::boolean;
+      return !value.get_bool().get(out.boolean);
+    case json_type::null: {
+      bool null = false;
+      return !value.is_null().get(null) && null;
+    }
     }
     return false;
   }
-  // JSON's number grammar; unsigned integers that fit 64 bits keep their
-  // value, every other number is only known to be one.
-  bool number(Node& out) {
-    const size_t start = at_;
-    const bool negative = take('-');
-    auto digits = [&] {
-      size_t from = at_;
-      while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9')
-        ++at_;
-      return at_ - from;
-    };
-    const size_t integer_at = at_;
-    const size_t integer_digits = digits();
-    if (integer_digits == 0 || (integer_digits > 1 && text_[integer_at] == '0'))
-      return false;
-    bool fraction = false, exponent = false;
-    if (take('.')) {
-      fraction = true;
-      if (digits() == 0)
-        return false;
-    }
-    if (at_ < text_.size() && (text_[at_] == 'e' || text_[at_] == 'E')) {
-      exponent = true;
-      ++at_;
-      if (!take('+'))
-        take('-');
-      if (digits() == 0)
-        return false;
-    }
-    std::string_view spelled = text_.substr(start, at_ - start);
-    if (!negative && !fraction && !exponent) {
-      uint64_t n = 0;
-      auto [end, ec] = std::from_chars(spelled.data(), spelled.data() + spelled.size(), n);
-      if (ec == std::errc()) {
-        out.kind = Node::Kind::unsigned_integer;
-        out.number = n;
-        return true;
-      }
-    }
-    // A number too large for a double is nlohmann's error to report; one
-    // too small for it is zero to nlohmann, as any other number here.
-    if (overflows(spelled))
-      return false;
-    out.kind = Node::Kind::other_number;
-    return true;
-  }
-  void skip_space() {
-    while (at_ < text_.size() &&
-           (text_[at_] == ' ' || text_[at_] == '\n' || text_[at_] == '\r' || text_[at_] == '\t')) {
-      ++at_;
-    }
-  }
-  bool take(char c) {
-    if (at_ == text_.size() || text_[at_] != c)
-      return false;
-    ++at_;
-    return true;
-  }
-
-  std::string_view text_;
-  std::deque<std::string>& decoded_; // stable addresses for the views
-  size_t at_ = 0;
+  const std::string& text_;
+  simdjson::ondemand::parser& parser_;
   bool skipped_ = false;
 };
 
@@ -878,8 +762,9 @@ std::string to_json(const Module& input) {
 
 // Parses `text` into `into` (which its nodes view). Throws nlohmann's
 // errors for text that is not JSON.
-void parse_text(std::string_view text, Positions::Document::Parse& into) {
-  FastParser fast(text, into.decoded);
+void parse_text(const std::string& text, Positions::Document::Parse& into) {
+  into.simdjson = std::make_unique<simdjson::ondemand::parser>();
+  FastParser fast(text, *into.simdjson);
   into.root = fast.parse();
   // What the fast parser skipped is checked by nlohmann (which does not
   // recurse either).
@@ -908,6 +793,7 @@ ReadResult from_json(std::string text, const std::string& path) {
   // Kept by the positions, which locate values when a diagnostic asks.
   auto document = std::make_shared<Positions::Document>();
   document->text = std::move(text);
+  document->text.reserve(document->text.size() + simdjson::SIMDJSON_PADDING);
   result.positions = Positions(path);
   result.positions.document_ = document;
   Positions::Document::Parse parse;

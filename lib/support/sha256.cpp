@@ -1,96 +1,92 @@
-// FIPS 180-4 SHA-256.
+// SHA-256 through OpenSSL's EVP interface. Once SHA-256 is found, its
+// functions fail only when memory runs out: std::bad_alloc, as elsewhere.
 #include "support/sha256.h"
 
-#include <algorithm>
 #include <array>
-#include <cstdint>
-#include <cstring>
+#include <new>
+#include <openssl/evp.h>
+#include <stdexcept>
 
 namespace opscan::support {
 namespace {
 
-constexpr std::array<uint32_t, 64> kRound = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-
-uint32_t rotr(uint32_t x, int n) {
-  return (x >> n) | (x << (32 - n));
+// Fetched once: EVP_sha256() would look the algorithm up in the provider
+// again at every EVP_DigestInit_ex. Never freed (it lives as long as the
+// process).
+const EVP_MD* sha256_md() {
+  static const EVP_MD* md = [] {
+    EVP_MD* fetched = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+    if (fetched == nullptr) {
+      // OpenSSL's configuration (OPENSSL_CONF) can leave no provider of it.
+      throw std::runtime_error("OpenSSL provides no SHA-256 (check its configuration, "
+                               "OPENSSL_CONF)");
+    }
+    return fetched;
+  }();
+  return md;
 }
 
-void compress(std::array<uint32_t, 8>& h, const unsigned char* block) {
-  uint32_t w[64];
-  for (int i = 0; i < 16; ++i) {
-    w[i] = uint32_t(block[4 * i]) << 24 | uint32_t(block[4 * i + 1]) << 16 |
-           uint32_t(block[4 * i + 2]) << 8 | uint32_t(block[4 * i + 3]);
-  }
-  for (int i = 16; i < 64; ++i) {
-    uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-    uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-  }
-  uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
-  for (int i = 0; i < 64; ++i) {
-    uint32_t t1 =
-        k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
-    uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-    k = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
-  }
-  h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
+void check(int ok) {
+  if (ok != 1)
+    throw std::bad_alloc();
 }
 
-} // namespace
-
-Sha256& Sha256::update(std::string_view data) {
-  const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
-  size_t used = size_ % 64;
-  size_ += data.size();
-  size_t at = 0;
-  if (used > 0) {
-    const size_t take = std::min(data.size(), 64 - used);
-    std::memcpy(block_.data() + used, bytes, take);
-    at = take;
-    if (used + take < 64)
-      return *this;
-    compress(state_, block_.data());
-  }
-  for (; at + 64 <= data.size(); at += 64)
-    compress(state_, bytes + at);
-  std::memcpy(block_.data(), bytes + at, data.size() - at);
-  return *this;
-}
-
-std::string Sha256::hex() const {
-  // Final block(s): the rest, a 1 bit, zeros, and the length in bits.
-  std::array<uint32_t, 8> h = state_;
-  unsigned char tail[128] = {};
-  const size_t rest = size_ % 64;
-  std::memcpy(tail, block_.data(), rest);
-  tail[rest] = 0x80;
-  const size_t tail_size = rest + 9 <= 64 ? 64 : 128;
-  const uint64_t bits = size_ * 8;
-  for (int i = 0; i < 8; ++i)
-    tail[tail_size - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
-  for (size_t i = 0; i < tail_size; i += 64)
-    compress(h, tail + i);
-
+std::string hex_of(const unsigned char* digest, unsigned size) {
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(64);
-  for (uint32_t word : h) {
-    for (int shift = 28; shift >= 0; shift -= 4)
-      out += kHex[(word >> shift) & 0xf];
+  std::string out(2 * size, '0');
+  for (unsigned i = 0; i < size; ++i) {
+    out[2 * i] = kHex[digest[i] >> 4];
+    out[2 * i + 1] = kHex[digest[i] & 0xf];
   }
   return out;
 }
 
+EVP_MD_CTX* new_context() {
+  EVP_MD_CTX* context = EVP_MD_CTX_new();
+  if (context == nullptr)
+    throw std::bad_alloc();
+  return context;
+}
+
+} // namespace
+
+void Sha256::Free::operator()(evp_md_ctx_st* context) const {
+  EVP_MD_CTX_free(context);
+}
+
+Sha256::Sha256() : context_(new_context()) {
+  check(EVP_DigestInit_ex(context_.get(), sha256_md(), nullptr));
+}
+
+Sha256::Sha256(const Sha256& other) : context_(new_context()) {
+  check(EVP_MD_CTX_copy_ex(context_.get(), other.context_.get()));
+}
+
+Sha256& Sha256::operator=(const Sha256& other) {
+  if (this != &other)
+    *this = Sha256(other);
+  return *this;
+}
+
+Sha256& Sha256::update(std::string_view data) {
+  check(EVP_DigestUpdate(context_.get(), data.data(), data.size()));
+  return *this;
+}
+
+std::string Sha256::hex() const {
+  // Finishing consumes a context: finish a copy, so more can be added.
+  Sha256 copy(*this);
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest;
+  unsigned size = 0;
+  check(EVP_DigestFinal_ex(copy.context_.get(), digest.data(), &size));
+  return hex_of(digest.data(), size);
+}
+
 std::string sha256_hex(std::string_view data) {
-  return Sha256().update(data).hex();
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest;
+  unsigned size = 0;
+  check(EVP_Digest(data.data(), data.size(), digest.data(), &size, sha256_md(), nullptr));
+  return hex_of(digest.data(), size);
 }
 
 } // namespace opscan::support

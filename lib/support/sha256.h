@@ -1,11 +1,13 @@
 // SHA-256 of a byte string, as lowercase hex: content hashes for the IR and
-// the scan cache. Not for security.
+// the scan cache. Not for security. OpenSSL's, which uses the CPU's SHA
+// instructions where it has them.
 #pragma once
 
-#include <array>
-#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
+
+struct evp_md_ctx_st; // OpenSSL's EVP_MD_CTX, kept out of this header
 
 namespace opscan::support {
 
@@ -15,15 +17,22 @@ std::string sha256_hex(std::string_view data);
 // several messages without hashing the prefix again.
 class Sha256 {
 public:
+  Sha256();
+  Sha256(const Sha256& other);
+  Sha256& operator=(const Sha256& other);
+  Sha256(Sha256&&) noexcept = default;
+  Sha256& operator=(Sha256&&) noexcept = default;
+  ~Sha256() = default;
+
   Sha256& update(std::string_view data);
   // The hash of everything given so far, as lowercase hex.
   std::string hex() const;
 
 private:
-  std::array<std::uint32_t, 8> state_ = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                         0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  std::array<unsigned char, 64> block_{};
-  std::uint64_t size_ = 0; // bytes given
+  struct Free {
+    void operator()(evp_md_ctx_st* context) const;
+  };
+  std::unique_ptr<evp_md_ctx_st, Free> context_;
 };
 
 } // namespace opscan::support
