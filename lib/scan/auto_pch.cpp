@@ -477,7 +477,7 @@ std::optional<AutoPch> PchStore::get(CXIndex index, const PlannedPch& planned) {
     fs::remove(temporary, ec);
     return std::nullopt;
   }
-  Dependencies dependencies = dependencies_of(tu.get(), args);
+  Dependencies dependencies = dependencies_of(tu.get(), inclusions_of(tu.get()), args, cache_);
   dependencies.inputs.push_back({pch, support::sha256_hex(*bytes)});
   std::sort(dependencies.inputs.begin(), dependencies.inputs.end(),
             [](const CachedInput& a, const CachedInput& b) { return a.path < b.path; });

@@ -16,10 +16,12 @@
 #include <cstdlib>
 #include <ctime>
 #include <fcntl.h>
+#include <mutex>
 #include <set>
 #include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace opscan::scan {
 namespace {
@@ -259,10 +261,8 @@ std::vector<Inclusion> inclusions_of(CXTranslationUnit tu, bool preamble) {
   return inclusions;
 }
 
-Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string>& args,
-                             bool preamble) {
-  const std::vector<Inclusion> inclusions = inclusions_of(tu, preamble);
-
+Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<Inclusion>& inclusions,
+                             const std::vector<std::string>& args, FragmentCache& cache) {
   Dependencies out;
   auto uncacheable = [&] {
     out.cacheable = false;
@@ -287,7 +287,7 @@ Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string
     if (!is_sane_path(inclusion.path))
       return uncacheable();
     texts.emplace(inclusion.path, text);
-    out.inputs.push_back({inclusion.path, support::sha256_hex(text)});
+    out.inputs.push_back({inclusion.path, cache.hash_of_text(inclusion.path, text)});
   }
   std::sort(out.inputs.begin(), out.inputs.end(),
             [](const CachedInput& a, const CachedInput& b) { return a.path < b.path; });
@@ -358,7 +358,7 @@ Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string
       continue; // looked up nowhere else
     auto consider = [&](const std::string& dir) {
       std::string candidate = joined(dir, name);
-      if (!absent.count(candidate) && names_no_file(candidate))
+      if (!absent.count(candidate) && cache.names_nothing(candidate))
         absent.insert(std::move(candidate));
     };
     for (const std::string& dir : dirs)
@@ -472,6 +472,30 @@ std::optional<FragmentCache::Stamp> FragmentCache::recordable_stamp(const std::s
     return std::nullopt;
   const Stat stat = stat_of(path);
   return stat.settled ? stat.stamp : std::nullopt;
+}
+
+bool FragmentCache::names_nothing(const std::string& path) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = absent_.find(path); it != absent_.end())
+      return it->second;
+  }
+  const bool absent = names_no_file(path);
+  std::lock_guard lock(mutex_);
+  absent_.emplace(path, absent);
+  return absent;
+}
+
+std::string FragmentCache::hash_of_text(const std::string& path, std::string_view text) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = texts_.find(path); it != texts_.end() && it->second.first == text)
+      return it->second.second;
+  }
+  std::string hash = support::sha256_hex(text);
+  std::lock_guard lock(mutex_);
+  texts_[path] = {std::string(text), hash};
+  return hash;
 }
 
 bool FragmentCache::all_absent(const std::vector<std::string_view>& paths) {

@@ -89,10 +89,13 @@ struct Inclusion {
 // them for the preamble's own entry.
 std::vector<Inclusion> inclusions_of(CXTranslationUnit tu, bool preamble = false);
 
-// The dependencies of `tu`, parsed with `args` (`preamble`: as for
-// inclusions_of).
-Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<std::string>& args,
-                             bool preamble = false);
+class FragmentCache;
+
+// The dependencies of `tu`, parsed with `args`, whose files are
+// `inclusions`; hashes and lookups are shared through `cache` by the
+// files of a run.
+Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<Inclusion>& inclusions,
+                             const std::vector<std::string>& args, FragmentCache& cache);
 
 class FragmentCache {
 public:
@@ -127,6 +130,16 @@ public:
   // The content hash of the regular file `path` (empty when it is not one or
   // cannot be read), computed once per run.
   std::string hash_of(const std::string& path);
+
+  // Whether nothing (or a directory) is at `path`, asked once per run: the
+  // files of a library look the same names up, thousands of times each. A
+  // file that appears during the run is seen by the next one, which checks
+  // an entry's absent paths before using it.
+  bool names_nothing(const std::string& path);
+
+  // The SHA-256 of `text`, the bytes of `path` a parse read, computed once
+  // per run for the same bytes (a library's files share their headers).
+  std::string hash_of_text(const std::string& path, std::string_view text);
 
   // How many files this cache read to hash them: what trusting stamps saves.
   size_t files_read();
@@ -168,6 +181,7 @@ private:
   // Blocks of an entry's absent lines found sane and all still absent this run.
   std::unordered_set<std::string, PathHash, std::equal_to<>> checked_absent_blocks_;
   std::unordered_map<std::string, Stat> stats_;
+  std::unordered_map<std::string, std::pair<std::string, std::string>> texts_; // text, hash
   std::string version_;
   size_t files_read_ = 0;
   std::string failure_;

@@ -51,11 +51,11 @@ struct ScanContext {
   PchStore* pch_store = nullptr; // automatic precompiled headers, with a cache
 };
 
-// Every file the translation unit read: the main file and its includes.
-std::vector<std::string> inputs_of(CXTranslationUnit tu, bool preamble) {
+// Every file of `inclusions`: the main file and its includes.
+std::vector<std::string> inputs_of(const std::vector<Inclusion>& inclusions) {
   std::vector<std::string> files;
-  for (Inclusion& inclusion : inclusions_of(tu, preamble))
-    files.push_back(std::move(inclusion.path));
+  for (const Inclusion& inclusion : inclusions)
+    files.push_back(inclusion.path);
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
   return files;
@@ -226,10 +226,11 @@ bool parse_prepared(CXIndex index, const ScanContext& context, const Prepared& p
   auto from_store = [&](const std::string& path) {
     return context.pch_store && context.pch_store->holds(path);
   };
+  const std::vector<Inclusion> inclusions = inclusions_of(tu, with.unit);
   const bool cached = !prepared.cache_key.empty() && out.diagnostics.empty();
   Dependencies dependencies;
   if (cached) {
-    dependencies = dependencies_of(tu, args, with.unit);
+    dependencies = dependencies_of(tu, inclusions, args, *context.cache);
     for (const std::string& user_pch : precompiled_headers(command.args))
       dependencies.inputs.push_back({user_pch, context.cache->hash_of(user_pch)});
     if (pch) {
@@ -248,7 +249,7 @@ bool parse_prepared(CXIndex index, const ScanContext& context, const Prepared& p
           dependencies.inputs.end());
     }
   }
-  out.inputs = inputs_of(tu, with.unit);
+  out.inputs = inputs_of(inclusions);
   if (with.unit && !undo_placement(at, *text, out.fragment, dependencies, out.inputs))
     return false;
   if (cached)
@@ -433,7 +434,7 @@ PrecompileResult precompile(const PrecompileOptions& options) {
       }
       if (pch) {
         out.pch = std::move(*pch);
-        out.inputs = real_paths(inputs_of(tu.get(), false));
+        out.inputs = real_paths(inputs_of(inclusions_of(tu.get())));
       } else {
         out.diagnostics.push_back(
             !why.empty() ? diag::make_error("opscan-io", {options.header, 0, 0, 0},

@@ -288,6 +288,7 @@ TEST(FileModes, NewFilesGetTheModeTheUmaskGives) {
           "scan --cache cache" + sources +
               " -o ir.json --depfile ir.d --stamp ir.stamp --export-fixes fixes.yaml" + kFlags +
               " -std=c++17",
+          "pch --shared --cache cache" + sources + " -o shared.txt" + kFlags + " -std=c++17",
           std::string("pch h.h -o pch/h.pch --depfile pch/h.d")}) {
       RunResult run = opscan_with_umask(dir.path(), mask, args);
       ASSERT_EQ(run.exit_code, 0) << args << "\n" << run.err;
@@ -311,7 +312,7 @@ TEST(FileModes, NewFilesGetTheModeTheUmaskGives) {
     bool stored_pch = false;
     for (const auto& entry : fs::directory_iterator(dir.path() / "cache/pch"))
       stored_pch |= entry.path().extension() == ".pch";
-    EXPECT_TRUE(stored_pch) << "no automatic precompiled header was stored";
+    EXPECT_TRUE(stored_pch) << "no shared precompiled header was stored";
   }
 }
 

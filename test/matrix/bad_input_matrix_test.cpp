@@ -196,10 +196,13 @@ Case cache_miss(std::string name, std::vector<Step> damage) {
 }
 
 // The cache's entries, in name order.
+// The cache's entries (not the other files it keeps, libclang's version).
 std::vector<fs::path> entries(const fs::path& dir) {
   std::vector<fs::path> out;
-  for (const auto& entry : fs::directory_iterator(dir / "cache"))
-    out.push_back(entry.path());
+  for (const auto& entry : fs::directory_iterator(dir / "cache")) {
+    if (entry.path().extension() == ".entry")
+      out.push_back(entry.path());
+  }
   std::sort(out.begin(), out.end());
   return out;
 }
