@@ -70,13 +70,9 @@ CXTranslationUnit PreambleUnit::parse(CXIndex index, const std::string& file,
     checked_ = true;
     unfit_ = !check_preamble();
   }
-  // libclang may name the main file otherwise (absolute): the file is
-  // named the same way.
-  if (!main_name_.ends_with(path_) ||
-      (main_name_.size() > path_.size() && main_name_[main_name_.size() - path_.size() - 1] != '/'))
-    unfit_ = true;
+  // libclang names the main file of a unit given unsaved text otherwise
+  // (absolute); a plain parse names it as given.
   placement.unit = main_name_;
-  placement.file = main_name_.substr(0, main_name_.size() - path_.size()) + file;
   return unfit_ ? nullptr : tu_.get();
 }
 

@@ -43,7 +43,7 @@ namespace opscan::scan {
 // Where a file's text sits in a unit.
 struct UnitPlacement {
   std::string unit;   // the unit's main file, as libclang names it
-  std::string file;   // the file, named alike
+  std::string file;   // the file, as given (a plain parse names it so)
   uint32_t lines = 0; // lines before the file's first
   uint32_t bytes = 0; // bytes before it
 };
