@@ -4,7 +4,6 @@
 
 #include "diag/diag.h"
 
-#include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
 #include <memory>
 #include <string>
@@ -46,8 +45,6 @@ private:
 using Index = Handle<CXIndex, clang_disposeIndex>;
 using TranslationUnit = Handle<CXTranslationUnit, clang_disposeTranslationUnit>;
 using Diagnostic = Handle<CXDiagnostic, clang_disposeDiagnostic>;
-using CompilationDatabaseHandle = Handle<CXCompilationDatabase, clang_CompilationDatabase_dispose>;
-using CompileCommands = Handle<CXCompileCommands, clang_CompileCommands_dispose>;
 
 // The tokens of a range of a translation unit.
 class Tokens {

@@ -529,8 +529,11 @@ Result scan(const Options& options) {
     else
       tasks.push_back({to_parse[k]});
   }
-  std::stable_sort(tasks.begin(), tasks.end(),
-                   [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  auto largest_first = [&] {
+    std::stable_sort(tasks.begin(), tasks.end(),
+                     [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  };
+  largest_first();
   // A unit is parsed on one core: while cores would idle, a large one is
   // split in two, each half making the preamble again (it costs about two
   // parses; each further file about a twentieth of one).
@@ -539,8 +542,7 @@ Result scan(const Options& options) {
     std::vector<size_t> half(tasks.front().begin() + tasks.front().size() / 2, tasks.front().end());
     tasks.front().resize(tasks.front().size() / 2);
     tasks.push_back(std::move(half));
-    std::stable_sort(tasks.begin(), tasks.end(),
-                     [](const auto& a, const auto& b) { return a.size() > b.size(); });
+    largest_first();
   }
   // The units' preambles, in a private directory that a killed scan leaves
   // for the next run to remove (without one, in TMPDIR itself).

@@ -5,6 +5,7 @@
 #include "scan/response_files.h"
 #include "scan_test_helpers.h"
 
+#include <clang-c/CXCompilationDatabase.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <set>
