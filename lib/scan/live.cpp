@@ -2,6 +2,7 @@
 
 #include "ir/validate.h"
 #include "scan/cache.h"
+#include "scan/dependencies.h"
 #include "scan/clang.h"
 #include "scan/extract.h"
 #include "scan/flags.h"
