@@ -1,3 +1,4 @@
+// Reading `diff` and `report` inputs for the command line, and printing their diagnostics as text.
 #include "audit_inputs.h"
 
 #include "diag/text.h"

@@ -1,3 +1,4 @@
+// The command line of `opscan diff`.
 #include "diff_command.h"
 
 #include "audit/allow.h"

@@ -1,3 +1,4 @@
+// The command line of `opscan check --model`.
 #include "model_command.h"
 
 #include "driver/model.h"

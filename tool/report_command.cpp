@@ -1,3 +1,4 @@
+// The command line of `opscan report`.
 #include "report_command.h"
 
 #include "audit/report.h"

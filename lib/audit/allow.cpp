@@ -1,3 +1,4 @@
+// The allow-list of `opscan diff --allow`: read strictly, matched against breaking changes.
 #include "audit/allow.h"
 
 #include "schema/schema.h"

@@ -1,3 +1,4 @@
+// C++ parameter and return types to schema types, matched on canonical types.
 #include "scan/types.h"
 
 #include "scan/clang.h"
