@@ -71,6 +71,10 @@ for page in "$@"; do
       "" | "exit "[0-9]* | "skip "?* | output | "output 2>&1" | "file "?*) ;;
       *) fail "$at: unknown docs-test marker '$marker'"; continue ;;
     esac
+    if [[ $marker == output* ]] && ! [[ -f $blocks/$((i - 1)).lang && $(<"$blocks/$((i - 1)).lang") == sh ]]; then
+      fail "$at: an output block must follow a \`\`\`sh block"
+      continue
+    fi
     if [[ $marker == "file "* ]]; then
       mkdir -p "$dir/$(dirname "${marker#file }")"
       cp "$blocks/$i.body" "$dir/${marker#file }"
