@@ -1,3 +1,4 @@
+// What the commands do: reading IR files, planning and checking generations, writing outputs.
 #include "driver/driver.h"
 
 #include "ir/validate.h"

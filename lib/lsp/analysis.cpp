@@ -1,3 +1,4 @@
+// One document's analysis in the worker: compile command, live parse, findings, hovers and fixes.
 #include "lsp/analysis.h"
 
 #include "diag/codes.h"

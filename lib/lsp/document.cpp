@@ -1,3 +1,4 @@
+// Open documents' text, their edits, and LSP positions (UTF-16 or UTF-8) against byte offsets.
 #include "lsp/document.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// Reading and writing LSP's Content-Length framed JSON-RPC messages, bounded.
 #include "lsp/protocol.h"
 
 #include <algorithm>

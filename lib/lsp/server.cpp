@@ -1,3 +1,4 @@
+// The language server: LSP messages in and out, analyses run through the worker.
 #include "lsp/server.h"
 
 #include "diag/codes.h"

@@ -1,3 +1,4 @@
+// The worker process that runs analyses, so a libclang crash or hang never ends the server.
 #include "lsp/worker.h"
 
 #include "lsp/analysis.h"

@@ -1,3 +1,4 @@
+// Where an editor's file gets its compile command and the build's kernel libraries.
 #include "lsp/workspace.h"
 
 #include "emit/registry.h"

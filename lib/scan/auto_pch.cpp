@@ -1,3 +1,4 @@
+// Shared leading #include lines, precompiled once per prefix and stored in the cache directory.
 #include "scan/auto_pch.h"
 
 #include "scan/clang.h"

@@ -1,3 +1,4 @@
+// The cache of per-file IR fragments, and the checks that decide when an entry may be used.
 #include "scan/cache.h"
 
 #include "ir/json.h"

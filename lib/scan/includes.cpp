@@ -1,3 +1,4 @@
+// Where #include lines find files, and reading files without blocking.
 #include "scan/includes.h"
 
 #include <cstdlib>

@@ -1,3 +1,4 @@
+// A translation unit an editor keeps open, re-parsed from memory after each edit.
 #include "scan/live.h"
 
 #include "ir/validate.h"

@@ -1,3 +1,4 @@
+// Scanning: sources to IR with libclang, in parallel, through the cache and shared preambles.
 #include "scan/scan.h"
 
 #include "ir/validate.h"

@@ -1,3 +1,4 @@
+// Reading regular files safely, and writing a set of files all or nothing.
 #include "support/files.h"
 
 #include "support/interrupt.h"
