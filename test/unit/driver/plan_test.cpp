@@ -92,7 +92,7 @@ TEST(CheckLibraries, TwoLibrariesWithOneNameOrOneFunction) {
                         write_ir(dir, "d.json",
                                  library({et_kernel("ops", "log", "log")}, "two", "executorch",
                                          ir::Registration::manual))});
-  diag::Diagnostics diags = driver::check_libraries(files, emit::builtin_targets());
+  diag::Diagnostics diags = driver::check_libraries(files, emit::builtin_targets()).diagnostics;
   ASSERT_EQ(diags.size(), 2u);
   EXPECT_EQ(diags[0].code, "opscan-duplicate-library");
   EXPECT_EQ(diags[0].location.file, dir.file("b.json"));
@@ -110,7 +110,7 @@ TEST(CheckLibraries, OverlapIsByEachTargetsIdentity) {
         {write_ir(dir, "a.json", library({et_kernel("ops", "neg", "neg", "v1/6;0")}, "a")),
          write_ir(dir, "b.json", library({et_kernel("ops", "neg", "neg_f16", "v1/5;0")}, "b")),
          write_ir(dir, "c.json", library({et_kernel("ops", "neg", "neg_again", "v1/6;0")}, "c"))});
-    diag::Diagnostics diags = driver::check_libraries(files, targets);
+    diag::Diagnostics diags = driver::check_libraries(files, targets).diagnostics;
     ASSERT_EQ(diags.size(), 1u);
     EXPECT_EQ(diags[0].code, "opscan-library-overlap");
     EXPECT_EQ(diags[0].location.file, dir.file("c.json"));
@@ -128,7 +128,7 @@ TEST(CheckLibraries, OverlapIsByEachTargetsIdentity) {
                   library({torch_kernel("aten", "neg", "neg_cuda", "CUDA")}, "t2", "torch")),
          write_ir(dir, "t3.json",
                   library({torch_kernel("aten", "neg", "neg_cpu2", "CPU")}, "t3", "torch"))});
-    diag::Diagnostics diags = driver::check_libraries(files, targets);
+    diag::Diagnostics diags = driver::check_libraries(files, targets).diagnostics;
     ASSERT_EQ(diags.size(), 1u);
     EXPECT_EQ(diags[0].code, "opscan-library-overlap");
     EXPECT_EQ(diags[0].location.file, dir.file("t3.json"));
@@ -143,7 +143,7 @@ TEST(CheckLibraries, OverlapIsByEachTargetsIdentity) {
         {write_ir(dir, "m1.json", library({torch_kernel("my", "neg", "neg_cpu")}, "m1", "torch")),
          write_ir(dir, "m2.json",
                   library({torch_kernel("my", "neg", "neg_cuda", "CUDA")}, "m2", "torch"))});
-    diag::Diagnostics diags = driver::check_libraries(files, targets);
+    diag::Diagnostics diags = driver::check_libraries(files, targets).diagnostics;
     ASSERT_EQ(diags.size(), 1u);
     EXPECT_EQ(diags[0].code, "opscan-library-overlap");
     EXPECT_NE(diags[0].message.find("kernels[0]: the schema of my::neg is registered by library "
@@ -166,7 +166,7 @@ TEST(CheckLibraries, RecordsMustBeWhatTheTargetGives) {
     ir::ReadResult read = ir::from_json(ir::to_json(module), dir.file(name));
     files.push_back({dir.file(name), std::move(*read.module), std::move(read.positions)});
   }
-  diag::Diagnostics diags = driver::check_libraries(files, emit::builtin_targets());
+  diag::Diagnostics diags = driver::check_libraries(files, emit::builtin_targets()).diagnostics;
   ASSERT_EQ(diags.size(), 3u);
   EXPECT_EQ(diags[0].code, "opscan-ir-library");
   EXPECT_EQ(diags[0].message.rfind("library.function: ", 0), 0u) << diags[0].message;
