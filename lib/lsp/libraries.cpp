@@ -1,5 +1,4 @@
-// A document's library, its kernels' claims in the build's libraries, and
-// the library IRs that could not be used.
+// A document's library, its kernels' claims elsewhere, unusable library IRs.
 #include "lsp/libraries.h"
 
 #include "emit/registry.h"

@@ -86,6 +86,9 @@ BuiltLibraries read_libraries(const std::vector<std::string>& files, const fs::p
     built.files.push_back(std::move(file));
   }
   built.check = driver::check_libraries(built.files, emit::builtin_targets());
+  // Only the check locates problems in the IRs: their positions go.
+  for (driver::IrFile& file : built.files)
+    file.positions = {};
   return built;
 }
 
