@@ -314,24 +314,27 @@ LibraryCheck check_libraries(const std::vector<IrFile>& inputs,
         std::vector<LibraryCheck::Claim>& claimants = check.claims[key];
         claimants.push_back({planned[j].index, kernel, std::move(claim.description)});
         const LibraryCheck::Claim& first = claimants.front();
-        if (first.library == planned[j].index)
+        if (first.library == planned[j].index ||
+            planned_input[first.library]->name == planned[j].name || !reported.insert(key).second)
           continue;
-        const Planned& owner = *planned_input[first.library];
-        if (owner.name == planned[j].name || !reported.insert(key).second)
-          continue;
-        const ir::Kernel& first_kernel = owner.input->module.kernels[first.kernel];
-        diag::Diagnostic d = planned[j].locator.kernel_error(
-            k, "", "opscan-library-overlap",
-            fmt::format("{} is registered by library '{}' and by library '{}'; the {} runtime "
-                        "registers it once",
-                        claimants.back().description, owner.name, planned[j].name, target->name()));
-        d.notes.push_back({fmt::format("library '{}' registers it here, with '{}'", owner.name,
-                                       first_kernel.cpp_function),
-                           first_kernel.location});
-        diags.push_back(std::move(d));
         check.overlaps.push_back({target, first, claimants.back()});
       }
     }
+  }
+  // Each reported at the later library's kernel.
+  for (const LibraryCheck::Overlap& o : check.overlaps) {
+    const Planned& owner = *planned_input[o.first.library];
+    const Planned& later = *planned_input[o.later.library];
+    const ir::Kernel& first_kernel = owner.input->module.kernels[o.first.kernel];
+    diag::Diagnostic d = later.locator.kernel_error(
+        later.input->module.kernels[o.later.kernel], "", "opscan-library-overlap",
+        fmt::format("{} is registered by library '{}' and by library '{}'; the {} runtime "
+                    "registers it once",
+                    o.later.description, owner.name, later.name, o.target->name()));
+    d.notes.push_back({fmt::format("library '{}' registers it here, with '{}'", owner.name,
+                                   first_kernel.cpp_function),
+                       first_kernel.location});
+    diags.push_back(std::move(d));
   }
   return check;
 }

@@ -153,6 +153,41 @@ TEST(CheckLibraries, OverlapIsByEachTargetsIdentity) {
   }
 }
 
+// The result the language server reads too: every claim by runtime and
+// key, with the library and kernel making it, and each overlap found.
+TEST(CheckLibraries, ReturnsEveryClaimAndTheOverlaps) {
+  TempDir dir;
+  const auto& targets = emit::builtin_targets();
+  auto files = read_ok(
+      {write_ir(dir, "a.json", library({et_kernel("ops", "neg", "neg", "v1/6;0")}, "a")),
+       write_ir(
+           dir, "b.json",
+           library({et_kernel("ops", "abs", "abs"), et_kernel("ops", "neg", "neg_f16", "v1/5;0")},
+                   "b")),
+       write_ir(dir, "c.json", library({et_kernel("ops", "neg", "neg_again", "v1/6;0")}, "c"))});
+  const driver::LibraryCheck check = driver::check_libraries(files, targets);
+  const emit::Target* et = targets.find("executorch");
+  size_t claims = 0;
+  for (const auto& [key, claimants] : check.claims) {
+    EXPECT_EQ(key.first, et);
+    claims += claimants.size();
+  }
+  EXPECT_EQ(claims, 4u) << "one claim per kernel";
+  ASSERT_EQ(check.overlaps.size(), 1u);
+  const driver::LibraryCheck::Overlap& o = check.overlaps[0];
+  EXPECT_EQ(o.target, et);
+  EXPECT_EQ(o.first.library, 0u);
+  EXPECT_EQ(o.first.kernel, 0u);
+  EXPECT_EQ(o.later.library, 2u);
+  EXPECT_EQ(o.later.kernel, 0u);
+  EXPECT_NE(o.later.description.find("ops::neg"), std::string::npos) << o.later.description;
+  const auto& both = check.claims.at({et, et->claims(files[0].module.kernels[0]).at(0).key});
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[1].library, 2u);
+  ASSERT_EQ(check.diagnostics.size(), 1u);
+  EXPECT_EQ(check.diagnostics[0].code, "opscan-library-overlap");
+}
+
 TEST(CheckLibraries, RecordsMustBeWhatTheTargetGives) {
   TempDir dir;
   ir::Module edited = library({et_kernel("ops", "neg", "neg")}, "a");
