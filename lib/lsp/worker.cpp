@@ -1,4 +1,4 @@
-// The worker process that runs analyses, so a libclang crash or hang never ends the server.
+// The analysis worker process: started, called with a time limit, killed.
 #include "lsp/worker.h"
 
 #include "lsp/analysis.h"
