@@ -4,7 +4,8 @@
 // either runtime refuses is refused here, so that no generated registration
 // fails when it runs. No real schema is refused: libtorch_schemas_test runs
 // every rule over the schemas the installed libtorch registers, and
-// schema_parity_test checks refusals against torch::jit::parseSchema.
+// schema_parity_test checks refusals against torch::jit::parseSchema. The
+// rules for default values are schema/defaults.cpp.
 #include "ident/ident.h"
 #include "schema/defaults.h"
 #include "schema/schema.h"
