@@ -2,40 +2,21 @@
 // reports the first problem at its JSON path.
 #include "ir/json.h"
 
+#include "support/json_reader.h"
+#include "support/json_writer.h"
 #include "support/text.h"
 
 #include <algorithm>
-#include <array>
 #include <charconv>
-#include <cmath>
-#include <cstdlib>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <optional>
-#include <simdjson.h>
-#include <tuple>
 #include <utility>
 
 namespace opscan::ir {
 
 // What a parsed IR file keeps for its Positions; in a named namespace, as
-// Positions::Document (declared in the header) holds them.
+// Positions::Document (declared in the header) holds it.
 namespace json_detail {
-
-// A JSON value as the reader sees it: what it holds, where it starts, and
-// for strings, keys and numbers, their value. Lighter than an nlohmann
-// document, whose maps and strings, built and destroyed, cost more than the
-// reading itself.
-struct Node {
-  enum class Kind { null, boolean, unsigned_integer, other_number, string, array, object };
-  Kind kind = Kind::null;
-  bool boolean = false;
-  uint64_t number = 0;
-  std::string_view text;      // a string's value
-  std::string_view key;       // an object member's name
-  uint32_t offset = 0;        // of the value in the text; 0 when not known
-  std::vector<Node> children; // array items, object members in order
-};
 
 // 1-based lines and columns of byte offsets in a text.
 class LineTable {
@@ -64,18 +45,13 @@ private:
 // holds while generating) and made again on the first question: most files
 // have no error.
 struct Positions::Document {
-  struct Parse {
-    // simdjson's parser, whose buffer holds the strings the nodes view.
-    std::unique_ptr<simdjson::ondemand::parser> simdjson;
-    nlohmann::json json;             // the document, when nlohmann parsed it
-    std::optional<json_detail::Node> root;
-  };
+  using Parse = support::JsonTree;
   std::string text;
   const json_detail::LineTable& lines() const {
     std::call_once(lines_made, [this] { line_table.emplace(text); });
     return *line_table;
   }
-  // The parse of `text`, by `parse` (below) when not given by `keep`.
+  // The parse of `text`, by parse_json when not given by `keep`.
   const Parse& parsed() const;
   void keep(Parse&& p) const {
     std::call_once(parse_made, [&] { parse.emplace(std::move(p)); });
@@ -86,146 +62,10 @@ struct Positions::Document {
 };
 
 using json_detail::LineTable;
-using json_detail::Node;
+using Node = support::JsonNode;
+using Writer = support::JsonWriter;
 
 namespace {
-
-// The bytes a JSON string holds as they are, escaped or not: printable
-// ASCII but '"' and '\\'. Looked up, as strings are most of an IR.
-constexpr auto kPlain = [] {
-  std::array<bool, 256> plain{};
-  for (int c = 0x20; c < 0x80; ++c)
-    plain[c] = c != '"' && c != '\\';
-  return plain;
-}();
-
-// JSON's short escapes: the letter after the backslash, and what it means.
-constexpr std::string_view kEscapeLetters = "\"\\/bfnrt", kEscaped = "\"\\/\b\f\n\r\t";
-
-// The IR nests 6 levels deep. Reading gives up on, or leaves out, values
-// nested deeper than this, so that no nesting depth can exhaust the stack.
-constexpr int kMaxDepth = 16;
-
-// Writes JSON text exactly as nlohmann's dump(2) wrote the IR before (its
-// DOM cost a third of `generate`): two-space indent, members in the order
-// written, "[]" and "{}" for empty containers. A container's members are
-// written by the function passed to object() or array().
-class Writer {
-public:
-  template <typename F>
-  void object(F&& members) {
-    open('{');
-    members();
-    close('}');
-  }
-  template <typename F>
-  void array(F&& items) {
-    open('[');
-    items();
-    close(']');
-  }
-  // The next value written is this member's. `name` is one of the IR's own
-  // keys, which need no escaping.
-  Writer& key(std::string_view name) {
-    begin_item();
-    out_ += '"';
-    out_ += name;
-    out_ += "\": ";
-    after_key_ = true;
-    return *this;
-  }
-  void string(std::string_view s) {
-    begin_item();
-    quoted(s);
-  }
-  void boolean(bool b) {
-    begin_item();
-    out_ += b ? "true" : "false";
-  }
-  void integer(uint32_t n) {
-    begin_item();
-    char digits[16];
-    out_.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
-  }
-  std::string take() { return std::move(out_); }
-
-private:
-  void begin_item() {
-    if (after_key_) {
-      after_key_ = false;
-      return;
-    }
-    if (depth_ == 0)
-      return;
-    if (!empty_)
-      out_ += ',';
-    newline();
-    empty_ = false;
-  }
-  void open(char bracket) {
-    begin_item();
-    out_ += bracket;
-    ++depth_;
-    empty_ = true;
-  }
-  void close(char bracket) {
-    --depth_;
-    if (!empty_)
-      newline();
-    out_ += bracket;
-    empty_ = false; // the enclosing container has this one as a member
-  }
-  void newline() {
-    out_ += '\n';
-    out_.append(2 * depth_, ' ');
-  }
-  // Escapes as nlohmann does: the short escapes, other control characters as
-  // "\\u00" and two lowercase hex digits, UTF-8 as it is. Invalid UTF-8 (a
-  // path in a legacy encoding) must not abort the run: each maximal
-  // ill-formed subsequence becomes one U+FFFD, as nlohmann's
-  // error_handler_t::replace made it.
-  void quoted(std::string_view s) {
-    out_ += '"';
-    size_t plain = 0; // start of the bytes not yet copied
-    for (size_t i = 0; i < s.size();) {
-      auto c = static_cast<unsigned char>(s[i]);
-      if (kPlain[c]) {
-        ++i;
-        continue;
-      }
-      out_.append(s, plain, i - plain);
-      if (c >= 0x80) {
-        auto [length, valid] = support::utf8_sequence(s, i);
-        if (valid)
-          out_.append(s, i, length);
-        else
-          out_ += "\xEF\xBF\xBD"; // U+FFFD
-        i += length;
-      } else {
-        escape(c);
-        ++i;
-      }
-      plain = i;
-    }
-    out_.append(s, plain);
-    out_ += '"';
-  }
-  void escape(unsigned char c) {
-    out_ += '\\';
-    if (size_t at = kEscaped.find(static_cast<char>(c)); at != std::string_view::npos) {
-      out_ += kEscapeLetters[at];
-    } else {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out_ += "u00";
-      out_ += kHex[c >> 4];
-      out_ += kHex[c & 0xf];
-    }
-  }
-  std::string out_;
-  size_t depth_ = 0;
-  bool empty_ = true;      // no member written yet in the innermost open container
-  bool after_key_ = false; // a key was written; its value comes next
-};
 
 void write_location(Writer& w, const diag::Location& loc) {
   w.object([&] {
@@ -282,202 +122,6 @@ void write_kernel(Writer& w, const Kernel& k) {
     write_location(w.key("location"), k.location);
   });
 }
-
-using Json = nlohmann::json;
-
-// An nlohmann document as a Node tree, viewing its strings and keys, without
-// offsets; containers deeper than kMaxDepth are left empty.
-Node node_of(const Json& json, int depth = 0) {
-  Node node;
-  if (json.is_boolean()) {
-    node.kind = Node::Kind::boolean;
-    node.boolean = json.get<bool>();
-  } else if (json.is_number_unsigned()) {
-    node.kind = Node::Kind::unsigned_integer;
-    node.number = json.get<uint64_t>();
-  } else if (json.is_number()) {
-    node.kind = Node::Kind::other_number;
-  } else if (json.is_string()) {
-    node.kind = Node::Kind::string;
-    node.text = json.get_ref<const std::string&>();
-  } else if (json.is_array() || json.is_object()) {
-    node.kind = json.is_array() ? Node::Kind::array : Node::Kind::object;
-    for (auto it = json.begin(); depth < kMaxDepth && it != json.end(); ++it) {
-      Node& child = node.children.emplace_back(node_of(*it, depth + 1));
-      if (json.is_object())
-        child.key = it.key();
-    }
-  }
-  return node;
-}
-
-// Whether a JSON number is too large for a double: nlohmann refuses it
-// (and nothing else in the grammar) with an out_of_range error.
-bool overflows(std::string_view number) {
-  double d = 0;
-  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), d);
-  if (ec != std::errc::result_out_of_range)
-    return false;
-  return std::isinf(std::strtod(std::string(number).c_str(), nullptr));
-}
-
-// The offset and text of the first number in JSON `text` too large for a
-// double, nlohmann's out_of_range error reports without a position. Only
-// strings are stepped over: the text is valid JSON up to that number, or
-// nlohmann would have stopped earlier.
-std::optional<std::pair<size_t, std::string_view>> overflowing_number(std::string_view text) {
-  auto number_char = [](char c) {
-    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
-  };
-  for (size_t at = 0; at < text.size();) {
-    if (text[at] == '"') {
-      for (++at; at < text.size() && text[at] != '"'; ++at)
-        at += text[at] == '\\' ? 1 : 0;
-      ++at;
-    } else if (text[at] == '-' || (text[at] >= '0' && text[at] <= '9')) {
-      const size_t start = at;
-      while (at < text.size() && number_char(text[at]))
-        ++at;
-      if (std::string_view number = text.substr(start, at - start); overflows(number))
-        return std::pair{start, number};
-    } else {
-      ++at;
-    }
-  }
-  return std::nullopt;
-}
-
-// Reads JSON into Nodes with their offsets with simdjson's On-Demand
-// parser, which validates as it goes (UTF-8, strings, numbers, structure);
-// its first pass over the text uses the vector instructions of the CPU it
-// runs on.
-// It gives up on anything it would have to report (any error); nlohmann then
-// parses the text instead, so error messages are nlohmann's. Containers
-// nested deeper than kMaxDepth are kept empty and not read: then skipped()
-// is true and the caller has nlohmann check the text. Object members are
-// all kept, duplicates too (the reader refuses those). Strings view the
-// parser's buffer, which the Parse keeps. `text` must have
-// simdjson::SIMDJSON_PADDING bytes of capacity after its end.
-class FastParser {
-public:
-  FastParser(const std::string& text, simdjson::ondemand::parser& parser)
-      : text_(text), parser_(parser) {}
-
-  bool skipped() const { return skipped_; }
-
-  std::optional<Node> parse() {
-    // A byte-order mark, as nlohmann skips it.
-    const size_t bom = std::string_view(text_).starts_with("\xEF\xBB\xBF") ? 3 : 0;
-    simdjson::ondemand::document doc;
-    if (parser_
-            .iterate(simdjson::padded_string_view(text_.data() + bom, text_.size() - bom,
-                                                  text_.capacity() - bom))
-            .get(doc)) {
-      return std::nullopt;
-    }
-    Node root;
-    simdjson::ondemand::json_type type;
-    if (doc.type().get(type))
-      return std::nullopt;
-    if (type == simdjson::ondemand::json_type::object ||
-        type == simdjson::ondemand::json_type::array) {
-      simdjson::ondemand::value value;
-      if (doc.get_value().get(value) || !read(value, root, 0))
-        return std::nullopt;
-    } else if (!read(doc, root, 0)) {
-      return std::nullopt;
-    }
-    // Nothing after the value: the end is out of bounds.
-    if (doc.current_location().error() != simdjson::OUT_OF_BOUNDS)
-      return std::nullopt;
-    return root;
-  }
-
-private:
-  static bool token_of(simdjson::ondemand::value& value, std::string_view& token) {
-    token = value.raw_json_token();
-    return true;
-  }
-  static bool token_of(simdjson::ondemand::document& doc, std::string_view& token) {
-    return !doc.raw_json_token().get(token);
-  }
-  // A value or a scalar document (simdjson has a type for each).
-  template <typename Value>
-  bool read(Value& value, Node& out, int depth) {
-    using simdjson::ondemand::json_type;
-    std::string_view token;
-    json_type type;
-    if (!token_of(value, token) || value.type().get(type))
-      return false;
-    out.offset = static_cast<uint32_t>(token.data() - text_.data());
-    switch (type) {
-    case json_type::object: {
-      out.kind = Node::Kind::object;
-      if (depth >= kMaxDepth)
-        return skipped_ = true; // the enclosing iteration steps over it
-      simdjson::ondemand::object object;
-      if (value.get_object().get(object))
-        return false;
-      for (auto member : object) {
-        simdjson::ondemand::field field;
-        if (std::move(member).get(field))
-          return false;
-        Node& child = out.children.emplace_back();
-        if (field.unescaped_key().get(child.key) || !read(field.value(), child, depth + 1))
-          return false;
-      }
-      return true;
-    }
-    case json_type::array: {
-      out.kind = Node::Kind::array;
-      if (depth >= kMaxDepth)
-        return skipped_ = true;
-      simdjson::ondemand::array array;
-      if (value.get_array().get(array))
-        return false;
-      for (auto item : array) {
-        simdjson::ondemand::value item_value;
-        if (std::move(item).get(item_value) ||
-            !read(item_value, out.children.emplace_back(), depth + 1))
-          return false;
-      }
-      return true;
-    }
-    case json_type::string:
-      out.kind = Node::Kind::string;
-      return !value.get_string().get(out.text);
-    case json_type::number: {
-      // simdjson checks the grammar and that a double holds it (a number
-      // too large for one is nlohmann's error to report). Unsigned integers
-      // that fit 64 bits keep their value; every other number is only known
-      // to be one.
-      double ignored = 0;
-      if (value.get_double().get(ignored))
-        return false;
-      const size_t digits = std::min(token.find_first_not_of("0123456789"), token.size());
-      out.kind = Node::Kind::other_number;
-      if (digits > 0 && (digits == token.size() ||
-                         std::string_view(".eE").find(token[digits]) == std::string_view::npos)) {
-        auto [end, ec] = std::from_chars(token.data(), token.data() + digits, out.number);
-        if (ec == std::errc())
-          out.kind = Node::Kind::unsigned_integer;
-      }
-      return true;
-    }
-    case json_type::boolean:
-      out.kind = Node::Kind::boolean;
-      return !value.get_bool().get(out.boolean);
-    case json_type::null: {
-      bool null = false;
-      return !value.is_null().get(null) && null;
-    }
-    }
-    return false;
-  }
-  const std::string& text_;
-  simdjson::ondemand::parser& parser_;
-  bool skipped_ = false;
-};
 
 // Thrown inside the reader only; turned into one diagnostic at `path` (or
 // at `offset`, for a value the path does not tell apart: a key given twice).
@@ -760,30 +404,10 @@ std::string to_json(const Module& input) {
   return out;
 }
 
-// Parses `text` into `into` (which its nodes view). Throws nlohmann's
-// errors for text that is not JSON.
-void parse_text(const std::string& text, Positions::Document::Parse& into) {
-  into.simdjson = std::make_unique<simdjson::ondemand::parser>();
-  FastParser fast(text, *into.simdjson);
-  into.root = fast.parse();
-  // What the fast parser skipped is checked by nlohmann (which does not
-  // recurse either).
-  if (into.root && fast.skipped() && !Json::accept(text))
-    into.root.reset();
-  if (!into.root) {
-    into.json = Json::parse(text);
-    into.root = node_of(into.json);
-  }
-}
-
 const Positions::Document::Parse& Positions::Document::parsed() const {
   std::call_once(parse_made, [this] {
     parse.emplace();
-    try {
-      parse_text(text, *parse);
-    } catch (const Json::exception&) { // read once already: cannot happen
-      parse->root.reset();
-    }
+    support::parse_json(text, *parse); // read once already: cannot fail
   });
   return *parse;
 }
@@ -793,30 +417,26 @@ ReadResult from_json(std::string text, const std::string& path) {
   // Kept by the positions, which locate values when a diagnostic asks.
   auto document = std::make_shared<Positions::Document>();
   document->text = std::move(text);
-  document->text.reserve(document->text.size() + simdjson::SIMDJSON_PADDING);
+  support::pad_for_json(document->text);
   result.positions = Positions(path);
   result.positions.document_ = document;
   Positions::Document::Parse parse;
-  try {
-    parse_text(document->text, parse);
-  } catch (const Json::parse_error& e) {
-    // e.byte counts the characters read, including the offending one (the
-    // end of input counts as one past the last byte).
+  if (auto error = support::parse_json(document->text, parse)) {
     const size_t size = document->text.size();
-    size_t at = e.byte > 0 ? e.byte - 1 : 0;
-    bool at_end = at >= size;
-    result.diagnostics.push_back(
-        diag::make_error("opscan-ir-invalid", document->lines().at(path, std::min(at, size)),
-                         at_end ? "not valid JSON: the file ends too early (truncated?)"
-                                : "not valid JSON: the IR file is damaged"));
-    return result;
-  } catch (const Json::exception&) { // a number too large for a double
-    auto number = overflowing_number(document->text);
-    result.diagnostics.push_back(diag::make_error(
-        "opscan-ir-invalid", document->lines().at(path, number ? number->first : 0),
-        "not valid JSON: " + (number ? "the number " + support::quoted(number->second) +
-                                           " is outside a double's range"
-                                     : std::string("a number is outside a double's range"))));
+    if (!error->number_too_large) {
+      bool at_end = error->offset >= size;
+      result.diagnostics.push_back(diag::make_error(
+          "opscan-ir-invalid", document->lines().at(path, std::min(error->offset, size)),
+          at_end ? "not valid JSON: the file ends too early (truncated?)"
+                 : "not valid JSON: the IR file is damaged"));
+    } else {
+      result.diagnostics.push_back(diag::make_error(
+          "opscan-ir-invalid", document->lines().at(path, error->offset),
+          "not valid JSON: " +
+              (!error->number.empty()
+                   ? "the number " + support::quoted(error->number) + " is outside a double's range"
+                   : std::string("a number is outside a double's range"))));
+    }
     return result;
   }
   try {

@@ -38,7 +38,7 @@ TEST(TorchMacroNames, EveryMacroOfTheTemplatesTorchHeadersIsRefused) {
       const std::string name = m[1];
       EXPECT_FALSE(opscan::ident::is_valid_identifier(name, opscan::ident::Scope::local))
           << name << " is a macro of libtorch's headers but accepted as a name: add it to the "
-          << "macro table in lib/ident/ident.cpp, with where it comes from";
+          << "macro table in lib/ident/words.cpp, with where it comes from";
     }
     EXPECT_GT(macros, 1000u);
   }

@@ -613,7 +613,7 @@ void expect_all_refused(const std::set<std::string>& macros, const std::string& 
   for (const std::string& name : macros)
     EXPECT_FALSE(is_valid_identifier(name, L))
         << name << " is a macro (" << where << ") but accepted as a name: add it to the "
-        << "macro table in lib/ident/ident.cpp, with where it comes from";
+        << "macro table in lib/ident/words.cpp, with where it comes from";
 }
 
 // The standard headers the built-in templates include, and (for the
