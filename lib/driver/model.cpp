@@ -1,7 +1,8 @@
 // A model (.pte) against a build's libraries (`check --model`), and `--operators-from`.
 #include "driver/model.h"
 
-#include "emit/targets/executorch/kernel_key.h"
+#include "executorch/kernel_key.h"
+#include "executorch/runtime.h"
 #include "support/files.h"
 #include "support/text.h"
 #include "yaml/selected_operators.h"
@@ -68,7 +69,7 @@ ReadModel read_model(const std::string& path) {
   if (!head)
     return fail(error);
   std::uintmax_t size = file_size;
-  if (std::optional<uint64_t> program = pte::program_size(*head); program && *program <= size)
+  if (std::optional<uint64_t> program = executorch::program_size(*head); program && *program <= size)
     size = *program;
   if (size > support::kMaxInputBytes) {
     return fail(fmt::format("its program is {} bytes, more than the {} MiB opscan reads", size,
@@ -77,7 +78,7 @@ ReadModel read_model(const std::string& path) {
   std::optional<std::string> bytes = support::read_file_head(path, size, &error);
   if (!bytes)
     return fail(error);
-  pte::ReadResult read = pte::read_program(*bytes, path);
+  executorch::ReadResult read = executorch::read_program(*bytes, path);
   out.program = std::move(read.program);
   out.diagnostics = std::move(read.diagnostics);
   out.status = status_of(out.diagnostics);
@@ -94,13 +95,13 @@ ReadSelection read_operator_selection(const std::string& path) {
     return out;
   }
   ir::OperatorSelection selection;
-  if (pte::looks_like_program(*head)) {
+  if (executorch::looks_like_program(*head)) {
     ReadModel model = read_model(path);
     out.diagnostics = std::move(model.diagnostics);
     out.status = model.status;
     if (!model.program)
       return out;
-    for (auto& [op, need] : pte::needed_operators(*model.program)) {
+    for (auto& [op, need] : executorch::needed_operators(*model.program)) {
       selection.operators.push_back(
           {op,
            std::move(need.keys),
@@ -132,7 +133,7 @@ ReadSelection read_operator_selection(const std::string& path) {
       for (const yaml::SelectedKey& key : *op.keys) {
         if (!key.key.empty()) {
           auto bad =
-              emit::executorch::check_kernel_key(key.key, 0, std::numeric_limits<size_t>::max());
+              executorch::check_kernel_key(key.key, 0, std::numeric_limits<size_t>::max());
           if (bad) {
             diag::Location at = key.where;
             out.diagnostics.push_back(
@@ -154,7 +155,7 @@ ReadSelection read_operator_selection(const std::string& path) {
   return out;
 }
 
-ModelCheck check_model(const pte::Program& program, const std::string& path,
+ModelCheck check_model(const executorch::Program& program, const std::string& path,
                        const std::vector<IrFile>& libraries) {
   ModelCheck out;
   const diag::Location at{path, 0, 0, 0};
@@ -165,7 +166,7 @@ ModelCheck check_model(const pte::Program& program, const std::string& path,
   };
   std::map<std::string, std::vector<Served>> kernels;
   for (const IrFile& file : libraries) {
-    if (file.module.library && file.module.library->target != "executorch") {
+    if (file.module.library && file.module.library->target != executorch::kTargetName) {
       out.diagnostics.push_back(diag::make_warning(
           "opscan-model-library-target", {file.path, 0, 0, 0},
           fmt::format("{}: library '{}' is for the {} target; its kernels do not serve an "
@@ -187,7 +188,7 @@ ModelCheck check_model(const pte::Program& program, const std::string& path,
         s.kernel->location};
   };
 
-  for (const auto& [op, need] : pte::needed_operators(program)) {
+  for (const auto& [op, need] : executorch::needed_operators(program)) {
     auto found = kernels.find(op);
     if (found == kernels.end()) {
       std::string message =
@@ -260,11 +261,11 @@ ModelCheck check_model(const pte::Program& program, const std::string& path,
     }
   }
 
-  for (const pte::Plan& plan : program.plans) {
+  for (const executorch::Plan& plan : program.plans) {
     if (plan.delegate_calls.empty())
       continue;
     std::set<std::string> backends;
-    for (const pte::DelegateCall& call : plan.delegate_calls)
+    for (const executorch::DelegateCall& call : plan.delegate_calls)
       backends.insert(call.backend.empty() ? "(unnamed)" : call.backend);
     out.diagnostics.push_back(diag::make_note(
         "opscan-model-delegate", at,

@@ -6,7 +6,7 @@
 
 #include "driver/driver.h"
 #include "ir/ir.h"
-#include "pte/program.h"
+#include "executorch/program.h"
 
 #include <optional>
 #include <string>
@@ -19,7 +19,7 @@ namespace opscan::driver {
 // nothing. Refusals: opscan-io (missing, not a regular file, too large;
 // a failure), lib/pte's opscan-pte-* codes (errors).
 struct ReadModel {
-  std::optional<pte::Program> program;
+  std::optional<executorch::Program> program;
   diag::Diagnostics diagnostics;
   Status status = Status::ok;
 };
@@ -59,7 +59,7 @@ struct ModelCheck {
   std::vector<ModelRow> rows; // by operator, then key
   diag::Diagnostics diagnostics;
 };
-ModelCheck check_model(const pte::Program& program, const std::string& path,
+ModelCheck check_model(const executorch::Program& program, const std::string& path,
                        const std::vector<IrFile>& libraries);
 
 } // namespace opscan::driver

@@ -22,9 +22,13 @@
 
 namespace opscan::emit {
 
+// The target a generation is for when none is named (--target): the
+// documented default, ExecuTorch's.
+inline constexpr const char* kDefaultTarget = "executorch";
+
 // Generation options every target understands.
 struct Options {
-  std::string target = "executorch"; // a registered target's name
+  std::string target = kDefaultTarget; // a registered target's name
   ir::Registration registration = ir::Registration::named;
   std::optional<std::string> library;       // --lib; unset: the unnamed default library
   std::optional<std::string> templates_dir; // overrides the built-in templates

@@ -20,6 +20,7 @@
 // (edits: LSP TextEdits in the analysed text).
 #pragma once
 
+#include "emit/target.h"
 #include "lsp/document.h"
 #include "lsp/protocol.h"
 
@@ -34,7 +35,7 @@ namespace opscan::lsp {
 struct AnalyzerOptions {
   std::optional<std::string> compilation_database_dir;
   std::optional<std::string> schemas; // a known-schemas file
-  std::string target = "executorch";  // for files no generated library holds
+  std::string target = emit::kDefaultTarget;  // for files no generated library holds
   Encoding encoding = Encoding::utf16;
 };
 

@@ -1,7 +1,7 @@
 // `opscan import-yaml`: the annotations a functions.yaml implies, and what cannot be placed.
 #include "migrate/import_yaml.h"
 
-#include "emit/targets/executorch/kernel_key.h"
+#include "executorch/kernel_key.h"
 #include "migrate/kernel_keys.h"
 #include "scan/annotation.h"
 #include "support/cpp_literal.h"
@@ -85,7 +85,7 @@ std::optional<std::string> refused_annotation(std::string_view args, const scan:
     return std::nullopt;
   const auto [required, all] =
       fn.key_tensors.value_or(std::pair<size_t, size_t>{0, std::numeric_limits<size_t>::max()});
-  if (auto error = emit::executorch::check_kernel_key(key, required, all))
+  if (auto error = executorch::check_kernel_key(key, required, all))
     return fmt::format("kernel key {}: {} [opscan-kernel-key]", support::quoted(key),
                        error->message);
   return std::nullopt;

@@ -1,7 +1,7 @@
 // ExecuTorch kernel keys derived from a YAML entry's arg_meta, as ExecuTorch derives them.
 #include "migrate/kernel_keys.h"
 
-#include "emit/targets/executorch/kernel_key.h"
+#include "executorch/kernel_key.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -142,7 +142,7 @@ std::optional<KernelKeys> derive_kernel_keys(const yaml::Entry& entry, const yam
     }
     // The dtypes are valid by now; what opscan's check can still refuse is
     // an argument's dim order, so the warning goes to its alias.
-    if (auto error = emit::executorch::check_kernel_key(key, 0, args.size())) {
+    if (auto error = executorch::check_kernel_key(key, 0, args.size())) {
       const size_t arg = static_cast<size_t>(
           std::count(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(error->offset), '|'));
       return refuse(meta[std::min(arg, meta.size() - 1)].aliases[1].where,

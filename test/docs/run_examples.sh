@@ -4,7 +4,7 @@
 #   run_examples.sh SOURCE_DIR OPSCAN_DIR PAGE...
 #
 # Each page runs in a fresh directory holding copies of examples/, include/,
-# lib/pte/program.fbs and test/data/pte/, with OPSCAN_DIR first on PATH and
+# lib/executorch/program.fbs and test/data/pte/, with OPSCAN_DIR first on PATH and
 # include/ on CPATH (opscan's header where an installed opscan puts it), in
 # the C locale. Its ```sh blocks run in order, each with
 # `bash -e -o pipefail` and no stdin, and must exit 0.
@@ -33,9 +33,9 @@ for page in "$@"; do
   work=$(mktemp -d "${TMPDIR:-/tmp}/opscan-docs-XXXXXX")
   blocks=$work/.blocks
   dir=$work/page
-  mkdir -p "$blocks" "$dir/lib/pte" "$dir/test/data"
+  mkdir -p "$blocks" "$dir/lib/executorch" "$dir/test/data"
   cp -R "$source_dir/examples" "$source_dir/include" "$dir/"
-  cp "$source_dir/lib/pte/program.fbs" "$dir/lib/pte/"
+  cp "$source_dir/lib/executorch/program.fbs" "$dir/lib/executorch/"
   cp -R "$source_dir/test/data/pte" "$dir/test/data/"
 
   # Split the page into blocks: $blocks/N.{lang,marker,line,body}.

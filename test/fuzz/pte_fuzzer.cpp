@@ -6,7 +6,7 @@
 // well-formed: "v1/" and one "<dtype>;<dim order>" entry per tensor.
 #include "diag/diag.h"
 #include "fuzz_check.h"
-#include "pte/program.h"
+#include "executorch/program.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,7 +25,7 @@ const std::string kPath = "fuzz.pte";
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
-  const pte::ReadResult read = pte::read_program(input, kPath);
+  const executorch::ReadResult read = executorch::read_program(input, kPath);
   if (!read.program) {
     FUZZ_CHECK(read.diagnostics.size() == 1, input);
     const diag::Diagnostic& d = read.diagnostics.front();
@@ -36,13 +36,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   FUZZ_CHECK(read.diagnostics.empty(), input);
-  FUZZ_CHECK(pte::looks_like_program(input), input);
-  for (const pte::Plan& plan : read.program->plans) {
+  FUZZ_CHECK(executorch::looks_like_program(input), input);
+  for (const executorch::Plan& plan : read.program->plans) {
     for (const std::string& op : plan.operators)
       FUZZ_CHECK(!op.empty() && opscan::fuzz::is_utf8(op), input);
-    for (const pte::Call& call : plan.calls) {
+    for (const executorch::Call& call : plan.calls) {
       FUZZ_CHECK(call.op_index < plan.operators.size(), input);
-      const std::string key = pte::kernel_key(call.tensors);
+      const std::string key = executorch::kernel_key(call.tensors);
       FUZZ_CHECK(key.empty() == call.tensors.empty(), input);
       if (!key.empty()) {
         FUZZ_CHECK(key.starts_with("v1/"), input);
@@ -53,13 +53,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
     }
   }
-  for (const auto& [op, need] : pte::needed_operators(*read.program)) {
+  for (const auto& [op, need] : executorch::needed_operators(*read.program)) {
     FUZZ_CHECK(!need.keys.empty() && !need.plans.empty(), input);
     FUZZ_CHECK(!op.empty(), input);
   }
   // What a reader of only the program part sees is the same.
-  if (std::optional<uint64_t> program = pte::program_size(input); program && *program < size) {
-    const pte::ReadResult part = pte::read_program(input.substr(0, *program), kPath);
+  if (std::optional<uint64_t> program = executorch::program_size(input); program && *program < size) {
+    const executorch::ReadResult part = executorch::read_program(input.substr(0, *program), kPath);
     FUZZ_CHECK(part.program == read.program, input);
   }
   return 0;

@@ -13,7 +13,7 @@
 namespace opscan::driver {
 
 struct GenerateArgs {
-  std::string target = "executorch"; // --target (the documented default)
+  std::string target = emit::kDefaultTarget; // --target
   bool target_given = false;
   std::optional<std::string> dispatch_key; // --dispatch-key
   std::string registration;                // --registration; empty: not given

@@ -24,10 +24,10 @@ std::string two_plans() {
   return binary;
 }
 
-pte::Program program() {
-  pte::ReadResult read = pte::read_program(two_plans(), "m.pte");
+executorch::Program program() {
+  executorch::ReadResult read = executorch::read_program(two_plans(), "m.pte");
   EXPECT_TRUE(read.program.has_value());
-  return read.program.value_or(pte::Program{});
+  return read.program.value_or(executorch::Program{});
 }
 
 ir::Kernel kernel(const std::string& op, const std::string& function, const std::string& key = "") {

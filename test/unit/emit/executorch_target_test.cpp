@@ -1,6 +1,6 @@
 // The ExecuTorch target (lib/emit/targets/executorch/): what it generates,
 // what it refuses, its kernel keys and its registration modes.
-#include "emit/targets/executorch/kernel_key.h"
+#include "executorch/kernel_key.h"
 #include "emit_test_helpers.h"
 
 #include <cctype>
@@ -814,7 +814,7 @@ TEST(ExecuTorchFields, ADispatchKeyIsRefusedAsUnsupported) {
 
 // ===== Kernel keys ===========================================================
 
-using opscan::emit::executorch::check_kernel_key;
+using opscan::executorch::check_kernel_key;
 
 TEST(KernelKey, WellFormedKeysWithOneEntryPerTensor) {
   EXPECT_FALSE(check_kernel_key("v1/6;0,1|6;0,1", 2, 2));

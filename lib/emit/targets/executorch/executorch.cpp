@@ -8,7 +8,8 @@
 #include "emit/cpp.h"
 #include "emit/generate.h"
 #include "emit/target.h"
-#include "emit/targets/executorch/kernel_key.h"
+#include "executorch/kernel_key.h"
+#include "executorch/runtime.h"
 #include "ident/ident.h"
 #include "support/cpp_literal.h"
 
@@ -507,7 +508,7 @@ std::pair<size_t, size_t> key_tensors(const ir::Kernel& kernel) {
 
 class ExecuTorchTarget final : public Target {
 public:
-  std::string_view name() const override { return "executorch"; }
+  std::string_view name() const override { return ::opscan::executorch::kTargetName; }
   std::string_view description() const override {
     return "ExecuTorch's kernel registry: unboxing wrappers over EValue stacks";
   }
@@ -520,7 +521,7 @@ public:
 
   std::optional<FieldError> check_field(ir::Field, const ir::Kernel& kernel) const override {
     auto [required, all] = key_tensors(kernel);
-    if (auto e = check_kernel_key(kernel.kernel_key, required, all))
+    if (auto e = ::opscan::executorch::check_kernel_key(kernel.kernel_key, required, all))
       return FieldError{e->offset, e->message};
     return std::nullopt;
   }

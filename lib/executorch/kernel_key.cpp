@@ -1,10 +1,10 @@
 // Parsing and checking ExecuTorch kernel keys ("v1/6;0,1|...").
-#include "emit/targets/executorch/kernel_key.h"
+#include "executorch/kernel_key.h"
 
 #include <fmt/format.h>
 #include <vector>
 
-namespace opscan::emit::executorch {
+namespace opscan::executorch {
 namespace {
 
 // Reads a decimal number at `pos`; nullopt when there is none.
@@ -95,4 +95,4 @@ std::optional<KernelKeyError> check_kernel_key(std::string_view key, size_t requ
   return std::nullopt;
 }
 
-} // namespace opscan::emit::executorch
+} // namespace opscan::executorch

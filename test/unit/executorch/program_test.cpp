@@ -4,7 +4,7 @@
 // ExecuTorch checkout, with ExecuTorch's own schema (wire compatibility).
 #include "files.h"
 #include "pte.h"
-#include "pte/program.h"
+#include "executorch/program.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -13,9 +13,9 @@
 namespace {
 
 using namespace opscan;
-using pte::Call;
-using pte::Position;
-using pte::TensorMeta;
+using executorch::Call;
+using executorch::Position;
+using executorch::TensorMeta;
 
 const std::filesystem::path kData = OPSCAN_TEST_DATA;
 const std::string kPath = "model.pte";
@@ -29,12 +29,12 @@ std::string two_plans() {
   return binary;
 }
 
-pte::Program read_ok(const std::string& bytes) {
-  pte::ReadResult read = pte::read_program(bytes, kPath);
+executorch::Program read_ok(const std::string& bytes) {
+  executorch::ReadResult read = executorch::read_program(bytes, kPath);
   EXPECT_TRUE(read.diagnostics.empty())
       << (read.diagnostics.empty() ? "" : read.diagnostics.front().message);
   EXPECT_TRUE(read.program.has_value());
-  return read.program.value_or(pte::Program{});
+  return read.program.value_or(executorch::Program{});
 }
 
 // `text` with its one occurrence of `from` replaced by `to`.
@@ -49,7 +49,7 @@ using Error = std::pair<std::string, std::string>;
 
 // The one error reading `bytes` gives: its code and message.
 Error read_error(const std::string& bytes) {
-  pte::ReadResult read = pte::read_program(bytes, kPath);
+  executorch::ReadResult read = executorch::read_program(bytes, kPath);
   EXPECT_FALSE(read.program.has_value());
   if (read.diagnostics.size() != 1) {
     ADD_FAILURE() << read.diagnostics.size() << " diagnostics";
@@ -63,16 +63,16 @@ Error read_error(const std::string& bytes) {
 }
 
 // The program two_plans.json describes, as the reader must see it.
-pte::Program expected_two_plans() {
+executorch::Program expected_two_plans() {
   const TensorMeta f2{6, {0, 1}};
-  pte::Program program;
-  pte::Plan forward;
+  executorch::Program program;
+  executorch::Plan forward;
   forward.name = "forward";
   forward.operators = {"aten::add.out", "aten::relu"};
   // The Int argument and the tensor list do not count; the 0-dim tensor does.
   forward.calls = {Call{0, {f2, f2, f2}, Position{0, 0}}, Call{1, {{3, {}}}, Position{0, 2}}};
   forward.delegate_calls = {{"XnnpackBackend", Position{0, 3}}};
-  pte::Plan decode;
+  executorch::Plan decode;
   decode.name = "decode";
   decode.operators = {"aten::add.out", "demo::seed", "aten::mul.out"};
   const TensorMeta f3{6, {0, 2, 1}};
@@ -87,14 +87,14 @@ TEST(Program, ReadsPlansOperatorsCallsAndDelegates) {
 }
 
 TEST(Program, KernelKeysAreBuiltAsTheRuntimeBuildsThem) {
-  EXPECT_EQ(pte::kernel_key({{6, {0, 1}}, {6, {0, 1}}}), "v1/6;0,1|6;0,1");
-  EXPECT_EQ(pte::kernel_key({{3, {}}}), "v1/3;");
-  EXPECT_EQ(pte::kernel_key({{6, {0, 2, 1}}, {4, {0}}}), "v1/6;0,2,1|4;0");
-  EXPECT_EQ(pte::kernel_key({}), "");
+  EXPECT_EQ(executorch::kernel_key({{6, {0, 1}}, {6, {0, 1}}}), "v1/6;0,1|6;0,1");
+  EXPECT_EQ(executorch::kernel_key({{3, {}}}), "v1/3;");
+  EXPECT_EQ(executorch::kernel_key({{6, {0, 2, 1}}, {4, {0}}}), "v1/6;0,2,1|4;0");
+  EXPECT_EQ(executorch::kernel_key({}), "");
 }
 
 TEST(Program, NeededOperatorsGiveKeysAndPlans) {
-  const auto needs = pte::needed_operators(expected_two_plans());
+  const auto needs = executorch::needed_operators(expected_two_plans());
   ASSERT_EQ(needs.size(), 4u);
   EXPECT_EQ(needs.at("aten::add.out").keys, std::set<std::string>{"v1/6;0,1|6;0,1|6;0,1"});
   EXPECT_EQ(needs.at("aten::add.out").plans, (std::set<std::string>{"decode", "forward"}));
@@ -107,7 +107,7 @@ TEST(Program, NeededOperatorsGiveKeysAndPlans) {
 TEST(Program, AnExtendedHeaderAndSegmentsAfterTheProgramAreRead) {
   const std::string segments(100, '\xAB');
   const std::string file = opscan::testing::with_extended_header(two_plans(), segments);
-  EXPECT_EQ(pte::program_size(file), two_plans().size() + 24);
+  EXPECT_EQ(executorch::program_size(file), two_plans().size() + 24);
   EXPECT_EQ(read_ok(file), expected_two_plans());
   // The program part alone reads the same (what the driver reads of a file).
   EXPECT_EQ(read_ok(file.substr(0, two_plans().size() + 24)), expected_two_plans());
@@ -136,11 +136,11 @@ TEST(Program, IsWireCompatibleWithExecuTorchsSchema) {
 }
 
 TEST(Program, APlanWithoutCallsNeedsNothing) {
-  const pte::Program program =
+  const executorch::Program program =
       read_ok(opscan::testing::flatc_binary(model_json("empty_plan.json")));
   ASSERT_EQ(program.plans.size(), 1u);
   EXPECT_EQ(program.plans[0].name, "");
-  EXPECT_TRUE(pte::needed_operators(program).empty());
+  EXPECT_TRUE(executorch::needed_operators(program).empty());
 }
 
 TEST(Program, AWrongIdentifierIsRefused) {
@@ -169,7 +169,7 @@ TEST(Program, EveryFlippedByteIsReadOrRefusedWithACode) {
   for (size_t at = 0; at < file.size(); ++at) {
     std::string damaged = file;
     damaged[at] = static_cast<char>(damaged[at] ^ 0xFF);
-    pte::ReadResult read = pte::read_program(damaged, kPath);
+    executorch::ReadResult read = executorch::read_program(damaged, kPath);
     if (read.program)
       continue;
     ASSERT_EQ(read.diagnostics.size(), 1u) << at;
@@ -231,9 +231,9 @@ TEST(Program, EmptyAndNonUtf8OperatorNamesAreRefused) {
 }
 
 TEST(Program, IdentifierIsRecognised) {
-  EXPECT_TRUE(pte::looks_like_program(two_plans()));
-  EXPECT_FALSE(pte::looks_like_program("operators:\n"));
-  EXPECT_FALSE(pte::looks_like_program("1234ET1"));
+  EXPECT_TRUE(executorch::looks_like_program(two_plans()));
+  EXPECT_FALSE(executorch::looks_like_program("operators:\n"));
+  EXPECT_FALSE(executorch::looks_like_program("1234ET1"));
 }
 
 } // namespace

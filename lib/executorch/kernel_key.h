@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace opscan::emit::executorch {
+namespace opscan::executorch {
 
 struct KernelKeyError {
   size_t offset = 0; // in the key
@@ -19,4 +19,4 @@ struct KernelKeyError {
 std::optional<KernelKeyError> check_kernel_key(std::string_view key, size_t required_tensors,
                                                size_t all_tensors);
 
-} // namespace opscan::emit::executorch
+} // namespace opscan::executorch

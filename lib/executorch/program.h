@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-namespace opscan::pte {
+namespace opscan::executorch {
 
 // The file identifier of an ExecuTorch program, at bytes 4..8.
 inline constexpr std::string_view kIdentifier = "ET12";
@@ -108,4 +108,4 @@ struct Need {
 };
 std::map<std::string, Need> needed_operators(const Program& program);
 
-} // namespace opscan::pte
+} // namespace opscan::executorch

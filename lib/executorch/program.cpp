@@ -1,5 +1,5 @@
 // Reading an ExecuTorch program (.pte): the operators each plan calls and their kernel keys.
-#include "pte/program.h"
+#include "executorch/program.h"
 
 #include "program_generated.h"
 #include "support/text.h"
@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <limits>
 
-namespace opscan::pte {
+namespace opscan::executorch {
 namespace {
 
 // The extended header ExecuTorch's serializer may put after the identifier:
@@ -288,4 +288,4 @@ std::map<std::string, Need> needed_operators(const Program& program) {
   return needs;
 }
 
-} // namespace opscan::pte
+} // namespace opscan::executorch
