@@ -605,7 +605,7 @@ size_t DiffResult::not_allowed() const {
   return count(kBreaking) - allowed();
 }
 
-DiffResult diff(const std::vector<Input>& old_side, const std::vector<Input>& new_side) {
+DiffResult diff(const std::vector<ir::File>& old_side, const std::vector<ir::File>& new_side) {
   DiffResult result;
   Libraries olds = group_libraries(old_side);
   Libraries news = group_libraries(new_side);

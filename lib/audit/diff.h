@@ -100,6 +100,6 @@ struct DiffResult {
 
 // Compares the libraries of `old_side` with those of `new_side` (each read
 // and validated). Diagnostics: group_libraries' errors on either side.
-DiffResult diff(const std::vector<Input>& old_side, const std::vector<Input>& new_side);
+DiffResult diff(const std::vector<ir::File>& old_side, const std::vector<ir::File>& new_side);
 
 } // namespace opscan::audit

@@ -66,12 +66,12 @@ std::string display_name(const std::string& library) {
   return library.empty() ? "(scan output)" : library;
 }
 
-Libraries group_libraries(const std::vector<Input>& inputs) {
+Libraries group_libraries(const std::vector<ir::File>& inputs) {
   Libraries out;
   std::map<std::string, Library> by_name;
   std::vector<ir::Module> fragments;
   std::string first_fragment;
-  for (const Input& input : inputs) {
+  for (const ir::File& input : inputs) {
     if (!input.module.library) {
       if (first_fragment.empty())
         first_fragment = input.path;

@@ -25,13 +25,6 @@ struct Expanded {
 };
 Expanded ir_files_of(const std::string& path);
 
-// One IR file, read and validated.
-struct Input {
-  std::string path;
-  ir::Module module;
-  ir::Positions positions;
-};
-
 // One library as the audit sees it: its record (none for scan output), its
 // kernels and the first IR file that gave them.
 struct Library {
@@ -53,6 +46,6 @@ struct Libraries {
   std::vector<Library> libraries; // sorted by name
   diag::Diagnostics diagnostics;
 };
-Libraries group_libraries(const std::vector<Input>& inputs);
+Libraries group_libraries(const std::vector<ir::File>& inputs);
 
 } // namespace opscan::audit

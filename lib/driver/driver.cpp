@@ -237,7 +237,7 @@ ReadIrs read_irs(const std::vector<std::string>& paths, const emit::TargetRegist
       out.status = worst(out.status, Status::errors);
       continue;
     }
-    IrFile file{path, std::move(*read.module), std::move(read.positions)};
+    IrFile file{{path, std::move(*read.module), std::move(read.positions)}};
     diag::Diagnostics invalid = ir::validate(file.module, locator_of(file));
     if (invalid.empty())
       invalid = regenerate(file, targets);

@@ -43,10 +43,7 @@ std::string generator_name();
 std::string version();
 
 // One IR file, read and validated (read_irs).
-struct IrFile {
-  std::string path;
-  ir::Module module;
-  ir::Positions positions;
+struct IrFile : ir::File {
   // A library IR as read_irs regenerated it to validate it, and the options
   // it used: a generation with the same options takes it instead of
   // generating the library a second time.

@@ -155,19 +155,23 @@ ReadSelection read_operator_selection(const std::string& path) {
   return out;
 }
 
-ModelCheck check_model(const executorch::Program& program, const std::string& path,
-                       const std::vector<IrFile>& libraries) {
-  ModelCheck out;
-  const diag::Location at{path, 0, 0, 0};
-  // Every kernel of the libraries that count, by operator.
-  struct Served {
-    const IrFile* library;
-    const ir::Kernel* kernel;
-  };
-  std::map<std::string, std::vector<Served>> kernels;
+namespace {
+
+// A kernel of a library that counts.
+struct Served {
+  const IrFile* library;
+  const ir::Kernel* kernel;
+};
+using ServedByOperator = std::map<std::string, std::vector<Served>>;
+
+// Every kernel of the libraries that serve an ExecuTorch program, by
+// operator; a library of another target is a warning, and not counted.
+ServedByOperator served_by_operator(const std::vector<IrFile>& libraries,
+                                    diag::Diagnostics& diags) {
+  ServedByOperator kernels;
   for (const IrFile& file : libraries) {
     if (file.module.library && file.module.library->target != executorch::kTargetName) {
-      out.diagnostics.push_back(diag::make_warning(
+      diags.push_back(diag::make_warning(
           "opscan-model-library-target", {file.path, 0, 0, 0},
           fmt::format("{}: library '{}' is for the {} target; its kernels do not serve an "
                       "ExecuTorch program and are not counted",
@@ -177,104 +181,135 @@ ModelCheck check_model(const executorch::Program& program, const std::string& pa
     for (const ir::Kernel& k : file.module.kernels)
       kernels[k.op.str()].push_back({&file, &k});
   }
-  std::vector<std::string> names;
-  for (const auto& [op, served] : kernels)
-    names.push_back(op);
-  const std::vector<std::string_view> candidates(names.begin(), names.end());
+  return kernels;
+}
 
-  auto note_at = [](const Served& s, const std::string& what) {
-    return diag::Note{
-        fmt::format("library '{}' {}: {}", library_name(*s.library), what, ir::describe(*s.kernel)),
-        s.kernel->location};
-  };
+diag::Note note_at(const Served& s, const std::string& what) {
+  return diag::Note{
+      fmt::format("library '{}' {}: {}", library_name(*s.library), what, ir::describe(*s.kernel)),
+      s.kernel->location};
+}
 
-  for (const auto& [op, need] : executorch::needed_operators(program)) {
-    auto found = kernels.find(op);
-    if (found == kernels.end()) {
-      std::string message =
-          fmt::format("{}: operator '{}' (called by plan{} {}) is in none of the libraries", path,
-                      op, need.plans.size() == 1 ? "" : "s", plans_of(need.plans));
-      std::optional<std::string_view> close = schema::closest_match(op, candidates);
-      if (!close) {
-        // Another overload of the same name.
-        const std::string base = op.substr(0, op.find('.'));
-        for (std::string_view c : candidates) {
-          if (c == base || c.starts_with(base + ".")) {
-            close = c;
-            break;
-          }
-        }
+// An operator the program calls that no library has, with the closest name
+// they have (or another overload of it).
+diag::Diagnostic missing_operator(const std::string& path, const std::string& op,
+                                  const std::set<std::string>& plans,
+                                  const ServedByOperator& kernels) {
+  std::vector<std::string_view> candidates;
+  for (const auto& [name, served] : kernels)
+    candidates.push_back(name);
+  std::string message =
+      fmt::format("{}: operator '{}' (called by plan{} {}) is in none of the libraries", path, op,
+                  plans.size() == 1 ? "" : "s", plans_of(plans));
+  std::optional<std::string_view> close = schema::closest_match(op, candidates);
+  if (!close) {
+    const std::string base = op.substr(0, op.find('.'));
+    for (std::string_view c : candidates) {
+      if (c == base || c.starts_with(base + ".")) {
+        close = c;
+        break;
       }
-      if (close)
-        message += fmt::format("; did you mean '{}'?", *close);
-      out.diagnostics.push_back(diag::make_error("opscan-model-missing-operator", at, message));
-      for (const std::string& key : need.keys)
-        out.rows.push_back({op, key, "", nullptr, false});
-      continue;
-    }
-    const std::vector<Served>& served = found->second;
-    // Two libraries registering one kernel (operator and key): the runtime
-    // aborts at the second registration, whatever the model calls.
-    std::map<std::string, std::vector<const Served*>> by_key;
-    for (const Served& s : served)
-      by_key[s.kernel->kernel_key].push_back(&s);
-    for (const auto& [key, registered] : by_key) {
-      std::set<const IrFile*> libs;
-      for (const Served* s : registered)
-        libs.insert(s->library);
-      if (libs.size() < 2)
-        continue;
-      diag::Diagnostic d = diag::make_error(
-          "opscan-model-served-twice", at,
-          fmt::format("{}: operator '{}' ({}) is registered by {} libraries: the runtime aborts "
-                      "at the second registration; keep it in one",
-                      path, op, key.empty() ? "its fallback kernel" : "kernel key '" + key + "'",
-                      libs.size()));
-      for (const Served* s : registered)
-        d.notes.push_back(note_at(*s, "registers it"));
-      out.diagnostics.push_back(std::move(d));
-    }
-    for (const std::string& key : need.keys) {
-      std::vector<const Served*> exact, fallback;
-      for (const Served& s : served) {
-        if (!key.empty() && s.kernel->kernel_key == key)
-          exact.push_back(&s);
-        if (s.kernel->kernel_key.empty())
-          fallback.push_back(&s);
-      }
-      const std::vector<const Served*>& servers = exact.empty() ? fallback : exact;
-      if (servers.empty()) {
-        diag::Diagnostic d = diag::make_error(
-            "opscan-model-missing-kernel-key", at,
-            fmt::format("{}: operator '{}' is called with {} (by plan{} {}), and no library has "
-                        "a kernel with that key or a fallback kernel (one without key)",
-                        path, op, described_key(key), need.plans.size() == 1 ? "" : "s",
-                        plans_of(need.plans)));
-        for (const Served& s : served)
-          d.notes.push_back(note_at(s, "has"));
-        out.diagnostics.push_back(std::move(d));
-        out.rows.push_back({op, key, "", nullptr, false});
-        continue;
-      }
-      for (const Served* s : servers)
-        out.rows.push_back({op, key, library_name(*s->library), s->kernel, exact.empty()});
     }
   }
+  if (close)
+    message += fmt::format("; did you mean '{}'?", *close);
+  return diag::make_error("opscan-model-missing-operator", {path, 0, 0, 0}, message);
+}
 
+// Two libraries registering one kernel (operator and key): the runtime
+// aborts at the second registration, whatever the model calls.
+void check_served_twice(const std::string& path, const std::string& op,
+                        const std::vector<Served>& served, diag::Diagnostics& diags) {
+  std::map<std::string, std::vector<const Served*>> by_key;
+  for (const Served& s : served)
+    by_key[s.kernel->kernel_key].push_back(&s);
+  for (const auto& [key, registered] : by_key) {
+    std::set<const IrFile*> libs;
+    for (const Served* s : registered)
+      libs.insert(s->library);
+    if (libs.size() < 2)
+      continue;
+    diag::Diagnostic d = diag::make_error(
+        "opscan-model-served-twice", {path, 0, 0, 0},
+        fmt::format("{}: operator '{}' ({}) is registered by {} libraries: the runtime aborts "
+                    "at the second registration; keep it in one",
+                    path, op, key.empty() ? "its fallback kernel" : "kernel key '" + key + "'",
+                    libs.size()));
+    for (const Served* s : registered)
+      d.notes.push_back(note_at(*s, "registers it"));
+    diags.push_back(std::move(d));
+  }
+}
+
+// What serves each kernel key the program calls `op` with: the kernels of
+// that key, else the fallback kernels; a key neither serves is an error.
+void serve_keys(const std::string& path, const std::string& op,
+                const executorch::Need& need, const std::vector<Served>& served,
+                ModelCheck& out) {
+  for (const std::string& key : need.keys) {
+    std::vector<const Served*> exact, fallback;
+    for (const Served& s : served) {
+      if (!key.empty() && s.kernel->kernel_key == key)
+        exact.push_back(&s);
+      if (s.kernel->kernel_key.empty())
+        fallback.push_back(&s);
+    }
+    const std::vector<const Served*>& servers = exact.empty() ? fallback : exact;
+    if (servers.empty()) {
+      diag::Diagnostic d = diag::make_error(
+          "opscan-model-missing-kernel-key", {path, 0, 0, 0},
+          fmt::format("{}: operator '{}' is called with {} (by plan{} {}), and no library has "
+                      "a kernel with that key or a fallback kernel (one without key)",
+                      path, op, described_key(key), need.plans.size() == 1 ? "" : "s",
+                      plans_of(need.plans)));
+      for (const Served& s : served)
+        d.notes.push_back(note_at(s, "has"));
+      out.diagnostics.push_back(std::move(d));
+      out.rows.push_back({op, key, "", nullptr, false});
+      continue;
+    }
+    for (const Served* s : servers)
+      out.rows.push_back({op, key, library_name(*s->library), s->kernel, exact.empty()});
+  }
+}
+
+// Delegate calls: their backends' kernels are not opscan's to check.
+void note_delegates(const executorch::Program& program, const std::string& path,
+                    diag::Diagnostics& diags) {
   for (const executorch::Plan& plan : program.plans) {
     if (plan.delegate_calls.empty())
       continue;
     std::set<std::string> backends;
     for (const executorch::DelegateCall& call : plan.delegate_calls)
       backends.insert(call.backend.empty() ? "(unnamed)" : call.backend);
-    out.diagnostics.push_back(diag::make_note(
-        "opscan-model-delegate", at,
+    diags.push_back(diag::make_note(
+        "opscan-model-delegate", {path, 0, 0, 0},
         fmt::format("{}: plan {} makes {} delegate call{} (backend{} {}): the program needs "
                     "{} linked in; their kernels are not checked here",
                     path, support::quoted(plan.name), plan.delegate_calls.size(),
                     plan.delegate_calls.size() == 1 ? "" : "s", backends.size() == 1 ? "" : "s",
                     plans_of(backends), backends.size() == 1 ? "that backend" : "those backends")));
   }
+}
+
+} // namespace
+
+ModelCheck check_model(const executorch::Program& program, const std::string& path,
+                       const std::vector<IrFile>& libraries) {
+  ModelCheck out;
+  const ServedByOperator kernels = served_by_operator(libraries, out.diagnostics);
+  for (const auto& [op, need] : executorch::needed_operators(program)) {
+    auto found = kernels.find(op);
+    if (found == kernels.end()) {
+      out.diagnostics.push_back(missing_operator(path, op, need.plans, kernels));
+      for (const std::string& key : need.keys)
+        out.rows.push_back({op, key, "", nullptr, false});
+      continue;
+    }
+    check_served_twice(path, op, found->second, out.diagnostics);
+    serve_keys(path, op, need, found->second, out);
+  }
+  note_delegates(program, path, out.diagnostics);
   return out;
 }
 

@@ -18,13 +18,13 @@ constexpr std::array<ir::Field, 2> kFields = {ir::Field::kernel_key, ir::Field::
 
 // What every generation of `options` shares: the target, and the library
 // with its symbols; nullopt (with errors in `diags`) when any is refused.
-struct Prepared {
+struct ResolvedOptions {
   const Target* target;
   LibrarySpec library;
   Symbols symbols;
 };
 
-std::optional<Prepared> prepare(const Options& options, const TargetRegistry& targets,
+std::optional<ResolvedOptions> resolve_options(const Options& options, const TargetRegistry& targets,
                                 diag::Diagnostics& diags) {
   const Target* target = targets.find(options.target);
   if (target == nullptr) {
@@ -65,7 +65,7 @@ std::optional<Prepared> prepare(const Options& options, const TargetRegistry& ta
   if (!symbol.ok() || !ok)
     return std::nullopt;
   LibrarySpec library{options.library.value_or("all"), options.registration};
-  return Prepared{target, library, target->symbols(library)};
+  return ResolvedOptions{target, library, target->symbols(library)};
 }
 
 // Gives every field the target reads its value (the kernel's, else the
@@ -187,7 +187,7 @@ void Problems::error(std::string code, std::string message) {
 
 OutputList list_outputs(const Options& options, const TargetRegistry& targets) {
   OutputList list;
-  auto prepared = prepare(options, targets, list.diagnostics);
+  auto prepared = resolve_options(options, targets, list.diagnostics);
   if (!prepared)
     return list;
   list.library = prepared->library;
@@ -200,7 +200,7 @@ OutputList list_outputs(const Options& options, const TargetRegistry& targets) {
 Output generate(ir::Module module, const Options& options, const TargetRegistry& targets,
                 const ir::Locator& locator) {
   Output output;
-  auto prepared = prepare(options, targets, output.diagnostics);
+  auto prepared = resolve_options(options, targets, output.diagnostics);
   if (!prepared)
     return output;
   const Target& target = *prepared->target;

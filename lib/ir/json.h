@@ -46,6 +46,14 @@ struct ReadResult {
   Positions positions;
 };
 
+// One IR file, read and validated: its path, its IR and where each value
+// is (for diagnostics).
+struct File {
+  std::string path;
+  Module module;
+  Positions positions;
+};
+
 // Reads an IR document. Refuses, naming the JSON path of the first problem:
 // anything but JSON, duplicate keys, another format or version, unknown or
 // missing fields, values of the wrong JSON type or outside an enum, types

@@ -164,18 +164,21 @@ private:
     return fix;
   }
 
-  std::optional<ir::Kernel> build() {
-    const std::string& name = sig_.qualified_name;
-    std::optional<bool> spec_ok = read_spec();
-    if (!spec_ok)
-      return std::nullopt;
-    bool ok = *spec_ok;
-
-    // Parameters: the schema arguments, as C++ takes them.
+  // The signature as read: the schema arguments as C++ takes them, and its
+  // returns.
+  struct Read {
     std::vector<CppParam> params;
     std::vector<ir::Argument> arguments;
     std::vector<diag::Location> param_locations;
     CppSpelling cpp;
+    CppReturn ret;
+  };
+
+  // The parameters into `read`; false after reporting one that cannot be
+  // an argument (its type unresolved or unsupported, or it has no name).
+  bool read_parameters(Read& read) {
+    const std::string& name = sig_.qualified_name;
+    bool ok = true;
     for (size_t i = 0; i < sig_.parameters.size(); ++i) {
       const Parameter& p = sig_.parameters[i];
       // Numbered as written, the context included.
@@ -198,7 +201,7 @@ private:
       }
       if (p.name.empty()) {
         // Suggest the declared schema's name for it, else one by position.
-        const size_t index = params.size();
+        const size_t index = read.params.size();
         std::string suggested = declared_ && index < declared_->arguments.size()
                                     ? declared_->arguments[index].name
                                     : "arg" + std::to_string(index + 1);
@@ -209,35 +212,151 @@ private:
           d.fixits.push_back({p.end.file, p.end.offset, 0, " " + suggested});
         out_.diagnostics.push_back(std::move(d));
         ok = false;
-        params.push_back({suggested, *p.mapped.type, p.mapped.is_mutable});
+        read.params.push_back({suggested, *p.mapped.type, p.mapped.is_mutable});
         continue;
       }
-      cpp.params.push_back(p.type);
-      params.push_back({p.name, *p.mapped.type, p.mapped.is_mutable});
-      arguments.push_back(
+      read.cpp.params.push_back(p.type);
+      read.params.push_back({p.name, *p.mapped.type, p.mapped.is_mutable});
+      read.arguments.push_back(
           {{*p.mapped.type, p.name, std::nullopt, false}, p.type, p.canonical_type});
-      param_locations.push_back(p.location);
+      read.param_locations.push_back(p.location);
     }
-    if (sig_.invalid && ok) {
-      error("opscan-scan-invalid-type", sig_.location,
-            "the declaration of '" + name + "' is invalid (see the error above)");
-      ok = false;
-    }
-    cpp.ret = sig_.return_type;
-    cpp.has_context = sig_.context != ir::ContextKind::none;
-    CppReturn ret;
+    return ok;
+  }
+
+  // The returns into `read`; false after reporting one of an unsupported type.
+  bool read_returns(Read& read) {
+    bool ok = true;
+    read.cpp.ret = sig_.return_type;
+    read.cpp.has_context = sig_.context != ir::ContextKind::none;
     for (const MappedType& value : sig_.returns) {
       if (!value.type) {
         auto d = diag::make_error("opscan-scan-unsupported-type", sig_.location,
-                                  "return type of '" + name + "': " + value.error);
+                                  "return type of '" + sig_.qualified_name + "': " + value.error);
         d.fixits = value.fix;
         out_.diagnostics.push_back(std::move(d));
         ok = false;
         continue;
       }
-      ret.values.push_back({"", *value.type, value.is_mutable});
+      read.ret.values.push_back({"", *value.type, value.is_mutable});
     }
-    if (!ok)
+    return ok;
+  }
+
+  // The schema the rules of inference give the signature (no schema was
+  // declared or is known), checked against torchgen's rules.
+  std::optional<schema::Schema> inferred_schema(const Read& read) {
+    const std::string& name = sig_.qualified_name;
+    auto inferred = infer_schema(op_, read.params, read.ret);
+    if (auto* e = std::get_if<InferError>(&inferred)) {
+      auto d = diag::make_error(
+          e->code,
+          e->param >= 0 ? read.param_locations[static_cast<size_t>(e->param)] : sig_.location,
+          "kernel '" + name + "': " + e->message);
+      d.fixits = inferred_out_fix(read.params, read.ret);
+      out_.diagnostics.push_back(std::move(d));
+      return std::nullopt;
+    }
+    schema::Schema schema = std::move(std::get<schema::Schema>(inferred));
+    // An inferred schema obeys torchgen's rules too (its name was checked
+    // already).
+    bool broken = false;
+    for (const schema::Error& e : schema::check_schema(schema, schema::layout_of(schema))) {
+      if (is_naming_rule(e.code))
+        continue;
+      auto d = diag::make_error(e.code, sig_.location, "kernel '" + name + "': " + e.message);
+      d.notes.push_back({"schema inferred from the signature: " + schema.str(), sig_.location});
+      out_.diagnostics.push_back(std::move(d));
+      broken = true;
+    }
+    if (broken)
+      return std::nullopt;
+    return schema;
+  }
+
+  // Whether the signature (read as `as_read`) fits `reference`, the
+  // declared schema or `known`'s; false after reporting how it does not,
+  // with the fix that makes it fit.
+  bool fits(const schema::Schema& reference, const KnownSchema* known,
+            const schema::Schema& as_read, const Read& read) {
+    const Reference kind = declared_ ? Reference::declared : Reference::known;
+    auto mismatches = cross_check(reference, as_read, read.cpp, kind);
+    std::optional<diag::FixIt> fix;
+    if (declared_ && spec_fix_) {
+      fix = *spec_fix_;
+      fix->replacement = support::cpp_string_literal(repair(*declared_, as_read).str());
+    }
+    // Tensors the schema writes and C++ takes by const reference: when
+    // taking them by reference fits the schema, that is the fix, declared
+    // schema or known (the schema is what the kernel was meant to be).
+    const std::vector<diag::FixIt> cpp_fix =
+        written_out_fix(reference, read.params, read.ret, read.cpp, kind);
+    bool mismatched = false;
+    for (const InferError& e : mismatches) {
+      const diag::Location where =
+          e.param >= 0 ? read.param_locations[static_cast<size_t>(e.param)] : sig_.location;
+      auto d = e.is_warning ? diag::make_warning(e.code, where, e.message)
+                            : diag::make_error(e.code, where, e.message);
+      mismatched = mismatched || !e.is_warning;
+      if (!cpp_fix.empty()) {
+        d.fixits = cpp_fix;
+        d.notes.push_back({declared_ ? "schema declared here" : "known schema: " + known->schema.str(),
+                           declared_ ? spec_at(0) : known->where});
+      } else if (declared_) {
+        // The note spells out what the fix-it writes, for readers of text.
+        d.notes.push_back({fix ? "schema declared here; to fit the signature: " + fix->replacement
+                               : std::string("schema declared here"),
+                           spec_at(0)});
+        if (fix)
+          d.fixits.push_back(*fix);
+      } else {
+        d.notes.push_back({"known schema: " + known->schema.str(), known->where});
+      }
+      out_.diagnostics.push_back(std::move(d));
+    }
+    if (mismatched)
+      return false;
+    if (!declared_rule_errors_.empty()) {
+      out_.diagnostics.insert(out_.diagnostics.end(), declared_rule_errors_.begin(),
+                              declared_rule_errors_.end());
+      return false;
+    }
+    return true;
+  }
+
+  // Whether the annotation's fields hold values a target understands;
+  // false after reporting the first that does not, where it is written.
+  bool fields_understood(const ir::Kernel& kernel) {
+    if (!check_field_)
+      return true;
+    for (auto [field, start, offsets] :
+         {std::tuple{ir::Field::kernel_key, note_.key_offset, &note_.key_offsets},
+          std::tuple{ir::Field::dispatch_key, note_.dispatch_offset, &note_.dispatch_offsets}}) {
+      if (kernel.field(field).empty())
+        continue;
+      if (auto problem = check_field_(field, kernel)) {
+        error(problem->code, text_at(Annotation::offset_in(*offsets, start, problem->offset)),
+              problem->message);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  std::optional<ir::Kernel> build() {
+    std::optional<bool> spec_ok = read_spec();
+    if (!spec_ok)
+      return std::nullopt;
+    Read read;
+    // Both read, for every problem at once.
+    const bool params_ok = read_parameters(read);
+    bool ok = *spec_ok && params_ok;
+    if (sig_.invalid && ok) {
+      error("opscan-scan-invalid-type", sig_.location,
+            "the declaration of '" + sig_.qualified_name + "' is invalid (see the error above)");
+      ok = false;
+    }
+    if (!read_returns(read) || !ok)
       return std::nullopt;
 
     const KnownSchema* known = nullptr;
@@ -248,83 +367,17 @@ private:
     }
     // Given a schema (declared or known), the signature is checked against
     // it; the rules of inference apply only without one.
-    schema::Schema inferred_schema;
-    if (declared_ || known) {
-      inferred_schema = read_signature(op_, params, ret);
-    } else {
-      auto inferred = infer_schema(op_, params, ret);
-      if (auto* e = std::get_if<InferError>(&inferred)) {
-        auto d = diag::make_error(
-            e->code, e->param >= 0 ? param_locations[static_cast<size_t>(e->param)] : sig_.location,
-            "kernel '" + name + "': " + e->message);
-        d.fixits = inferred_out_fix(params, ret);
-        out_.diagnostics.push_back(std::move(d));
-        return std::nullopt;
-      }
-      inferred_schema = std::move(std::get<schema::Schema>(inferred));
-      // An inferred schema obeys torchgen's rules too (its name was checked
-      // already).
-      bool broken = false;
-      for (const schema::Error& e :
-           schema::check_schema(inferred_schema, schema::layout_of(inferred_schema))) {
-        if (is_naming_rule(e.code))
-          continue;
-        auto d = diag::make_error(e.code, sig_.location, "kernel '" + name + "': " + e.message);
-        d.notes.push_back(
-            {"schema inferred from the signature: " + inferred_schema.str(), sig_.location});
-        out_.diagnostics.push_back(std::move(d));
-        broken = true;
-      }
-      if (broken)
-        return std::nullopt;
-    }
-    const schema::Schema* used = &inferred_schema;
+    std::optional<schema::Schema> as_read;
+    if (declared_ || known)
+      as_read = read_signature(op_, read.params, read.ret);
+    else if (!(as_read = inferred_schema(read)))
+      return std::nullopt;
+    const schema::Schema* used = &*as_read;
     ir::SchemaOrigin origin = ir::SchemaOrigin::inferred;
     if (declared_ || known) {
       const schema::Schema& reference = declared_ ? *declared_ : known->schema;
-      auto mismatches = cross_check(reference, inferred_schema, cpp,
-                                    declared_ ? Reference::declared : Reference::known);
-      std::optional<diag::FixIt> fix;
-      if (declared_ && spec_fix_) {
-        fix = *spec_fix_;
-        fix->replacement = support::cpp_string_literal(repair(*declared_, inferred_schema).str());
-      }
-      // Tensors the schema writes and C++ takes by const reference: when
-      // taking them by reference fits the schema, that is the fix, declared
-      // schema or known (the schema is what the kernel was meant to be).
-      const std::vector<diag::FixIt> cpp_fix = written_out_fix(
-          reference, params, ret, cpp, declared_ ? Reference::declared : Reference::known);
-      bool mismatched = false;
-      for (const InferError& e : mismatches) {
-        const diag::Location where =
-            e.param >= 0 ? param_locations[static_cast<size_t>(e.param)] : sig_.location;
-        auto d = e.is_warning ? diag::make_warning(e.code, where, e.message)
-                              : diag::make_error(e.code, where, e.message);
-        mismatched = mismatched || !e.is_warning;
-        if (!cpp_fix.empty()) {
-          d.fixits = cpp_fix;
-          d.notes.push_back(
-              {declared_ ? "schema declared here" : "known schema: " + known->schema.str(),
-               declared_ ? spec_at(0) : known->where});
-        } else if (declared_) {
-          // The note spells out what the fix-it writes, for readers of text.
-          d.notes.push_back({fix ? "schema declared here; to fit the signature: " + fix->replacement
-                                 : std::string("schema declared here"),
-                             spec_at(0)});
-          if (fix)
-            d.fixits.push_back(*fix);
-        } else {
-          d.notes.push_back({"known schema: " + known->schema.str(), known->where});
-        }
-        out_.diagnostics.push_back(std::move(d));
-      }
-      if (mismatched)
+      if (!fits(reference, known, *as_read, read))
         return std::nullopt;
-      if (!declared_rule_errors_.empty()) {
-        out_.diagnostics.insert(out_.diagnostics.end(), declared_rule_errors_.begin(),
-                                declared_rule_errors_.end());
-        return std::nullopt;
-      }
       used = &reference;
       origin = declared_ ? ir::SchemaOrigin::declared : ir::SchemaOrigin::known;
     }
@@ -332,7 +385,7 @@ private:
     ir::Kernel kernel;
     kernel.op = op_;
     kernel.schema_origin = origin;
-    kernel.cpp_function = name;
+    kernel.cpp_function = sig_.qualified_name;
     kernel.cpp_inline_namespaces = sig_.inline_namespaces;
     kernel.cpp_linkage = sig_.linkage;
     kernel.cpp_noexcept = sig_.is_noexcept;
@@ -343,24 +396,12 @@ private:
     kernel.kernel_key = note_.kernel_key;
     kernel.dispatch_key = note_.dispatch_key;
     kernel.location = sig_.location;
-    for (size_t i = 0; i < arguments.size(); ++i)
-      arguments[i].schema = used->arguments[i];
-    kernel.arguments = std::move(arguments);
+    for (size_t i = 0; i < read.arguments.size(); ++i)
+      read.arguments[i].schema = used->arguments[i];
+    kernel.arguments = std::move(read.arguments);
     kernel.returns = used->returns;
-
-    if (check_field_) {
-      for (auto [field, start, offsets] :
-           {std::tuple{ir::Field::kernel_key, note_.key_offset, &note_.key_offsets},
-            std::tuple{ir::Field::dispatch_key, note_.dispatch_offset, &note_.dispatch_offsets}}) {
-        if (kernel.field(field).empty())
-          continue;
-        if (auto problem = check_field_(field, kernel)) {
-          error(problem->code, text_at(Annotation::offset_in(*offsets, start, problem->offset)),
-                problem->message);
-          return std::nullopt;
-        }
-      }
-    }
+    if (!fields_understood(kernel))
+      return std::nullopt;
     return kernel;
   }
 

@@ -44,7 +44,7 @@ std::string dump(const RunResult& run) {
 void write_side(const TempDir& dir, const std::string& side,
                 const std::vector<audit_test::ir::Module>& modules) {
   fs::create_directories(dir.path() / side);
-  for (const audit::Input& input : audit_test::inputs_of(modules, side))
+  for (const audit_test::ir::File& input : audit_test::inputs_of(modules, side))
     dir.write(input.path, audit_test::ir::to_json(input.module));
 }
 

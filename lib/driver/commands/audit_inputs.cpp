@@ -18,7 +18,7 @@ std::optional<std::string> read_option_file(const std::string& path, const std::
   return text;
 }
 
-Status read_ir_inputs(const std::string& path, std::vector<audit::Input>& inputs,
+Status read_ir_inputs(const std::string& path, std::vector<ir::File>& inputs,
                       Session& session) {
   audit::Expanded expanded = audit::ir_files_of(path);
   if (!expanded.diagnostics.empty())
@@ -26,7 +26,7 @@ Status read_ir_inputs(const std::string& path, std::vector<audit::Input>& inputs
   session.show_lines_of(expanded.files);
   ReadIrs read = read_irs(expanded.files);
   for (IrFile& file : read.files)
-    inputs.push_back({file.path, std::move(file.module), std::move(file.positions)});
+    inputs.push_back(std::move(file)); // what the audit needs of it
   return session.report(read.diagnostics, read.status);
 }
 

@@ -21,7 +21,7 @@ std::optional<std::string> read_option_file(const std::string& path, const std::
 
 // Reads the IR files `path` names (audit::ir_files_of), each validated,
 // into `inputs`; reports what is wrong with them.
-Status read_ir_inputs(const std::string& path, std::vector<audit::Input>& inputs,
+Status read_ir_inputs(const std::string& path, std::vector<ir::File>& inputs,
                       Session& session);
 
 } // namespace opscan::driver

@@ -28,7 +28,7 @@ Status run(const Args& args, Session& session) {
       allow = std::move(read.list);
     }
   }
-  std::vector<audit::Input> olds, news;
+  std::vector<ir::File> olds, news;
   status = worst(status, read_ir_inputs(args.old_path, olds, session));
   status = worst(status, read_ir_inputs(args.new_path, news, session));
   if (status != Status::ok)

@@ -23,7 +23,7 @@ Status run(const Args& args, Session& session) {
       list = std::move(read.list);
     }
   }
-  std::vector<audit::Input> irs;
+  std::vector<ir::File> irs;
   for (const std::string& path : args.inputs)
     status = worst(status, read_ir_inputs(path, irs, session));
   if (status != Status::ok)
@@ -40,7 +40,7 @@ Status run(const Args& args, Session& session) {
   if (args.output.empty()) {
     session.out(report);
   } else {
-    for (const audit::Input& ir : irs)
+    for (const ir::File& ir : irs)
       inputs.push_back({"an IR input", ir.path});
     Outcome written = write_files({{args.output, report}}, "-o", inputs);
     if (status = session.report(written.diagnostics, written.status); status != Status::ok)

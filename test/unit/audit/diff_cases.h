@@ -261,9 +261,9 @@ inline std::vector<Case> cases() {
 }
 
 // `modules` as the inputs of one side, read from <side>/<lib>/ir.json.
-inline std::vector<audit::Input> inputs_of(const std::vector<ir::Module>& modules,
+inline std::vector<ir::File> inputs_of(const std::vector<ir::Module>& modules,
                                            const std::string& side = "old") {
-  std::vector<audit::Input> inputs;
+  std::vector<ir::File> inputs;
   for (size_t i = 0; i < modules.size(); ++i) {
     const std::string dir =
         modules[i].library ? modules[i].library->name : "fragment" + std::to_string(i);

@@ -43,7 +43,7 @@ driver::IrFile library(const std::string& name, std::vector<ir::Kernel> kernels,
                        const std::string& target = "executorch") {
   ir::Module module = opscan::testing::fragment(std::move(kernels));
   module.library = ir::LibraryInfo{name, ir::Registration::named, target, "", ""};
-  return {name + "/ir.json", std::move(module), {}};
+  return {{name + "/ir.json", std::move(module), {}}};
 }
 
 // Every kernel two_plans.json needs: add.out by key, the rest by fallbacks.

@@ -199,7 +199,7 @@ TEST(CheckLibraries, RecordsMustBeWhatTheTargetGives) {
   for (auto [name, module] : {std::pair{"a.json", edited}, std::pair{"c.json", unknown},
                               std::pair{"f.json", fragment({et_kernel("ops", "exp", "exp")})}}) {
     ir::ReadResult read = ir::from_json(ir::to_json(module), dir.file(name));
-    files.push_back({dir.file(name), std::move(*read.module), std::move(read.positions)});
+    files.push_back({{dir.file(name), std::move(*read.module), std::move(read.positions)}});
   }
   diag::Diagnostics diags = driver::check_libraries(files, emit::builtin_targets()).diagnostics;
   ASSERT_EQ(diags.size(), 3u);

@@ -187,19 +187,21 @@ std::string kernel_sources_symbol(const LibrarySpec& library) {
   return "opscan_kernel_sources_" + library.name;
 }
 
-// What ExecuTorch generates for `kernel`, or why it cannot. `taken` holds
-// the wrapper names given so far; `index` is the kernel's place in the
-// kernel table, and so in the sources table its messages read.
-std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Options& options,
-                                              std::set<std::string>& taken, size_t index) {
-  if (kernel.context != ir::ContextKind::runtime_context) {
-    return Refusal{"context", "ExecuTorch kernels take "
-                              "'executorch::runtime::KernelRuntimeContext&' as their first "
-                              "parameter"};
-  }
+// What a kernel returns as ExecuTorch sees it: its C++ result type, its out
+// arguments, and whether the return slot holds the returned value.
+struct ResultShape {
+  std::string type = "void", canonical = "void";
+  std::vector<size_t> outs; // keyword-only written arguments
+  bool returns_result = false;
+};
 
-  // Returns: none, one value (functional), or references to out arguments.
-  std::vector<std::string> result_types, result_canonicals;
+// Returns: none, one value (functional), or references to out arguments.
+// The return slot shows the result: the first out argument when the kernel
+// returns nothing, the returned value when it has no out arguments
+// (functional and in-place kernels), nothing more when it has both (the
+// outs are the result).
+std::variant<ResultShape, Refusal> result_shape(const ir::Kernel& kernel) {
+  std::vector<std::string> types, canonicals;
   size_t mutable_returns = 0;
   for (size_t i = 0; i < kernel.returns.size(); ++i) {
     const schema::Type& type = kernel.returns[i].type;
@@ -210,60 +212,57 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Op
                          " is not supported by the ExecuTorch target: " + *why};
     }
     const auto& c = std::get<ReturnConversion>(conv);
-    result_types.push_back(c.cpp_type);
-    result_canonicals.push_back(c.canonical);
+    types.push_back(c.cpp_type);
+    canonicals.push_back(c.canonical);
     mutable_returns += type.is_mutable() ? 1 : 0;
   }
   if (mutable_returns != 0 && mutable_returns != kernel.returns.size())
     return Refusal{"returns", "mixes mutable and immutable returns, which ExecuTorch cannot "
                               "return"};
-  // Out arguments: keyword-only and written. The return slot shows the
-  // result: the first out argument when the kernel returns nothing, the
-  // returned value when it has no out arguments (functional and in-place
-  // kernels), nothing more when it has both (the outs are the result).
-  std::vector<size_t> outs;
+  ResultShape shape;
   for (size_t i = 0; i < kernel.arguments.size(); ++i) {
     const schema::Argument& a = kernel.arguments[i].schema;
     if (a.kwarg_only && a.type.is_mutable())
-      outs.push_back(i);
+      shape.outs.push_back(i);
   }
-  if (kernel.returns.empty() && outs.empty()) {
+  if (kernel.returns.empty() && shape.outs.empty()) {
     return Refusal{"returns", "returns nothing and has no out arguments, so a program has no "
                               "result of it: ExecuTorch runs only operators with a result"};
   }
-  const bool returns_result = !kernel.returns.empty() && outs.empty();
-  if (returns_result && kernel.returns.size() > 1) {
+  shape.returns_result = !kernel.returns.empty() && shape.outs.empty();
+  if (shape.returns_result && kernel.returns.size() > 1) {
     return Refusal{"returns", fmt::format("returns {} values: ExecuTorch has one return slot; "
                                           "write them to out tensors instead",
                                           kernel.returns.size())};
   }
-  std::string result_type = "void", result_canonical = "void";
-  if (result_types.size() == 1) {
-    result_type = result_types[0];
-    result_canonical = result_canonicals[0];
-  } else if (result_types.size() > 1) {
-    result_type = fmt::format("::std::tuple<{}>", fmt::join(result_types, ", "));
-    result_canonical = fmt::format("std::tuple<{}>", fmt::join(result_canonicals, ", "));
+  if (types.size() == 1) {
+    shape.type = types[0];
+    shape.canonical = canonicals[0];
+  } else if (types.size() > 1) {
+    shape.type = fmt::format("::std::tuple<{}>", fmt::join(types, ", "));
+    shape.canonical = fmt::format("std::tuple<{}>", fmt::join(canonicals, ", "));
   }
   // The declaration in NativeFunctions.h must match the kernel's own.
-  if (normalized(kernel.cpp_canonical_return_type) != normalized(result_canonical)) {
+  if (normalized(kernel.cpp_canonical_return_type) != normalized(shape.canonical)) {
     std::string schema = kernel.schema().str();
     return Refusal{"cpp_canonical_return_type",
                    fmt::format("returns '{}', but ExecuTorch expects {} for the return{} {}",
-                               kernel.cpp_return_type, result_type,
+                               kernel.cpp_return_type, shape.type,
                                kernel.returns.size() == 1 ? "" : "s",
                                schema.substr(schema.rfind("->") + 3))};
   }
+  return shape;
+}
 
-  const size_t n = kernel.arguments.size();
+// The wrapper's locals, one per argument read from the stack (its body's
+// first lines), and the parameters and call arguments they make in `code`;
+// or why an argument cannot be passed.
+std::variant<std::string, Refusal> unboxed_arguments(const ir::Kernel& kernel, KernelCode& code) {
   // The body names these after declaring the locals: no local may hide them.
   const std::vector<std::string> locals =
       local_names(kernel, {"context", "stack", "result", "event_tracer_op_scope"});
-  KernelCode code;
-  code.result_type = result_type;
-  code.is_out = !outs.empty();
   std::string body;
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < kernel.arguments.size(); ++i) {
     const ir::Argument& arg = kernel.arguments[i];
     const schema::Type& type = arg.schema.type;
     auto converted = conversion_of(type);
@@ -294,44 +293,75 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Op
     code.params += fmt::format(", {} {}", param_type, local);
     code.call_args += ", " + local;
   }
+  return body;
+}
 
-  const std::string name = helper_name(kernel, taken, "");
+// The wrapper's last lines: the call, the result in its slot, and (with
+// profiling) the profiler scope and the event tracer's record of each
+// result slot, as ExecuTorch's own wrappers do.
+std::string call_and_result(const ir::Kernel& kernel, const ResultShape& shape,
+                            const KernelCode& code, const Options& options) {
+  const size_t n = kernel.arguments.size();
   const std::string call = fmt::format("::{}(context{})", kernel.cpp_function, code.call_args);
   std::string finish;
   std::vector<size_t> results; // the stack slots that hold the result
-  if (returns_result) {
+  if (shape.returns_result) {
     finish =
         fmt::format("  {} result = {};\n  *stack[{}] = ::executorch::runtime::EValue(result);\n",
-                    result_type, call, n);
+                    shape.type, call, n);
     results = {n};
   } else if (kernel.returns.empty()) {
     finish =
         fmt::format("  {};\n  stack[{}] = stack[{}];  // the return slot shows the out argument\n",
-                    call, n, outs.front());
+                    call, n, shape.outs.front());
     results = {n};
   } else {
     finish = fmt::format("  {};\n", call);
-    results = outs;
+    results = shape.outs;
   }
-  if (options.profiling) {
-    // As ExecuTorch's own wrappers do, so that its profiler and event
-    // tracer (ETDump) show the operator's time and its result.
-    const std::string event =
-        support::cpp_string_literal("native_call_" + kernel.op.name +
-                                    (kernel.op.overload.empty() ? "" : ".") + kernel.op.overload);
-    std::string logged;
-    for (size_t slot : results) {
-      logged += fmt::format("  ::executorch::runtime::internal::event_tracer_log_evalue(\n"
-                            "      context.internal_event_tracer(), *stack[{}]);\n",
-                            slot);
-    }
-    finish = fmt::format("  ::executorch::runtime::internal::EventTracerProfileOpScope "
-                         "event_tracer_op_scope(\n"
-                         "      context.internal_event_tracer(), {});\n"
-                         "  EXECUTORCH_SCOPE_PROF({});\n{}{}",
-                         event, event, finish, logged);
+  if (!options.profiling)
+    return finish;
+  const std::string event =
+      support::cpp_string_literal("native_call_" + kernel.op.name +
+                                  (kernel.op.overload.empty() ? "" : ".") + kernel.op.overload);
+  std::string logged;
+  for (size_t slot : results) {
+    logged += fmt::format("  ::executorch::runtime::internal::event_tracer_log_evalue(\n"
+                          "      context.internal_event_tracer(), *stack[{}]);\n",
+                          slot);
   }
+  return fmt::format("  ::executorch::runtime::internal::EventTracerProfileOpScope "
+                     "event_tracer_op_scope(\n"
+                     "      context.internal_event_tracer(), {});\n"
+                     "  EXECUTORCH_SCOPE_PROF({});\n{}{}",
+                     event, event, finish, logged);
+}
 
+// What ExecuTorch generates for `kernel`, or why it cannot. `taken` holds
+// the wrapper names given so far; `index` is the kernel's place in the
+// kernel table, and so in the sources table its messages read.
+std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Options& options,
+                                              std::set<std::string>& taken, size_t index) {
+  if (kernel.context != ir::ContextKind::runtime_context) {
+    return Refusal{"context", "ExecuTorch kernels take "
+                              "'executorch::runtime::KernelRuntimeContext&' as their first "
+                              "parameter"};
+  }
+  auto shaped = result_shape(kernel);
+  if (auto* refusal = std::get_if<Refusal>(&shaped))
+    return std::move(*refusal);
+  const ResultShape& shape = std::get<ResultShape>(shaped);
+  KernelCode code;
+  code.result_type = shape.type;
+  code.is_out = !shape.outs.empty();
+  auto unboxed = unboxed_arguments(kernel, code);
+  if (auto* refusal = std::get_if<Refusal>(&unboxed))
+    return std::move(*refusal);
+  const std::string& body = std::get<std::string>(unboxed);
+
+  const size_t n = kernel.arguments.size();
+  const std::string name = helper_name(kernel, taken, "");
+  const std::string finish = call_and_result(kernel, shape, code, options);
   code.schema_comment = support::cpp_comment(kernel.schema().str());
   const std::string& schema_comment = code.schema_comment;
   const std::string op_literal = support::cpp_string_literal(kernel.op.str());
