@@ -961,7 +961,8 @@ std::optional<SourceSites> unit_sites_of(CXTranslationUnit tu, const UnitPlaceme
     return std::nullopt;
   const std::string_view text = unit.substr(at.bytes);
   // The file's own #include lines, in order (the first `at.includes` are
-  // the shared ones), each as the end of its line and the file it names.
+  // those the shared lines stand for): where each names its header, and
+  // the header.
   struct Directive {
     uint32_t offset; // of the header's name, in the unit
     CXFile file;
