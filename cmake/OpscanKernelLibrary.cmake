@@ -20,7 +20,7 @@
 #
 # Every generator option is given once, here. The target compiles the kernel
 # sources and the generated ones; consumers link it and include
-# <lib>/RegisterKernels.h. See README.md, "Use from CMake". opscan itself
+# <lib>/RegisterKernels.h. See docs/cmake.md. opscan itself
 # judges the target, mode, name and dispatch key and lists the files and
 # symbols of the generation (opscan generate --list-outputs) when the
 # project configures: this file keeps no copy of them.

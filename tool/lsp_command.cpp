@@ -1,3 +1,4 @@
+// The command line of `opscan lsp` and its worker: the server on stdin and stdout.
 #include "lsp_command.h"
 
 #include "lsp/protocol.h"

@@ -1,3 +1,4 @@
+// Keeping stdout for opscan's own document, and reporting a failed write to it.
 #include "stdout.h"
 
 #include <cerrno>

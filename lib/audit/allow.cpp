@@ -1,3 +1,4 @@
+// The allow-list of `opscan diff --allow`: read strictly, matched against breaking changes.
 #include "audit/allow.h"
 
 #include "schema/schema.h"
@@ -326,7 +327,7 @@ AllowRead parse_allow_list(std::string_view text, const std::string& path) {
       if (auto close = schema::closest_match(entry.change, classes))
         message += fmt::format("; did you mean '{}'?", *close);
       else
-        message += " (the classes are listed in the README, \"Auditing a change\")";
+        message += " (the classes are listed in docs/auditing.md, \"Change classes\")";
       error("opscan-allow-change", "change", message);
     }
     if (entry.op.empty() || (change != nullptr && change->library_level)) {

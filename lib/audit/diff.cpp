@@ -1,3 +1,4 @@
+// `opscan diff`: matching two sets of libraries and classifying each change to their operators.
 #include "audit/diff.h"
 
 #include "support/text.h"

@@ -50,7 +50,7 @@ std::string_view to_string(Compatibility compatibility); // "compatible", "break
 
 // A kind of change: a stable id (allow-list entries name it), whether it
 // breaks callers or binaries built against the old libraries, and what it
-// means (the README's table).
+// means (the table in docs/auditing.md).
 struct ChangeClass {
   std::string_view id; // "argument-type-changed"
   Compatibility compatibility;

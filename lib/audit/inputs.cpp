@@ -1,3 +1,4 @@
+// Reading the IR files and library directories `diff` and `report` take, grouped by library.
 #include "audit/inputs.h"
 
 #include "support/files.h"

@@ -1,3 +1,4 @@
+// `opscan diff`'s report as text, JSON and Markdown.
 #include "audit/render.h"
 
 #include "audit/inputs.h"

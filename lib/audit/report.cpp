@@ -1,3 +1,4 @@
+// `opscan report`: what libraries provide, and their coverage of a list of operators.
 #include "audit/report.h"
 
 #include "audit/render.h"

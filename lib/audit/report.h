@@ -43,7 +43,7 @@ Coverage coverage_of(const std::vector<Library>& libraries, const OperatorList& 
                      std::string list_file);
 
 // The report as Markdown (per library a table of its kernels, then the
-// coverage, if any) or as one JSON document (version 1; the README,
+// coverage, if any) or as one JSON document (version 1; docs/auditing.md,
 // "Coverage: opscan report", describes it).
 std::string render_report_markdown(const std::vector<Library>& libraries,
                                    const std::optional<Coverage>& coverage);

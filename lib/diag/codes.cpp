@@ -1,3 +1,4 @@
+// The table of diagnostic codes and the links to their entries in docs/diagnostics.md.
 #include "diag/codes.h"
 
 #include <algorithm>

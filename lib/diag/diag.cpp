@@ -1,3 +1,4 @@
+// Making, sorting and capping diagnostics.
 #include "diag/diag.h"
 
 #include "support/text.h"

@@ -1,3 +1,4 @@
+// Diagnostics' fix-its as clang-tidy's --export-fixes YAML.
 #include "diag/fixes.h"
 
 #include "support/text.h"

@@ -1,3 +1,4 @@
+// Diagnostics as one JSON document (`--format json`).
 #include "diag/json.h"
 
 #include "diag/codes.h"

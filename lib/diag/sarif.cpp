@@ -1,3 +1,4 @@
+// Diagnostics as a SARIF 2.1.0 log (`--format sarif`), with stable fingerprints.
 #include "diag/sarif.h"
 
 #include "diag/codes.h"

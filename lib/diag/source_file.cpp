@@ -1,3 +1,4 @@
+// A source file's lines, for the renderers that show or measure them.
 #include "diag/source_file.h"
 
 #include "support/files.h"

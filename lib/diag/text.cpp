@@ -1,3 +1,4 @@
+// Diagnostics as clang-style text: location, message, code, source line and caret.
 #include "diag/text.h"
 
 #include "diag/source_file.h"

@@ -1,3 +1,4 @@
+// What the commands do: reading IR files, planning and checking generations, writing outputs.
 #include "driver/driver.h"
 
 #include "ir/validate.h"
@@ -250,10 +251,12 @@ ReadIrs read_irs(const std::vector<std::string>& paths, const emit::TargetRegist
   return out;
 }
 
-diag::Diagnostics check_libraries(const std::vector<IrFile>& inputs,
-                                  const emit::TargetRegistry& targets) {
-  diag::Diagnostics diags;
+LibraryCheck check_libraries(const std::vector<IrFile>& inputs,
+                             const emit::TargetRegistry& targets) {
+  LibraryCheck check;
+  diag::Diagnostics& diags = check.diagnostics;
   struct Planned {
+    size_t index; // into inputs
     const IrFile* input;
     const emit::Target* target;
     std::string name;
@@ -261,12 +264,13 @@ diag::Diagnostics check_libraries(const std::vector<IrFile>& inputs,
     ir::Locator locator;
   };
   std::vector<Planned> planned;
-  for (const IrFile& input : inputs) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const IrFile& input = inputs[i];
     ir::Locator locator = locator_of(input);
     if (auto o = recorded_options(input, {}, targets, locator, diags)) {
       const emit::Target* target = targets.find(o->target);
-      planned.push_back({&input, target, input.module.library->name, input.module.library->function,
-                         std::move(locator)});
+      planned.push_back({i, &input, target, input.module.library->name,
+                         input.module.library->function, std::move(locator)});
     }
   }
 
@@ -297,36 +301,43 @@ diag::Diagnostics check_libraries(const std::vector<IrFile>& inputs,
   // Claims that two libraries of one runtime make (a kernel under one
   // identity, say): it would refuse the second library. Runtimes are
   // separate, so one library for each may register the same operator.
-  struct Owner {
-    size_t library;
-    const ir::Kernel* kernel;
-  };
-  std::map<std::pair<const emit::Target*, std::string>, Owner> owners;
+  std::vector<const Planned*> planned_input(inputs.size());
+  for (const Planned& p : planned)
+    planned_input[p.index] = &p;
   std::set<std::pair<const emit::Target*, std::string>> reported;
   for (size_t j = 0; j < planned.size(); ++j) {
     const emit::Target* target = planned[j].target;
-    for (const ir::Kernel& k : planned[j].input->module.kernels) {
-      for (const emit::Target::Claim& claim : target->claims(k)) {
+    const std::vector<ir::Kernel>& kernels = planned[j].input->module.kernels;
+    for (size_t kernel = 0; kernel < kernels.size(); ++kernel) {
+      const ir::Kernel& k = kernels[kernel];
+      for (emit::Target::Claim& claim : target->claims(k)) {
         auto key = std::pair{target, claim.key};
-        auto [it, inserted] = owners.try_emplace(key, Owner{j, &k});
-        const Owner first = it->second;
-        if (inserted || first.library == j || planned[first.library].name == planned[j].name ||
-            !reported.insert(key).second)
+        std::vector<LibraryCheck::Claim>& claimants = check.claims[key];
+        claimants.push_back({planned[j].index, kernel, std::move(claim.description)});
+        const LibraryCheck::Claim& first = claimants.front();
+        if (first.library == planned[j].index ||
+            planned_input[first.library]->name == planned[j].name || !reported.insert(key).second)
           continue;
-        diag::Diagnostic d = planned[j].locator.kernel_error(
-            k, "", "opscan-library-overlap",
-            fmt::format("{} is registered by library '{}' and by library '{}'; the {} runtime "
-                        "registers it once",
-                        claim.description, planned[first.library].name, planned[j].name,
-                        target->name()));
-        d.notes.push_back({fmt::format("library '{}' registers it here, with '{}'",
-                                       planned[first.library].name, first.kernel->cpp_function),
-                           first.kernel->location});
-        diags.push_back(std::move(d));
+        check.overlaps.push_back({target, first, claimants.back()});
       }
     }
   }
-  return diags;
+  // Each reported at the later library's kernel.
+  for (const LibraryCheck::Overlap& o : check.overlaps) {
+    const Planned& owner = *planned_input[o.first.library];
+    const Planned& later = *planned_input[o.later.library];
+    const ir::Kernel& first_kernel = owner.input->module.kernels[o.first.kernel];
+    diag::Diagnostic d = later.locator.kernel_error(
+        later.input->module.kernels[o.later.kernel], "", "opscan-library-overlap",
+        fmt::format("{} is registered by library '{}' and by library '{}'; the {} runtime "
+                    "registers it once",
+                    o.later.description, owner.name, later.name, o.target->name()));
+    d.notes.push_back({fmt::format("library '{}' registers it here, with '{}'", owner.name,
+                                   first_kernel.cpp_function),
+                       first_kernel.location});
+    diags.push_back(std::move(d));
+  }
+  return check;
 }
 
 Plan plan(std::vector<IrFile> inputs, const Request& request, const emit::TargetRegistry& targets) {
@@ -347,7 +358,7 @@ Plan plan(std::vector<IrFile> inputs, const Request& request, const emit::Target
                    "its operators)");
     }
     Plan plan;
-    plan.diagnostics = check_libraries(inputs, targets);
+    plan.diagnostics = check_libraries(inputs, targets).diagnostics;
     for (IrFile& input : inputs) {
       ir::Locator locator = locator_of(input);
       diag::Diagnostics ignored; // check_libraries reported the records it refuses

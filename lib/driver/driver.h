@@ -14,6 +14,7 @@
 #include "scan/scan.h"
 #include "support/files.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -103,6 +104,32 @@ Plan plan(std::vector<IrFile> inputs, const Request& request, const emit::Target
 // What `run` makes of a scan: one library (--operators selects from it).
 Plan plan_scanned(ir::Module scanned, const Request& request, const emit::TargetRegistry& targets);
 
+// What check_libraries finds, for the command line (generate and check
+// report `diagnostics`) and the language server (which checks an open
+// file's kernels against `claims` and converts what it finds to LSP
+// diagnostics).
+struct LibraryCheck {
+  // A claim a library's kernel makes in its runtime (emit::Target::claims).
+  struct Claim {
+    size_t library; // index into check_libraries' inputs
+    size_t kernel;  // index into that input's module.kernels
+    std::string description;
+  };
+  // Every claim of the libraries whose records are valid, by runtime
+  // (target) and key, in input and kernel order.
+  std::map<std::pair<const emit::Target*, std::string>, std::vector<Claim>> claims;
+  // Claims two libraries of one runtime make: for each, the first library
+  // to make it and the first other library (once per claim).
+  struct Overlap {
+    const emit::Target* target;
+    Claim first;
+    Claim later;
+  };
+  std::vector<Overlap> overlaps;
+  // The errors below, overlaps included, in input order.
+  diag::Diagnostics diagnostics;
+};
+
 // Whether libraries (each as its record describes it) can live in one
 // program, registered with their runtimes. Errors:
 //   opscan-duplicate-library       two libraries with the same name
@@ -116,8 +143,8 @@ Plan plan_scanned(ir::Module scanned, const Request& request, const emit::Target
 //   opscan-ir-library              a record that names an unknown target or
 //                                  a mode it lacks, or symbols other than
 //                                  the target gives its name and mode
-diag::Diagnostics check_libraries(const std::vector<IrFile>& libraries,
-                                  const emit::TargetRegistry& targets);
+LibraryCheck check_libraries(const std::vector<IrFile>& libraries,
+                             const emit::TargetRegistry& targets);
 
 // What `generate --list-outputs` prints: for each library a generation of
 // `inputs` (which may be none, when --lib names the library) would make, its

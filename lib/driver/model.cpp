@@ -1,3 +1,4 @@
+// A model (.pte) against a build's libraries (`check --model`), and `--operators-from`.
 #include "driver/model.h"
 
 #include "emit/targets/executorch/kernel_key.h"

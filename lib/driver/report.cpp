@@ -1,3 +1,4 @@
+// A command's diagnostics in the form asked for (--format), and its --export-fixes file.
 #include "driver/report.h"
 
 #include "diag/fixes.h"

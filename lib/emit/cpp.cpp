@@ -1,3 +1,4 @@
+// Hygienic C++ spelling for generated code: locals, helpers, namespaces and include guards.
 #include "emit/cpp.h"
 
 #include "emit/templates.h"

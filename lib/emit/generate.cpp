@@ -1,3 +1,4 @@
+// One kernel library for a target: the shared checks, the target's files, the library IR.
 #include "emit/generate.h"
 
 #include "ident/ident.h"

@@ -1,3 +1,4 @@
+// The registry of targets by name, filled from targets/targets.def.
 #include "emit/registry.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// Loading a target's template: the one compiled in, or a file from --templates.
 #include "emit/templates.h"
 
 #include "support/files.h"

@@ -1,3 +1,4 @@
+// Writing a generation's rendered files into the output directory, all or nothing.
 #include "emit/generate.h"
 #include "support/files.h"
 

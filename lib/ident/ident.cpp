@@ -1,3 +1,4 @@
+// C++ identifiers: the C++23 grammar on Unicode XID, keywords, reserved and library names.
 #include "ident/ident.h"
 
 #include "support/text.h"

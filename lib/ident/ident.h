@@ -1,5 +1,5 @@
 // C++ identifiers: the grammar of C++23 [lex.name], keywords, reserved names,
-// and the rules for library names (README.md, "Library names").
+// and the rules for library names (docs/command-line.md, "Library names").
 #pragma once
 
 #include <cstddef>

@@ -1,3 +1,4 @@
+// The IR's enums as text, and its canonical order of sources and kernels.
 #include "ir/ir.h"
 
 #include <algorithm>

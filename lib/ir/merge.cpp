@@ -1,3 +1,4 @@
+// Merging scan fragments into one module, dropping a kernel declared in several files.
 #include "ir/ir.h"
 
 #include <algorithm>

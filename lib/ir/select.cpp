@@ -1,3 +1,4 @@
+// Keeping the kernels of listed operators (`--operators`) or of a model (`--operators-from`).
 #include "ir/ir.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// The rules every IR obeys, checked wherever an IR comes from.
 #include "ir/validate.h"
 
 #include "ident/ident.h"

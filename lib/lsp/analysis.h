@@ -1,8 +1,10 @@
 // One document's analysis, as the language server's worker process runs it
 // (worker.h): its compile command (workspace.h), libclang's parse kept warm
-// across edits (scan/live.h), opscan's findings, the build's libraries; the
-// result is a snapshot in LSP's terms (positions in the negotiated
-// encoding) that the server answers requests from without libclang.
+// across edits (units.h, scan/live.h), opscan's findings, what the build's
+// libraries say of it (libraries.h); the result is a snapshot in LSP's
+// terms (positions in the negotiated encoding, diagnostics converted by
+// diagnostics.h) that the server answers requests from without libclang
+// (features.h).
 //
 // The messages (JSON, framed as LSP's, protocol.h):
 //   hello, once:  {"parent": pid, "options": {AnalyzerOptions}}

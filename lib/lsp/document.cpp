@@ -1,3 +1,4 @@
+// Open documents' texts, LSP positions in them, and file: URIs.
 #include "lsp/document.h"
 
 #include <algorithm>
@@ -142,6 +143,22 @@ private:
 };
 
 } // namespace
+
+Position position_of(const Json& json) {
+  return {unsigned_member(json, "line"), unsigned_member(json, "character")};
+}
+
+Range range_of(const Json& json) {
+  return {position_of(member(json, "start")), position_of(member(json, "end"))};
+}
+
+Json to_json(Position p) {
+  return {{"line", p.line}, {"character", p.character}};
+}
+
+Json to_json(const Range& r) {
+  return {{"start", to_json(r.start)}, {"end", to_json(r.end)}};
+}
 
 LineIndex::LineIndex(std::string_view text) {
   starts_.push_back(0);

@@ -4,6 +4,8 @@
 // byte either way, so every offset has a position and back.
 #pragma once
 
+#include "lsp/protocol.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,6 +26,13 @@ struct Range {
   Position start;
   Position end;
 };
+
+// Positions and ranges as LSP's JSON; reading a malformed one throws
+// BadParams.
+Position position_of(const Json& json);
+Range range_of(const Json& json);
+Json to_json(Position position);
+Json to_json(const Range& range);
 
 // Line starts of a text, for converting between byte offsets and positions.
 class LineIndex {

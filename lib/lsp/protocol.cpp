@@ -1,3 +1,4 @@
+// JSON-RPC 2.0 over LSP's base protocol: framing, message kinds, params.
 #include "lsp/protocol.h"
 
 #include <algorithm>
@@ -235,6 +236,33 @@ bool is_notification(const Json& message) {
   return message.is_object() && message.contains("method") && !message.contains("id");
 }
 
+const Json& member(const Json& object, const char* name) {
+  if (!object.is_object() || !object.contains(name))
+    throw BadParams("missing '" + std::string(name) + "'");
+  return object.at(name);
+}
+
+std::string string_member(const Json& object, const char* name) {
+  const Json& value = member(object, name);
+  if (!value.is_string())
+    throw BadParams("'" + std::string(name) + "' is not a string");
+  return value.get<std::string>();
+}
+
+int64_t integer_member(const Json& object, const char* name) {
+  const Json& value = member(object, name);
+  if (!value.is_number_integer())
+    throw BadParams("'" + std::string(name) + "' is not an integer");
+  return value.get<int64_t>();
+}
+
+uint32_t unsigned_member(const Json& object, const char* name) {
+  const Json& value = member(object, name);
+  if (!value.is_number_unsigned() || value.get<uint64_t>() > UINT32_MAX)
+    throw BadParams("'" + std::string(name) + "' is not an unsigned integer");
+  return value.get<uint32_t>();
+}
+
 Json response(const Json& id, Json result) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
 }
@@ -246,6 +274,10 @@ Json error_response(const Json& id, int code, std::string message) {
 
 Json notification(std::string method, Json params) {
   return {{"jsonrpc", "2.0"}, {"method", std::move(method)}, {"params", std::move(params)}};
+}
+
+Json log_message(int type, std::string message) {
+  return notification("window/logMessage", {{"type", type}, {"message", std::move(message)}});
 }
 
 } // namespace opscan::lsp

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -88,8 +90,23 @@ std::string frame(const Json& message);
 bool is_request(const Json& message);      // has "method" and "id"
 bool is_notification(const Json& message); // has "method" and no "id"
 
+// A malformed message's params: answered with invalid_params (a request)
+// or logged (a notification), never a crash.
+struct BadParams : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A member of a message's params, of the type LSP gives it; BadParams when
+// it is missing or of another type.
+const Json& member(const Json& object, const char* name);
+std::string string_member(const Json& object, const char* name);
+int64_t integer_member(const Json& object, const char* name);
+uint32_t unsigned_member(const Json& object, const char* name);
+
 Json response(const Json& id, Json result);
 Json error_response(const Json& id, int code, std::string message);
 Json notification(std::string method, Json params);
+// LSP's window/logMessage: `type` 1 error, 2 warning, 3 info, 4 log.
+Json log_message(int type, std::string message);
 
 } // namespace opscan::lsp

@@ -7,6 +7,13 @@
 // reader thread never waits for an analysis (`shutdown` and `exit` are
 // answered at once). A document whose analysis crashes or times out gets
 // one diagnostic saying so, and is not analysed again until it changes.
+//
+// Split as clangd's server is: this front checks each message and
+// dispatches it through its method table (server.cpp; the lifecycle too);
+// the scheduler (scheduler.h) keeps the documents, the analysis thread and
+// the worker process; features.h answers hovers and code actions from a
+// document's snapshot; the worker's analysis (analysis.h) makes snapshots,
+// its diagnostics converted to LSP's in one place (diagnostics.h).
 #pragma once
 
 #include "lsp/protocol.h"

@@ -1,3 +1,4 @@
+// The analysis worker process: started, called with a time limit, killed.
 #include "lsp/worker.h"
 
 #include "lsp/analysis.h"

@@ -1,7 +1,7 @@
+// Compile commands, headers' includers and the build's libraries, per database.
 #include "lsp/workspace.h"
 
 #include "emit/registry.h"
-#include "ir/json.h"
 #include "support/files.h"
 
 #include <ctime>
@@ -66,20 +66,30 @@ size_t content_hash(const std::string& path) {
   return text ? std::hash<std::string>{}(*text) : 0;
 }
 
-// Fills a library's kernel locations and claims index (BuiltLibrary).
-void index_claims(BuiltLibrary& library, const fs::path& build) {
-  const emit::Target* target = emit::builtin_targets().find(library.module.library->target);
-  for (size_t i = 0; i < library.module.kernels.size(); ++i) {
-    const ir::Kernel& kernel = library.module.kernels[i];
-    diag::Location at = kernel.location;
-    if (!at.file.empty() && fs::path(at.file).is_relative())
-      at.file = (build / at.file).lexically_normal().string();
-    if (target) {
-      for (emit::Target::Claim& claim : target->claims(kernel))
-        library.claims[claim.key][at.file].push_back({i, std::move(claim.description)});
+// Reads the library IRs `files`, each as the command line would.
+BuiltLibraries read_libraries(const std::vector<std::string>& files, const fs::path& build) {
+  BuiltLibraries built;
+  driver::ReadIrs read = driver::read_irs(files, emit::builtin_targets());
+  built.problems = std::move(read.diagnostics);
+  for (driver::IrFile& file : read.files) {
+    if (!file.module.library)
+      continue;
+    // Generated to validate it; the server never generates.
+    file.regenerated.reset();
+    std::vector<diag::Location>& locations = built.locations.emplace_back();
+    for (const ir::Kernel& kernel : file.module.kernels) {
+      diag::Location at = kernel.location;
+      if (!at.file.empty() && fs::path(at.file).is_relative())
+        at.file = (build / at.file).lexically_normal().string();
+      locations.push_back(std::move(at));
     }
-    library.locations.push_back(std::move(at));
+    built.files.push_back(std::move(file));
   }
+  built.check = driver::check_libraries(built.files, emit::builtin_targets());
+  // Only the check locates problems in the IRs: their positions go.
+  for (driver::IrFile& file : built.files)
+    file.positions = {};
+  return built;
 }
 
 } // namespace
@@ -93,7 +103,7 @@ struct Workspace::Database {
   diag::Diagnostics problems; // why db is unset: the file cannot be used
   std::map<std::string, std::string> includers;          // header -> a source whose unit read it
   std::map<std::string, std::vector<std::string>> noted; // unit -> the files it read, as noted
-  std::vector<BuiltLibrary> libraries;
+  BuiltLibraries libraries;
   std::map<std::string, int64_t> library_mtimes; // by IR file
   bool libraries_found = false;
 };
@@ -241,8 +251,8 @@ void Workspace::note_includes(const std::string& main_file, const std::string& d
   }
 }
 
-const std::vector<BuiltLibrary>& Workspace::libraries(const std::string& database_file) {
-  static const std::vector<BuiltLibrary> none;
+const BuiltLibraries& Workspace::built_libraries(const std::string& database_file) {
+  static const BuiltLibraries none;
   Database* database = open(database_file);
   if (!database || !database->db)
     return none;
@@ -270,19 +280,12 @@ const std::vector<BuiltLibrary>& Workspace::libraries(const std::string& databas
     mtime = now;
   }
   if (changed) {
-    database->libraries.clear();
+    std::vector<std::string> files;
     for (const auto& [file, mtime] : database->library_mtimes) {
-      std::optional<std::string> text = support::read_file(file);
-      if (!text)
-        continue;
-      ir::ReadResult read = ir::from_json(std::move(*text), file);
-      if (read.module && read.module->library) {
-        BuiltLibrary& library = database->libraries.emplace_back();
-        library.ir_file = file;
-        library.module = std::move(*read.module);
-        index_claims(library, build);
-      }
+      if (mtime >= 0) // one removed since it was found is no problem
+        files.push_back(file);
     }
+    database->libraries = read_libraries(files, build);
   }
   return database->libraries;
 }

@@ -3,6 +3,7 @@
 // a header, and the kernel libraries the build has generated.
 #pragma once
 
+#include "driver/driver.h"
 #include "ir/ir.h"
 #include "scan/flags.h"
 
@@ -43,24 +44,19 @@ struct FileCommand {
   diag::Diagnostics database_problems;
 };
 
-// A kernel library the build generated (its IR, <target>.opscan/include/<lib>/ir.json).
-struct BuiltLibrary {
-  std::string ir_file;
-  ir::Module module; // with its library info
-  // Where each kernel is (as module.kernels), the file made absolute against
-  // the build directory.
-  std::vector<diag::Location> locations;
-  // What its kernels claim in the runtime (emit::Target::claims), by the
-  // claim's key: the kernels making it, grouped by file, each with the
-  // claim's description. Made once per reading, so that an open file's
-  // kernels are checked against the library by lookup, not by a walk of all
-  // its kernels for each (which was quadratic in the kernels of a file).
-  struct Claimant {
-    size_t kernel; // index into module.kernels
-    std::string description;
-  };
-  std::map<std::string, std::map<std::string, std::vector<Claimant>>>
-      claims; // key -> file -> kernels
+// The kernel libraries a build generated (their IRs,
+// <target>.opscan/include/<lib>/ir.json), read as the command line reads
+// IR files (driver::read_irs: each validated, and refused with located
+// diagnostics when invalid) and checked together (driver::check_libraries:
+// what their kernels claim in each runtime).
+struct BuiltLibraries {
+  std::vector<driver::IrFile> files; // the valid library IRs, by path
+  // Where each kernel of each file is (as files[i].module.kernels), the
+  // file made absolute against the build directory.
+  std::vector<std::vector<diag::Location>> locations;
+  driver::LibraryCheck check;
+  // Why IRs found were left out (located in them when they could be read).
+  diag::Diagnostics problems;
 };
 
 class Workspace {
@@ -85,7 +81,10 @@ public:
 
   // The libraries generated under the database's build directory; read
   // again when their IR files change.
-  const std::vector<BuiltLibrary>& libraries(const std::string& database);
+  const BuiltLibraries& built_libraries(const std::string& database);
+  const std::vector<driver::IrFile>& libraries(const std::string& database) {
+    return built_libraries(database).files;
+  }
 
 private:
   struct Database;

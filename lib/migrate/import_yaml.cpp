@@ -1,3 +1,4 @@
+// `opscan import-yaml`: the annotations a functions.yaml implies, and what cannot be placed.
 #include "migrate/import_yaml.h"
 
 #include "emit/targets/executorch/kernel_key.h"

@@ -1,3 +1,4 @@
+// ExecuTorch kernel keys derived from a YAML entry's arg_meta, as ExecuTorch derives them.
 #include "migrate/kernel_keys.h"
 
 #include "emit/targets/executorch/kernel_key.h"

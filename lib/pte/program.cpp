@@ -1,3 +1,4 @@
+// Reading an ExecuTorch program (.pte): the operators each plan calls and their kernel keys.
 #include "pte/program.h"
 
 #include "program_generated.h"

@@ -1,3 +1,4 @@
+// Parsing the text of an OPSCAN_KERNEL annotation: its spec and optional fields.
 #include "scan/annotation.h"
 
 #include <cctype>

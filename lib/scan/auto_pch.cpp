@@ -1,6 +1,8 @@
+// Shared leading #include lines, precompiled once per prefix and stored in the cache directory.
 #include "scan/auto_pch.h"
 
 #include "scan/clang.h"
+#include "scan/dependencies.h"
 #include "scan/extract.h"
 #include "support/files.h"
 #include "support/sha256.h"
@@ -108,7 +110,7 @@ private:
         found = it->second;
         return;
       }
-      std::optional<std::string> text = read_regular_file(path, kMaxHeaderBytes, true);
+      std::optional<std::string> text = support::read_file(path, nullptr, kMaxHeaderBytes);
       if (!text)
         return;
       File file{canonical, text->size(), {}, std::nullopt};
@@ -221,7 +223,7 @@ std::vector<HeaderName> shareable_prefix(const std::string& file,
                                          const std::vector<std::string>& args, bool beside) {
   if (std::any_of(args.begin(), args.end(), blocks_auto_pch))
     return {};
-  std::optional<std::string> text = read_regular_file(file, kMaxSourceBytes, true);
+  std::optional<std::string> text = support::read_file(file, nullptr, kMaxSourceBytes);
   if (!text)
     return {};
   std::vector<HeaderName> prefix = leading_includes(*text);
@@ -470,7 +472,7 @@ std::optional<AutoPch> PchStore::get(CXIndex index, const PlannedPch& planned) {
          (why.empty() ? "" : ": " + why));
     return std::nullopt;
   }
-  std::optional<std::string> bytes = read_regular_file(temporary.string(), size_t{1} << 30, false);
+  std::optional<std::string> bytes = support::read_file(temporary.string(), nullptr, size_t{1} << 30, support::Links::refuse);
   fs::rename(temporary, pch, ec);
   if (ec || !bytes) {
     fail("cannot store " + pch + ": " + (ec ? ec.message() : "it cannot be read back"));

@@ -30,7 +30,11 @@
 //   invalidates too. A translation unit with an include whose name is
 //   computed (`#include MACRO`) is not cached.
 // - the entry is a regular file of at most 64 MiB, well formed, and its IR
-//   reads and validates like any IR file, for the file it names.
+//   reads and validates like any IR file, for the file it names;
+// - the block file it names (the inputs other than the file, and the
+//   absent places: entries of files with the same headers share one, read
+//   and checked once per run) is well formed and has the SHA-256 its name
+//   says.
 // libclang's version is remembered in the cache for the library file (its
 // path, size and times), so that a scan that parses nothing does not load
 // libclang.
@@ -46,6 +50,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -53,11 +58,6 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
-
-// libclang's handle, as clang-c/Index.h declares it (libclang's headers are
-// lib/scan's private dependency).
-typedef struct CXTranslationUnitImpl* CXTranslationUnit;
-typedef void* CXFile;
 
 namespace opscan::scan {
 
@@ -74,28 +74,8 @@ struct Dependencies {
   bool cacheable = true;           // false for a computed include
 };
 
-// A file a translation unit read, as libclang lists it (clang_getInclusions).
-struct Inclusion {
-  CXFile file;
-  std::string path;
-  unsigned depth = 0;
-  CXFile includer = nullptr; // null for the main file, and for forced includes
-  unsigned offset = 0;       // of the header name in the includer
-};
-
-// The files `tu` read, the main file first. With `preamble` (a unit parsed
-// with a preamble), the headers its main file includes after the preamble
-// are added: libclang 14 leaves them out of such a unit's list, taking
-// them for the preamble's own entry.
-std::vector<Inclusion> inclusions_of(CXTranslationUnit tu, bool preamble = false);
-
-class FragmentCache;
-
-// The dependencies of `tu`, parsed with `args`, whose files are
-// `inclusions`; hashes and lookups are shared through `cache` by the
-// files of a run.
-Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<Inclusion>& inclusions,
-                             const std::vector<std::string>& args, FragmentCache& cache);
+// Whether an entry can record `path`: one line, no control character.
+bool is_recordable_path(std::string_view path);
 
 class FragmentCache {
 public:
@@ -163,11 +143,32 @@ private:
   Stat stat_of(const std::string& path);
   // The stamp to record for an input that hashes to `hash`, if any.
   std::optional<Stamp> recordable_stamp(const std::string& path, const std::string& hash);
+  // A block file: the lines that entries of files with the same headers
+  // share (the inputs other than the file, then where includes found
+  // nothing), named by the SHA-256 of its text.
+  struct CheckedBlock {
+    std::string text;
+    bool valid = false;              // well formed, named by its hash, still true
+    std::vector<CachedInput> inputs; // when valid
+    std::string restamped;           // when valid: the block with stamps to record, if any
+  };
+  // The block `name`, read and checked once per run.
+  std::shared_ptr<const CheckedBlock> check_block(const std::string& name);
+  // Writes a block (once per run), returning its name; empty when it could not be.
+  std::string write_block(const std::string& text);
+  static std::string entry_text(const std::string& key, const std::string& file,
+                                std::string_view source_line, std::string_view block,
+                                std::string_view ir);
+  // Whether an input an entry records (with `stamp`) still has its hash;
+  // sets `stamp` and `restamp` when its stamp is to be recorded.
+  bool still_true(const CachedInput& input, std::optional<Stamp>& stamp, bool& restamp);
   // Whether each of `paths` names no file (a directory counts as none),
   // each asked once per run.
   bool all_absent(const std::vector<std::string_view>& paths);
   // Writes an entry's text atomically, noting the first failure.
   void write_entry(const std::string& key, const std::string& text);
+  // Writes a file of the cache atomically; false (the failure noted) when it could not.
+  bool write_file(const std::string& name, const std::string& text);
 
   std::filesystem::path dir_;
   std::mutex mutex_;
@@ -178,8 +179,8 @@ private:
     size_t operator()(std::string_view path) const { return std::hash<std::string_view>()(path); }
   };
   std::unordered_map<std::string, bool, PathHash, std::equal_to<>> absent_;
-  // Blocks of an entry's absent lines found sane and all still absent this run.
-  std::unordered_set<std::string, PathHash, std::equal_to<>> checked_absent_blocks_;
+  std::unordered_map<std::string, std::shared_ptr<const CheckedBlock>> blocks_; // by name
+  std::unordered_set<std::string> written_blocks_;
   std::unordered_map<std::string, Stat> stats_;
   std::unordered_map<std::string, std::pair<std::string, std::string>> texts_; // text, hash
   std::string version_;

@@ -1,3 +1,4 @@
+// Owning handles for libclang's objects, and string helpers.
 #include "scan/clang.h"
 
 #include "scan/flags.h"

@@ -1,3 +1,4 @@
+// One parsed translation unit to its kernels and the problems found on the way.
 #include "scan/extract.h"
 
 #include "scan/annotation.h"

@@ -1,3 +1,4 @@
+// The compiler arguments libclang gets: defaults, the database, and the filter of what passes.
 #include "scan/flags.h"
 
 #include "scan/clang.h"

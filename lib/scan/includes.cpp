@@ -1,3 +1,4 @@
+// Where #include lines find files, and reading files without blocking.
 #include "scan/includes.h"
 
 #include <cstdlib>
@@ -30,32 +31,6 @@ std::optional<std::string> option_value(const std::vector<std::string>& args, si
 }
 
 } // namespace
-
-std::optional<std::string> read_regular_file(const std::string& path, size_t limit,
-                                             bool follow_links) {
-  struct stat before {};
-  if ((follow_links ? ::stat(path.c_str(), &before) : ::lstat(path.c_str(), &before)) != 0 ||
-      !S_ISREG(before.st_mode) || static_cast<size_t>(before.st_size) > limit)
-    return std::nullopt;
-  const int fd =
-      ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | (follow_links ? 0 : O_NOFOLLOW));
-  if (fd < 0)
-    return std::nullopt;
-  struct stat opened {};
-  std::optional<std::string> text;
-  if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode) && opened.st_ino == before.st_ino &&
-      opened.st_dev == before.st_dev) {
-    text.emplace();
-    char block[1 << 16];
-    ssize_t got = 0;
-    while ((got = ::read(fd, block, sizeof block)) > 0 && text->size() <= limit)
-      text->append(block, static_cast<size_t>(got));
-    if (got < 0 || text->size() > limit)
-      text.reset();
-  }
-  ::close(fd);
-  return text;
-}
 
 std::string_view skip_blanks(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))

@@ -16,13 +16,6 @@ namespace opscan::scan {
 inline constexpr const char* kIncludePathVariables[] = {
     "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "OBJCPLUS_INCLUDE_PATH"};
 
-// The bytes of `path` when it is a regular file (not a link to one, unless
-// `follow_links`) of at most `limit` bytes. Never blocks on a FIFO nor
-// opens a device: the type is checked before opening, and the opened file
-// checked again.
-std::optional<std::string> read_regular_file(const std::string& path, size_t limit,
-                                             bool follow_links);
-
 std::string_view skip_blanks(std::string_view text);
 
 // A header name as written: "name" (quoted) or <name>.

@@ -1,3 +1,4 @@
+// Schemas inferred from kernel signatures, and a declared schema checked against one.
 #include "scan/infer.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
-// Operator schemas from C++ kernel signatures (the type table in README.md,
-// "Annotating kernels"), and the check of a declared schema against the
+// Operator schemas from C++ kernel signatures (the type table in
+// docs/annotating.md, "Inference rules and the type table"), and the check of a declared schema against the
 // signature. Pure: no libclang.
 #pragma once
 

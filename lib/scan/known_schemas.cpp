@@ -1,3 +1,4 @@
+// Reading a file of known schemas (`--schemas`): one per line, or operator YAML.
 #include "scan/known_schemas.h"
 
 #include "schema/autogen.h"

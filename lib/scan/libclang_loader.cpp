@@ -1,3 +1,4 @@
+// Loading libclang on first use, by the path found at configure time.
 #include "scan/libclang_loader.h"
 
 #include "scan/clang.h"

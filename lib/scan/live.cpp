@@ -1,7 +1,9 @@
+// A translation unit an editor keeps open, re-parsed from memory after each edit.
 #include "scan/live.h"
 
 #include "ir/validate.h"
 #include "scan/cache.h"
+#include "scan/dependencies.h"
 #include "scan/clang.h"
 #include "scan/extract.h"
 #include "scan/flags.h"

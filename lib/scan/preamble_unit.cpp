@@ -1,3 +1,4 @@
+// Files sharing leading #include lines, parsed as re-parses of one unit with that preamble.
 #include "scan/preamble_unit.h"
 
 #include "scan/extract.h"

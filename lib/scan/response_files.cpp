@@ -1,3 +1,4 @@
+// Expanding response files (@FILE) as checked inputs.
 #include "scan/response_files.h"
 
 #include "support/files.h"

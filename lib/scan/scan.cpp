@@ -1,9 +1,11 @@
+// Scanning: sources to IR with libclang, in parallel, through the cache and shared preambles.
 #include "scan/scan.h"
 
 #include "ir/validate.h"
 #include "scan/annotation.h"
 #include "scan/auto_pch.h"
 #include "scan/cache.h"
+#include "scan/dependencies.h"
 #include "scan/clang.h"
 #include "scan/extract.h"
 #include "scan/flags.h"
@@ -195,7 +197,7 @@ bool parse_prepared(CXIndex index, const ScanContext& context, const Prepared& p
   UnitPlacement at;
   std::optional<std::string> text;
   if (with.unit) {
-    text = read_regular_file(command.file, kMaxSourceBytes, /*follow_links=*/true);
+    text = support::read_file(command.file, nullptr, kMaxSourceBytes);
     tu = text ? with.unit->parse(index, command.file, *text, at) : nullptr;
     if (!tu)
       return false;
@@ -520,13 +522,14 @@ Result scan(const Options& options) {
   std::unique_ptr<CompilationDatabase> db;
   if (!open_database(options, db, out.diagnostics))
     return out;
+  // The known schemas matter only to a parse: read while the cache is asked.
   std::optional<KnownSchemas> known;
-  if (options.schemas_file) {
-    known = load_known_schemas(*options.schemas_file, out.diagnostics);
-    if (!known)
-      return out;
-  }
-  ScanContext context{options, db.get(), known ? &*known : nullptr, nullptr, {}};
+  diag::Diagnostics known_diagnostics;
+  std::jthread known_loader;
+  if (options.schemas_file)
+    known_loader = std::jthread(
+        [&] { known = load_known_schemas(*options.schemas_file, known_diagnostics); });
+  ScanContext context{options, db.get(), nullptr, nullptr, {}};
   if (cache) {
     context.cache = &*cache;
     if (options.schemas_file) {
@@ -562,6 +565,14 @@ Result scan(const Options& options) {
     if (prepared[i].done)
       file_done(i);
   });
+  if (known_loader.joinable()) {
+    known_loader.join();
+    out.diagnostics.insert(out.diagnostics.end(), known_diagnostics.begin(),
+                           known_diagnostics.end());
+    if (!known)
+      return out;
+    context.known = &*known;
+  }
   std::vector<size_t> to_parse;
   std::vector<PchCandidate> candidates;
   for (size_t i = 0; i < files; ++i) {

@@ -1,3 +1,4 @@
+// The pure stage: a kernel's neutral signature and annotation to an IR kernel.
 #include "scan/signature.h"
 
 #include "scan/annotation.h"

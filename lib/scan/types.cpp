@@ -1,3 +1,4 @@
+// C++ parameter and return types to schema types, matched on canonical types.
 #include "scan/types.h"
 
 #include "scan/clang.h"
@@ -178,7 +179,7 @@ MappedType map_value(CXType type) {
     return mapped(optional_list ? suffixed(list, schema::TypeSuffix::Kind::optional) : list);
   }
   return refuse(type, "is not a type opscan knows how to pass to a kernel (see the type table "
-                      "in the README)");
+                      "in docs/annotating.md)");
 }
 
 } // namespace

@@ -1,3 +1,4 @@
+// Escaping text into generated C++ string literals and comments.
 #include "support/cpp_literal.h"
 
 namespace opscan::support {

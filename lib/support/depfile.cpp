@@ -1,3 +1,4 @@
+// Writing Makefile-syntax depfiles for Ninja and Make.
 #include "support/depfile.h"
 
 namespace opscan::support {

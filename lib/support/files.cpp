@@ -1,3 +1,4 @@
+// Reading regular files safely, and writing a set of files all or nothing.
 #include "support/files.h"
 
 #include "support/interrupt.h"
@@ -95,24 +96,32 @@ std::optional<std::string> read_descriptor(int fd, std::string* error, std::uint
     return fail(not_regular(st.st_mode));
   if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
     return fail(too_large(max_bytes));
-  std::string content;
-  content.reserve(static_cast<size_t>(std::min<std::uintmax_t>(st.st_size, head)));
-  char block[1 << 16];
+  // Straight into the string, sized by the stat and one byte more, so that
+  // the read that finds the end needs no growth; a file that grew since is
+  // read on to its end (or `head`), one that shrank ends early.
+  const auto want = [&](std::uintmax_t size) {
+    return static_cast<size_t>(std::min<std::uintmax_t>(size, head));
+  };
+  std::string content(want(static_cast<std::uintmax_t>(st.st_size) + 1), '\0');
+  size_t size = 0;
   for (;;) {
-    const auto want =
-        static_cast<size_t>(std::min<std::uintmax_t>(sizeof block, head - content.size()));
-    if (want == 0)
-      return content;
-    ssize_t n = ::read(fd, block, want);
+    if (size == content.size()) {
+      if (size == head)
+        return content;
+      content.resize(want(size + (1 << 16)));
+    }
+    ssize_t n = ::read(fd, content.data() + size, content.size() - size);
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0)
       return fail(system_error(errno));
-    if (n == 0)
+    if (n == 0) {
+      content.resize(size);
       return content;
-    if (content.size() + static_cast<size_t>(n) > max_bytes) // it grew while read
+    }
+    size += static_cast<size_t>(n);
+    if (size > max_bytes) // it grew while read
       return fail(too_large(max_bytes));
-    content.append(block, static_cast<size_t>(n));
   }
 }
 
@@ -373,9 +382,9 @@ std::string unwritable_reason(const fs::path& dir, std::uintmax_t bytes) {
   return {};
 }
 
-std::string unreadable_reason(const fs::path& path, std::uintmax_t max_bytes) {
+std::string unreadable_reason(const fs::path& path, std::uintmax_t max_bytes, Links links) {
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0)
+  if ((links == Links::follow ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st)) != 0)
     return system_error(errno);
   if (!S_ISREG(st.st_mode))
     return not_regular(st.st_mode);
@@ -389,29 +398,33 @@ namespace {
 // The first `head` bytes of a regular file of at most `max_bytes` bytes
 // (the whole file when it is shorter).
 std::optional<std::string> read_regular(const fs::path& path, std::string* error,
-                                        std::uintmax_t max_bytes, std::uintmax_t head) {
+                                        std::uintmax_t max_bytes, std::uintmax_t head,
+                                        Links links) {
   // Checked before opening (opening a device can act on it), and again on
   // the open file, which nothing can swap. O_NONBLOCK: a FIFO swapped in
   // between must not wait for a writer.
-  if (std::string why = unreadable_reason(path, max_bytes); !why.empty()) {
+  if (std::string why = unreadable_reason(path, max_bytes, links); !why.empty()) {
     if (error)
       *error = std::move(why);
     return std::nullopt;
   }
-  Descriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  Descriptor fd(::open(path.c_str(),
+                       O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY |
+                                          (links == Links::follow ? 0 : O_NOFOLLOW)));
   return read_descriptor(fd.get(), error, max_bytes, head);
 }
 
 } // namespace
 
 std::optional<std::string> read_file(const fs::path& path, std::string* error,
-                                     std::uintmax_t max_bytes) {
-  return read_regular(path, error, max_bytes, max_bytes);
+                                     std::uintmax_t max_bytes, Links links) {
+  return read_regular(path, error, max_bytes, max_bytes, links);
 }
 
 std::optional<std::string> read_file_head(const fs::path& path, std::uintmax_t head,
                                           std::string* error) {
-  return read_regular(path, error, std::numeric_limits<std::uintmax_t>::max(), head);
+  return read_regular(path, error, std::numeric_limits<std::uintmax_t>::max(), head,
+                      Links::follow);
 }
 
 WriteFilesResult write_files(const std::vector<FileWrite>& files, const WriteHooks& hooks) {

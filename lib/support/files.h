@@ -21,12 +21,17 @@ namespace opscan::support {
 // exhaust memory.
 inline constexpr std::uintmax_t kMaxInputBytes = std::uintmax_t{256} << 20;
 
+// Whether a file's reader follows a symbolic link at the path itself:
+// `refuse` for files only opscan writes (cache entries), never links.
+enum class Links { follow, refuse };
+
 // Why `path` cannot be read as an input ("Is a directory", "Not a regular
 // file (a FIFO)", "No such file or directory", "File too large (...)"), or
-// empty when it is a regular file of at most `max_bytes`. Follows symbolic
-// links; never opens the file.
+// empty when it is a regular file of at most `max_bytes`. Never opens the
+// file.
 std::string unreadable_reason(const std::filesystem::path& path,
-                              std::uintmax_t max_bytes = kMaxInputBytes);
+                              std::uintmax_t max_bytes = kMaxInputBytes,
+                              Links links = Links::follow);
 
 // Why a file of `bytes` bytes probably cannot be written into `dir`, for a
 // writer that reports no reason of its own (libclang saving a precompiled
@@ -37,10 +42,12 @@ std::string unwritable_reason(const std::filesystem::path& dir, std::uintmax_t b
 
 // The whole file, or nullopt when it cannot be read; `error` then says why
 // (the path is not repeated). Only a regular file of at most `max_bytes`
-// bytes is read.
+// bytes is read; never blocks on a FIFO nor opens a device (the type is
+// checked before opening, and on the opened file).
 std::optional<std::string> read_file(const std::filesystem::path& path,
                                      std::string* error = nullptr,
-                                     std::uintmax_t max_bytes = kMaxInputBytes);
+                                     std::uintmax_t max_bytes = kMaxInputBytes,
+                                     Links links = Links::follow);
 
 // The first `head` bytes of a regular file of any size (all of it when it
 // is shorter), read as read_file reads: for formats whose header says how

@@ -1,3 +1,4 @@
+// Holding SIGINT, SIGTERM, SIGHUP and SIGQUIT while a set of files is committed.
 #include "support/interrupt.h"
 
 #include <atomic>

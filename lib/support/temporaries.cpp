@@ -1,3 +1,4 @@
+// Temporary files and directories named by process id, and removing those a dead process left.
 #include "support/temporaries.h"
 
 #include <atomic>

@@ -1,3 +1,4 @@
+// UTF-8 checks and clipping of user text shown in messages.
 #include "support/text.h"
 
 #include <utility>

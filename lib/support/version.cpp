@@ -1,3 +1,4 @@
+// opscan's version string, from CMake.
 #include "support/version.h"
 
 namespace opscan::support {

@@ -158,7 +158,7 @@ TEST_F(StdoutFaults, EachCommandPrintsOnAWorkingStdout) {
   }
 }
 
-// The message for each fault: the I/O error form (README "Exit codes").
+// The message for each fault: the I/O error form (docs/command-line.md, "Exit codes").
 void expect_stdout_error(const Ran& ran, const std::string& why) {
   EXPECT_EQ(ran.exit_code, 3) << ran.err;
   EXPECT_NE(ran.err.find("opscan: error: cannot write to stdout: " + why + " [opscan-io]\n"),

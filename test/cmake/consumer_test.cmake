@@ -1,4 +1,4 @@
-# The README's "Use from CMake" example (test/cmake/consumer) against the
+# The example of docs/cmake.md (test/cmake/consumer) against the
 # installed opscan package: two named torch kernel libraries in one program,
 # both operator sets reachable through PyTorch's dispatcher; then both
 # libraries installed to one prefix keep both generated headers.

@@ -180,8 +180,8 @@ TEST(AllowParse, BadValues) {
                    "allow[0].change: unknown change class 'argument-type-change'; did you mean "
                    "'argument-type-changed'?"}));
   EXPECT_EQ(only_error(with("change", "everything")).message,
-            "allow[0].change: unknown change class 'everything' (the classes are listed in the "
-            "README, \"Auditing a change\")");
+            "allow[0].change: unknown change class 'everything' (the classes are listed in "
+            "docs/auditing.md, \"Change classes\")");
 }
 
 TEST(AllowParse, DatesAreRealCalendarDates) {

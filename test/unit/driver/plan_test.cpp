@@ -92,7 +92,7 @@ TEST(CheckLibraries, TwoLibrariesWithOneNameOrOneFunction) {
                         write_ir(dir, "d.json",
                                  library({et_kernel("ops", "log", "log")}, "two", "executorch",
                                          ir::Registration::manual))});
-  diag::Diagnostics diags = driver::check_libraries(files, emit::builtin_targets());
+  diag::Diagnostics diags = driver::check_libraries(files, emit::builtin_targets()).diagnostics;
   ASSERT_EQ(diags.size(), 2u);
   EXPECT_EQ(diags[0].code, "opscan-duplicate-library");
   EXPECT_EQ(diags[0].location.file, dir.file("b.json"));
@@ -110,7 +110,7 @@ TEST(CheckLibraries, OverlapIsByEachTargetsIdentity) {
         {write_ir(dir, "a.json", library({et_kernel("ops", "neg", "neg", "v1/6;0")}, "a")),
          write_ir(dir, "b.json", library({et_kernel("ops", "neg", "neg_f16", "v1/5;0")}, "b")),
          write_ir(dir, "c.json", library({et_kernel("ops", "neg", "neg_again", "v1/6;0")}, "c"))});
-    diag::Diagnostics diags = driver::check_libraries(files, targets);
+    diag::Diagnostics diags = driver::check_libraries(files, targets).diagnostics;
     ASSERT_EQ(diags.size(), 1u);
     EXPECT_EQ(diags[0].code, "opscan-library-overlap");
     EXPECT_EQ(diags[0].location.file, dir.file("c.json"));
@@ -128,7 +128,7 @@ TEST(CheckLibraries, OverlapIsByEachTargetsIdentity) {
                   library({torch_kernel("aten", "neg", "neg_cuda", "CUDA")}, "t2", "torch")),
          write_ir(dir, "t3.json",
                   library({torch_kernel("aten", "neg", "neg_cpu2", "CPU")}, "t3", "torch"))});
-    diag::Diagnostics diags = driver::check_libraries(files, targets);
+    diag::Diagnostics diags = driver::check_libraries(files, targets).diagnostics;
     ASSERT_EQ(diags.size(), 1u);
     EXPECT_EQ(diags[0].code, "opscan-library-overlap");
     EXPECT_EQ(diags[0].location.file, dir.file("t3.json"));
@@ -143,7 +143,7 @@ TEST(CheckLibraries, OverlapIsByEachTargetsIdentity) {
         {write_ir(dir, "m1.json", library({torch_kernel("my", "neg", "neg_cpu")}, "m1", "torch")),
          write_ir(dir, "m2.json",
                   library({torch_kernel("my", "neg", "neg_cuda", "CUDA")}, "m2", "torch"))});
-    diag::Diagnostics diags = driver::check_libraries(files, targets);
+    diag::Diagnostics diags = driver::check_libraries(files, targets).diagnostics;
     ASSERT_EQ(diags.size(), 1u);
     EXPECT_EQ(diags[0].code, "opscan-library-overlap");
     EXPECT_NE(diags[0].message.find("kernels[0]: the schema of my::neg is registered by library "
@@ -151,6 +151,41 @@ TEST(CheckLibraries, OverlapIsByEachTargetsIdentity) {
               std::string::npos)
         << diags[0].message;
   }
+}
+
+// The result the language server reads too: every claim by runtime and
+// key, with the library and kernel making it, and each overlap found.
+TEST(CheckLibraries, ReturnsEveryClaimAndTheOverlaps) {
+  TempDir dir;
+  const auto& targets = emit::builtin_targets();
+  auto files = read_ok(
+      {write_ir(dir, "a.json", library({et_kernel("ops", "neg", "neg", "v1/6;0")}, "a")),
+       write_ir(
+           dir, "b.json",
+           library({et_kernel("ops", "abs", "abs"), et_kernel("ops", "neg", "neg_f16", "v1/5;0")},
+                   "b")),
+       write_ir(dir, "c.json", library({et_kernel("ops", "neg", "neg_again", "v1/6;0")}, "c"))});
+  const driver::LibraryCheck check = driver::check_libraries(files, targets);
+  const emit::Target* et = targets.find("executorch");
+  size_t claims = 0;
+  for (const auto& [key, claimants] : check.claims) {
+    EXPECT_EQ(key.first, et);
+    claims += claimants.size();
+  }
+  EXPECT_EQ(claims, 4u) << "one claim per kernel";
+  ASSERT_EQ(check.overlaps.size(), 1u);
+  const driver::LibraryCheck::Overlap& o = check.overlaps[0];
+  EXPECT_EQ(o.target, et);
+  EXPECT_EQ(o.first.library, 0u);
+  EXPECT_EQ(o.first.kernel, 0u);
+  EXPECT_EQ(o.later.library, 2u);
+  EXPECT_EQ(o.later.kernel, 0u);
+  EXPECT_NE(o.later.description.find("ops::neg"), std::string::npos) << o.later.description;
+  const auto& both = check.claims.at({et, et->claims(files[0].module.kernels[0]).at(0).key});
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[1].library, 2u);
+  ASSERT_EQ(check.diagnostics.size(), 1u);
+  EXPECT_EQ(check.diagnostics[0].code, "opscan-library-overlap");
 }
 
 TEST(CheckLibraries, RecordsMustBeWhatTheTargetGives) {
@@ -166,7 +201,7 @@ TEST(CheckLibraries, RecordsMustBeWhatTheTargetGives) {
     ir::ReadResult read = ir::from_json(ir::to_json(module), dir.file(name));
     files.push_back({dir.file(name), std::move(*read.module), std::move(read.positions)});
   }
-  diag::Diagnostics diags = driver::check_libraries(files, emit::builtin_targets());
+  diag::Diagnostics diags = driver::check_libraries(files, emit::builtin_targets()).diagnostics;
   ASSERT_EQ(diags.size(), 3u);
   EXPECT_EQ(diags[0].code, "opscan-ir-library");
   EXPECT_EQ(diags[0].message.rfind("library.function: ", 0), 0u) << diags[0].message;

@@ -429,6 +429,31 @@ TEST(Server, ADatabaseThatCannotBeUsedIsADiagnosticOnTheDocumentLocatedInTheData
   }
 }
 
+// A hover or code action sent as a notification (no id) was queued for the
+// analysis thread, which then looked for its id and ended the server
+// (std::terminate). It has no one to answer: it is ignored.
+TEST(Server, IgnoresARequestMethodSentAsANotification) {
+  KernelWorkspace workspace;
+  Client client;
+  client.initialize();
+  client.notify("textDocument/didOpen", workspace.open_params());
+  client.notify("textDocument/hover", {{"textDocument", {{"uri", workspace.uri}}},
+                                       {"position", {{"line", 0}, {"character", 0}}}});
+  client.notify("textDocument/codeAction", {{"textDocument", {{"uri", workspace.uri}}},
+                                            {"range",
+                                             {{"start", {{"line", 0}, {"character", 0}}},
+                                              {"end", {{"line", 1}, {"character", 0}}}}},
+                                            {"context", {{"diagnostics", Json::array()}}}});
+  EXPECT_EQ(publication(client, workspace.uri)["version"], 1);
+  EXPECT_EQ(client.request("hover", "textDocument/hover",
+                           {{"textDocument", {{"uri", workspace.uri}}},
+                            {"position", {{"line", 0}, {"character", 0}}}})["result"],
+            nullptr);
+  EXPECT_EQ(client.request(1, "shutdown")["result"], nullptr);
+  for (const Json& m : client.sent())
+    EXPECT_FALSE(m.contains("id") && m["id"].is_null()) << "an answer to a notification: " << m;
+}
+
 TEST(Server, LogsAndSkipsADocumentThatIsNoFile) {
   Client client;
   client.initialize();

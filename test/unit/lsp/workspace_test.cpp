@@ -287,5 +287,69 @@ TEST(WorkspaceLibraries, AKernelAnotherLibraryRegistersIsFlaggedAndHoversNameThe
   EXPECT_NE(text.find("register_first_kernels()"), std::string::npos) << text;
 }
 
+// Issue 25: the server read the build's library IRs with from_json alone,
+// never ir::validate, and an IR it could not read was left out in silence.
+// Now each is read as the command line reads IR files (driver::read_irs),
+// and one that cannot be used is a warning on the documents of the build,
+// located in the IR, and a log message; its kernels are not used.
+TEST(WorkspaceLibraries, AnInvalidLibraryIrIsAWarningLocatedInTheIrAndIsNotUsed) {
+  struct Case {
+    std::string name;
+    std::function<std::string(std::string)> damage; // the IR's text -> the damaged text
+    std::string code;
+  };
+  const std::vector<Case> cases = {
+      {"a kernel's C++ name is no name",
+       [](std::string ir) {
+         const std::string name = "\"cpp_function\": \"custom::scale\"";
+         const size_t at = ir.find(name);
+         return at == std::string::npos
+                    ? ir
+                    : ir.replace(at, name.size(), "\"cpp_function\": \"custom::sc ale\"");
+       },
+       "opscan-ir-cpp-name"},
+      {"not JSON", [](std::string ir) { return "{\n  \"format\": " + ir.substr(0, 40); }, ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    TempDir dir;
+    write_file(dir.path() / "a.cpp", kScale);
+    write_database(dir.path() / "build", {dir.file("a.cpp")});
+    generate_library(dir.path() / "build", "first", {dir.file("a.cpp")});
+    const std::string ir = dir.file("build/first.opscan/include/first/ir.json");
+    const std::string damaged = c.damage(opscan::testing::read_file(ir));
+    ASSERT_NE(damaged, opscan::testing::read_file(ir));
+    write_file(ir, damaged);
+
+    Client client;
+    ASSERT_FALSE(client.request(1, "initialize", {{"capabilities", Json::object()}}).is_null());
+    client.open(dir.file("a.cpp"));
+    const Json diagnostics = client.diagnostics_of(uri_of_path(dir.file("a.cpp")));
+    ASSERT_EQ(diagnostics.size(), 1u) << diagnostics.dump(1);
+    const Json& d = diagnostics[0];
+    EXPECT_EQ(d["severity"], 2) << d;
+    if (!c.code.empty()) {
+      EXPECT_EQ(d["code"], c.code) << d;
+    }
+    const std::string message = d["message"];
+    EXPECT_NE(message.find(ir + ":"), std::string::npos) << message;
+    ASSERT_TRUE(d.contains("relatedInformation")) << d;
+    const Json& where = d["relatedInformation"][0]["location"];
+    EXPECT_EQ(where["uri"], uri_of_path(ir)) << d;
+    EXPECT_GT(where["range"]["start"]["line"].get<int>(), 0) << d;
+    const Json logged = client.wait_for([&](const Json& m) {
+      return m.value("method", "") == "window/logMessage" &&
+             m["params"]["message"].get<std::string>().find(ir) != std::string::npos;
+    });
+    EXPECT_FALSE(logged.is_null()) << "a log message naming the IR";
+    // Its kernels are not used: the hover names no library.
+    const Json hover = client.request(2, "textDocument/hover",
+                                      {{"textDocument", {{"uri", uri_of_path(dir.file("a.cpp"))}}},
+                                       {"position", {{"line", 5}, {"character", 9}}}});
+    const std::string text = hover["result"]["contents"]["value"];
+    EXPECT_EQ(text.find("library `first`"), std::string::npos) << text;
+  }
+}
+
 } // namespace
 } // namespace opscan::lsp

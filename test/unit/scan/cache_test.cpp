@@ -96,6 +96,27 @@ protected:
     return {};
   }
 
+  std::vector<fs::path> blocks() const {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(path("cache"))) {
+      if (e.path().extension() == ".block")
+        out.push_back(e.path());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  // An entry's text with the lines of the block file it names in place of
+  // its "block <name>" line.
+  std::string with_block(const fs::path& entry) const {
+    const std::string text = text_of(entry.string());
+    const size_t at = text.find("\nblock ") + 1;
+    if (at == 0)
+      return text;
+    const size_t end = text.find('\n', at);
+    const fs::path block = path("cache") / (text.substr(at + 6, end - at - 6) + ".block");
+    return text.substr(0, at) + text_of(block.string()) + text.substr(end + 1);
+  }
+
   // Each input an entry names, with its stamp ("-" for none).
   static std::map<std::string, std::string> stamps_of(const std::string& entry) {
     std::map<std::string, std::string> out;
@@ -228,10 +249,69 @@ TEST_F(FragmentCacheTest, DamagedEntriesAreRebuilt) {
   EXPECT_EQ(run().files_parsed, 0u); // and rewritten whole
 }
 
+// Files with the same headers on the same search path share one block of
+// input and absent lines: a and b include h1.h, c includes h2.h.
+TEST_F(FragmentCacheTest, EntriesOfFilesWithTheSameHeadersShareABlock) {
+  run();
+  EXPECT_EQ(entries().size(), 3u);
+  ASSERT_EQ(blocks().size(), 2u);
+  const fs::path a = entry_with("\"a_out\""), b = entry_with("\"b_out\""),
+                 c = entry_with("\"c_out\"");
+  auto block_line = [&](const fs::path& entry) {
+    const std::string text = text_of(entry.string());
+    const size_t at = text.find("\nblock ");
+    return text.substr(at, text.find('\n', at + 1) - at);
+  };
+  EXPECT_EQ(block_line(a), block_line(b));
+  EXPECT_NE(block_line(a), block_line(c));
+  EXPECT_NE(with_block(a).find(path("src/h1.h").string()), std::string::npos);
+  EXPECT_NE(with_block(c).find(path("src/h2.h").string()), std::string::npos);
+  // Each block is named by the SHA-256 of its text.
+  for (const fs::path& block : blocks())
+    EXPECT_EQ(block.stem().string(), support::sha256_hex(text_of(block.string())));
+}
+
+// A block that is not what its name says (damaged, emptied, another
+// block's valid text) is a miss for every entry naming it, and is rewritten.
+TEST_F(FragmentCacheTest, ABlockThatIsNotWhatItsNameSaysIsAMiss) {
+  Result cold = run();
+  const std::string a_with_block = with_block(entry_with("\"a_out\""));
+  // The block a's entry names now (stamps recorded since rename it).
+  auto shared_block = [&] {
+    const std::string entry = text_of(entry_with("\"a_out\"").string());
+    const size_t at = entry.find("\nblock ") + 7;
+    return path("cache") / (entry.substr(at, entry.find('\n', at) - at) + ".block");
+  };
+  const std::string original = text_of(shared_block().string());
+  std::string other;
+  for (const fs::path& block : blocks()) {
+    if (block != shared_block())
+      other = text_of(block.string());
+  }
+  ASSERT_FALSE(other.empty());
+  const std::pair<const char*, std::string> cases[] = {
+      {"damaged", original.substr(0, original.size() / 2)},
+      {"empty", ""},
+      {"another block's text", other},
+      {"a control character", std::string(original).insert(original.find('\n'), "\r")},
+  };
+  for (const auto& [what, text] : cases) {
+    SCOPED_TRACE(what);
+    write_file(shared_block(), text);
+    Result after = run();
+    EXPECT_EQ(after.files_parsed, 2u); // a and b
+    EXPECT_TRUE(after.diagnostics.empty()) << describe(after.diagnostics);
+    EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+    EXPECT_EQ(without_stamps(with_block(entry_with("\"a_out\""))), without_stamps(a_with_block));
+    EXPECT_EQ(run().files_parsed, 0u);
+  }
+}
+
 TEST_F(FragmentCacheTest, AnEntryBreakingTheIRRulesIsAMissAndIsRewritten) {
   Result cold = run();
   const fs::path entry = entry_with("\"a_out\"");
   const std::string original = text_of(entry.string());
+  const std::string original_with_block = with_block(entry);
   const std::string field = "\"cpp_function\": \"a_out\"";
   const size_t at = original.find(field);
   ASSERT_NE(at, std::string::npos) << original;
@@ -256,7 +336,7 @@ TEST_F(FragmentCacheTest, AnEntryBreakingTheIRRulesIsAMissAndIsRewritten) {
   EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
   // Rewritten as the scan made it (but for stamps since recorded), and used
   // from then on.
-  EXPECT_EQ(without_stamps(text_of(entry.string())), without_stamps(original));
+  EXPECT_EQ(without_stamps(with_block(entry)), without_stamps(original_with_block));
   EXPECT_EQ(run().files_parsed, 0u);
 }
 
@@ -487,8 +567,8 @@ TEST_F(FragmentCacheTest, AnEntryOfAnotherKeyIsAMiss) {
   Result cold = run();
   const fs::path a = entry_with("\"a_out\"");
   const fs::path b = entry_with("\"b_out\"");
-  const std::string a_text = text_of(a.string());
-  const std::string b_text = text_of(b.string());
+  const std::string a_text = with_block(a);
+  const std::string b_text = with_block(b);
   auto expect_b_rebuilt = [&](const char* how) {
     SCOPED_TRACE(how);
     Result after = run();
@@ -496,8 +576,8 @@ TEST_F(FragmentCacheTest, AnEntryOfAnotherKeyIsAMiss) {
     EXPECT_TRUE(after.diagnostics.empty()) << describe(after.diagnostics);
     EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
     // a's own entry untouched (but for stamps since recorded)
-    EXPECT_EQ(without_stamps(text_of(a.string())), without_stamps(a_text));
-    EXPECT_EQ(without_stamps(text_of(b.string())), without_stamps(b_text));
+    EXPECT_EQ(without_stamps(with_block(a)), without_stamps(a_text));
+    EXPECT_EQ(without_stamps(with_block(b)), without_stamps(b_text));
     EXPECT_FALSE(fs::is_symlink(b));
   };
   fs::copy_file(a, b, fs::copy_options::overwrite_existing);
@@ -583,14 +663,21 @@ TEST_F(FragmentCacheTest, AnInputThatIsAFifoIsAMissAndIsNotOpened) {
   const fs::path b = entry_with("\"b_out\"");
   const std::string pipe = path("src/pipe.h").string();
   WatchedFifo fifo(pipe, path("fifo"));
-  // A hand-made entry listing the FIFO as an input of b.cpp.
+  // A hand-made block listing the FIFO as an input of b.cpp, named as a
+  // block is (by its hash), and b's entry naming it.
   std::string text = text_of(b.string());
   const std::string line = input_line(text, path("src/b.cpp").string());
   ASSERT_FALSE(line.empty()) << text;
   std::string fifo_line = line;
   fifo_line.replace(fifo_line.rfind(path("src/b.cpp").string()), std::string::npos, pipe + "\n");
-  text.insert(text.find(line), fifo_line);
-  write_file(b, text);
+  const size_t name_at = text.find("\nblock ") + 7;
+  const size_t name_end = text.find('\n', name_at);
+  const std::string block =
+      fifo_line + text_of((path("cache") / (text.substr(name_at, name_end - name_at) + ".block"))
+                              .string());
+  const std::string name = support::sha256_hex(block);
+  write_file(path("cache") / (name + ".block"), block);
+  write_file(b, text.replace(name_at, name_end - name_at, name));
   Result after = run();
   EXPECT_EQ(fifo.readers(), 0);
   EXPECT_EQ(after.files_parsed, 1u);
@@ -611,6 +698,7 @@ TEST_F(FragmentCacheTest, HandEditedEntriesAreValidated) {
   Result cold = run();
   const fs::path b = entry_with("\"b_out\"");
   const std::string original = text_of(b.string());
+  const std::string original_with_block = with_block(b);
   const size_t ir_at = original.find("\n---\n");
   ASSERT_NE(ir_at, std::string::npos);
   const std::string b_hash = support::sha256_hex(text_of(path("src/b.cpp").string()));
@@ -639,7 +727,8 @@ TEST_F(FragmentCacheTest, HandEditedEntriesAreValidated) {
       {"a hash that is not one", replaced("\ninput " + b_hash.substr(0, 8), "\ninput ABCDEFGH")},
       {"a control character in a path", replaced("src/b.cpp\n", "src/b.cpp\r\n")},
       {"an unknown line", replaced("\n---\n", "\nextra line\n---\n")},
-      {"an old format", replaced("opscan-fragment-cache 4", "opscan-fragment-cache 3")},
+      {"an old format", replaced("opscan-fragment-cache 5", "opscan-fragment-cache 4")},
+      {"no block", replaced("\nblock ", "\nblock 0")},
       {"no IR", original.substr(0, ir_at + 5)},
   };
   for (const auto& [what, text] : cases) {
@@ -651,7 +740,7 @@ TEST_F(FragmentCacheTest, HandEditedEntriesAreValidated) {
     EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
     // The same, but for the stamps of inputs that have since become old
     // enough to record.
-    EXPECT_EQ(without_stamps(text_of(b.string())), without_stamps(original));
+    EXPECT_EQ(without_stamps(with_block(b)), without_stamps(original_with_block));
   }
 }
 
@@ -663,7 +752,7 @@ TEST_F(FragmentCacheTest, UnchangedStampsAreTrustedUnread) {
   // recorded: a later change within the same timestamp tick could keep
   // the times. Every stamp recorded is older than that.
   const fs::path b = entry_with("\"b_out\"");
-  for (const auto& [input, stamp] : stamps_of(text_of(b.string()))) {
+  for (const auto& [input, stamp] : stamps_of(with_block(b))) {
     if (stamp == "-")
       continue;
     const int64_t changed = std::stoll(stamp.substr(stamp.rfind(':') + 1));
@@ -672,7 +761,7 @@ TEST_F(FragmentCacheTest, UnchangedStampsAreTrustedUnread) {
   std::this_thread::sleep_for(std::chrono::milliseconds(2100));
   Result settled = run(); // hashes them, and records their stamps
   EXPECT_EQ(settled.files_parsed, 0u);
-  const std::string text = text_of(b.string());
+  const std::string text = with_block(b);
   const auto stamps = stamps_of(text);
   ASSERT_TRUE(stamps.count(path("src/b.cpp").string()));
   EXPECT_NE(stamps.at(path("src/b.cpp").string()), "-");

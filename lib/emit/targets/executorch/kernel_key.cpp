@@ -1,3 +1,4 @@
+// Parsing and checking ExecuTorch kernel keys ("v1/6;0,1|...").
 #include "emit/targets/executorch/kernel_key.h"
 
 #include <fmt/format.h>

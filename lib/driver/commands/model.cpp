@@ -1,4 +1,5 @@
-#include "model_command.h"
+// The table and diagnostics of `opscan check --model` (model.h).
+#include "driver/commands/model.h"
 
 #include "driver/model.h"
 
@@ -7,13 +8,13 @@
 #include <fmt/format.h>
 #include <set>
 
-namespace opscan::tool {
+namespace opscan::driver {
 namespace {
 
 // The rows as an aligned table: operator, kernel key, library, kernel.
-std::string render(const std::vector<driver::ModelRow>& rows) {
+std::string render(const std::vector<ModelRow>& rows) {
   std::vector<std::array<std::string, 4>> cells = {{"operator", "kernel key", "library", "kernel"}};
-  for (const driver::ModelRow& row : rows) {
+  for (const ModelRow& row : rows) {
     std::string kernel = "MISSING";
     if (row.kernel != nullptr) {
       kernel = fmt::format("{}:{} {}{}", row.kernel->location.file, row.kernel->location.line,
@@ -36,23 +37,23 @@ std::string render(const std::vector<driver::ModelRow>& rows) {
 
 } // namespace
 
-ModelOutcome check_model_command(const std::string& model, const std::vector<std::string>& irs) {
+ModelOutcome check_model_against(const std::string& model, const std::vector<std::string>& irs) {
   ModelOutcome out;
-  driver::ReadIrs read = driver::read_irs(irs);
+  ReadIrs read = read_irs(irs);
   out.diagnostics = std::move(read.diagnostics);
   out.status = read.status;
-  driver::ReadModel program = driver::read_model(model);
+  ReadModel program = read_model(model);
   out.diagnostics.insert(out.diagnostics.end(), program.diagnostics.begin(),
                          program.diagnostics.end());
-  out.status = driver::worst(out.status, program.status);
-  if (out.status != driver::Status::ok || !program.program)
+  out.status = worst(out.status, program.status);
+  if (out.status != Status::ok || !program.program)
     return out;
-  driver::ModelCheck check = driver::check_model(*program.program, model, read.files);
+  ModelCheck check = check_model(*program.program, model, read.files);
   out.diagnostics.insert(out.diagnostics.end(), check.diagnostics.begin(), check.diagnostics.end());
-  out.status = driver::status_of(out.diagnostics);
+  out.status = status_of(out.diagnostics);
   std::set<std::string> operators;
   size_t missing = 0;
-  for (const driver::ModelRow& row : check.rows) {
+  for (const ModelRow& row : check.rows) {
     operators.insert(row.op);
     missing += row.kernel == nullptr ? 1 : 0;
   }
@@ -66,4 +67,4 @@ ModelOutcome check_model_command(const std::string& model, const std::vector<std
   return out;
 }
 
-} // namespace opscan::tool
+} // namespace opscan::driver

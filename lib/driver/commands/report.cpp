@@ -1,37 +1,35 @@
-#include "report_command.h"
+// `opscan report` (report.h).
+#include "driver/commands/report.h"
 
 #include "audit/report.h"
-#include "audit_inputs.h"
-#include "stdout.h"
+#include "driver/commands/audit_inputs.h"
 
 #include <fmt/format.h>
 
-namespace opscan::tool {
+namespace opscan::driver::report_command {
 
-using driver::Status;
-
-driver::Status run_report(const ReportArgs& args) {
-  DiagnosticPrinter printer;
+Status run(const Args& args, Session& session) {
+  session.show_lines_of({});
   if (args.fail_on_missing && args.against.empty())
-    return printer.usage("--fail-on-missing needs --against (the list of operators)");
+    return session.usage("--fail-on-missing needs --against (the list of operators)");
   Status status = Status::ok;
   std::optional<audit::OperatorList> list;
-  std::vector<driver::RoleFile> inputs;
+  std::vector<RoleFile> inputs;
   if (!args.against.empty()) {
     inputs.push_back({"--against", args.against});
-    if (auto text = read_option_file(args.against, "the operator list", printer, status)) {
+    if (auto text = read_option_file(args.against, "the operator list", session, status)) {
       audit::ListRead read = audit::parse_operator_list(*text, args.against);
-      status = printer.print(read.diagnostics);
+      status = session.report(read.diagnostics);
       list = std::move(read.list);
     }
   }
   std::vector<audit::Input> irs;
   for (const std::string& path : args.inputs)
-    status = driver::worst(status, read_ir_inputs(path, irs, printer));
+    status = worst(status, read_ir_inputs(path, irs, session));
   if (status != Status::ok)
     return status;
   audit::Libraries libraries = audit::group_libraries(irs);
-  if (status = printer.print(libraries.diagnostics); status != Status::ok)
+  if (status = session.report(libraries.diagnostics); status != Status::ok)
     return status;
   std::optional<audit::Coverage> coverage;
   if (list)
@@ -40,16 +38,16 @@ driver::Status run_report(const ReportArgs& args) {
                                  ? audit::render_report_json(libraries.libraries, coverage)
                                  : audit::render_report_markdown(libraries.libraries, coverage);
   if (args.output.empty()) {
-    write_stdout(report);
+    session.out(report);
   } else {
     for (const audit::Input& ir : irs)
       inputs.push_back({"an IR input", ir.path});
-    driver::Outcome written = driver::write_files({{args.output, report}}, "-o", inputs);
-    if (status = printer.print(written.diagnostics, written.status); status != Status::ok)
+    Outcome written = write_files({{args.output, report}}, "-o", inputs);
+    if (status = session.report(written.diagnostics, written.status); status != Status::ok)
       return status;
   }
   if (args.fail_on_missing && coverage && !coverage->missing.empty()) {
-    status = printer.print({diag::make_error(
+    status = session.report({diag::make_error(
         "opscan-report-missing", {args.against, 0, 0, 0},
         fmt::format("{} of the {} operator{} listed {} served by no library (--fail-on-missing)",
                     coverage->missing.size(), coverage->total(), coverage->total() == 1 ? "" : "s",
@@ -58,4 +56,4 @@ driver::Status run_report(const ReportArgs& args) {
   return status;
 }
 
-} // namespace opscan::tool
+} // namespace opscan::driver::report_command

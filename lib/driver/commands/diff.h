@@ -1,14 +1,14 @@
-// `opscan diff OLD NEW`: the classified changes between two sets of
-// kernel libraries (audit/diff.h), judged against an allow-list.
+// `opscan diff OLD NEW`: the classified changes between two sets of kernel
+// libraries (audit/diff.h), judged against an allow-list.
 #pragma once
 
-#include "driver/driver.h"
+#include "driver/session.h"
 
 #include <string>
 
-namespace opscan::tool {
+namespace opscan::driver::diff_command {
 
-struct DiffArgs {
+struct Args {
   std::string old_path; // an IR file, or a directory of generated libraries
   std::string new_path;
   std::string format = "text"; // text, json, markdown: the report's
@@ -16,8 +16,8 @@ struct DiffArgs {
   std::string today;           // --today YYYY-MM-DD; empty: the current UTC date
 };
 
-// Prints the report on stdout; ok when no breaking change is left that the
+// Puts the report on stdout; ok when no breaking change is left that the
 // allow-list does not allow and no entry has expired.
-driver::Status run_diff(const DiffArgs& args);
+Status run(const Args& args, Session& session);
 
-} // namespace opscan::tool
+} // namespace opscan::driver::diff_command

@@ -2,14 +2,14 @@
 // of a list of operators (audit/report.h).
 #pragma once
 
-#include "driver/driver.h"
+#include "driver/session.h"
 
 #include <string>
 #include <vector>
 
-namespace opscan::tool {
+namespace opscan::driver::report_command {
 
-struct ReportArgs {
+struct Args {
   std::vector<std::string> inputs; // IR files or directories of generated libraries
   std::string against;             // --against LIST; empty: no coverage
   std::string format = "markdown"; // markdown, json
@@ -17,8 +17,8 @@ struct ReportArgs {
   bool fail_on_missing = false;    // --fail-on-missing
 };
 
-// Prints (or writes) the report; ok unless the inputs are wrong, or, with
+// Puts (or writes) the report; ok unless the inputs are wrong, or, with
 // --fail-on-missing, an operator of the list is missing.
-driver::Status run_report(const ReportArgs& args);
+Status run(const Args& args, Session& session);
 
-} // namespace opscan::tool
+} // namespace opscan::driver::report_command

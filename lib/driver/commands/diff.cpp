@@ -1,52 +1,50 @@
-#include "diff_command.h"
+// `opscan diff` (diff.h).
+#include "driver/commands/diff.h"
 
 #include "audit/allow.h"
 #include "audit/diff.h"
 #include "audit/render.h"
-#include "audit_inputs.h"
-#include "stdout.h"
+#include "driver/commands/audit_inputs.h"
 
 #include <fmt/format.h>
 
-namespace opscan::tool {
+namespace opscan::driver::diff_command {
 
-using driver::Status;
-
-driver::Status run_diff(const DiffArgs& args) {
-  DiagnosticPrinter printer;
+Status run(const Args& args, Session& session) {
+  session.show_lines_of({});
   audit::Date today = audit::today_utc();
   if (!args.today.empty()) {
     std::optional<audit::Date> date = audit::parse_date(args.today);
     if (!date)
-      return printer.usage("--today '" + args.today + "' is not a date (YYYY-MM-DD)");
+      return session.usage("--today '" + args.today + "' is not a date (YYYY-MM-DD)");
     today = *date;
   }
   Status status = Status::ok;
   std::optional<audit::AllowList> allow;
   if (!args.allow_file.empty()) {
-    if (auto text = read_option_file(args.allow_file, "the allow-list", printer, status)) {
+    if (auto text = read_option_file(args.allow_file, "the allow-list", session, status)) {
       audit::AllowRead read = audit::parse_allow_list(*text, args.allow_file);
-      status = printer.print(read.diagnostics);
+      status = session.report(read.diagnostics);
       allow = std::move(read.list);
     }
   }
   std::vector<audit::Input> olds, news;
-  status = driver::worst(status, read_ir_inputs(args.old_path, olds, printer));
-  status = driver::worst(status, read_ir_inputs(args.new_path, news, printer));
+  status = worst(status, read_ir_inputs(args.old_path, olds, session));
+  status = worst(status, read_ir_inputs(args.new_path, news, session));
   if (status != Status::ok)
     return status;
 
   audit::DiffResult result = audit::diff(olds, news);
-  if (status = printer.print(result.diagnostics); status != Status::ok)
+  if (status = session.report(result.diagnostics); status != Status::ok)
     return status;
   if (allow)
-    status = printer.print(audit::apply(*allow, today, result));
+    status = session.report(audit::apply(*allow, today, result));
   const std::string report = args.format == "json"       ? audit::render_json(result)
                              : args.format == "markdown" ? audit::render_markdown(result)
                                                          : audit::render_text(result);
-  write_stdout(report);
+  session.out(report);
   if (const size_t failing = result.not_allowed(); failing > 0) {
-    status = printer.print({diag::make_error(
+    status = session.report({diag::make_error(
         "opscan-diff-breaking", {},
         fmt::format("{} breaking change{} that no allow-list entry allows (see the report)",
                     failing, failing == 1 ? "" : "s"))});
@@ -54,4 +52,4 @@ driver::Status run_diff(const DiffArgs& args) {
   return status;
 }
 
-} // namespace opscan::tool
+} // namespace opscan::driver::diff_command
