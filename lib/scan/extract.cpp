@@ -2,8 +2,8 @@
 #include "scan/extract.h"
 
 #include "scan/annotation.h"
-#include "scan/cache.h"
 #include "scan/clang.h"
+#include "scan/dependencies.h"
 #include "scan/types.h"
 #include "support/cpp_literal.h"
 #include "support/files.h"

@@ -736,7 +736,7 @@ LocateResult locate_functions(const Options& options) {
              if (unit) {
                UnitPlacement at;
                const std::optional<std::string> text =
-                   read_regular_file(command.file, kMaxSourceBytes, /*follow_links=*/true);
+                   support::read_file(command.file, nullptr, kMaxSourceBytes);
                CXTranslationUnit tu =
                    text ? unit->parse(index_of(indexes.skip_pch, true), command.file, *text, at)
                         : nullptr;
