@@ -5,7 +5,7 @@
 # raced against opscan's cold run, round by round.
 #
 #   bench/executorch.sh [--runs R] [--executorch DIR [--torchgen DIR]
-#                        [--python PY] [--race-only]] [--keep]
+#                        [--python PY] [--race-only | --import-only]] [--keep]
 #
 #   --runs R          hyperfine runs per command, and rounds of the race
 #                     (default 3)
@@ -22,7 +22,10 @@
 #                     distribution's optimised build, such as Debian's
 #                     /usr/bin/python3, runs it faster than a plain source build)
 #   --race-only       with --executorch: only the race against the peer (no
-#                     hyperfine table, no clang++ baseline)
+#                     hyperfine table, no clang++ baseline, no import-yaml)
+#   --import-only     with --executorch: only `opscan import-yaml` of
+#                     functions.yaml into fresh copies of the sources, against
+#                     opscan's cold run of the same files, round by round
 #   --keep            keep the temporary work dir (path printed)
 #   $OPSCAN           use this opscan binary instead of building bench/build
 #   $OPSCAN_BENCH_SCHEMAS  with --executorch: a schemas file for --schemas
@@ -33,7 +36,9 @@
 # Each round times, with /usr/bin/time (wall, user+sys CPU, peak RSS of the
 # largest process), the peer, opscan's cold `run --registration named`
 # (fresh cache and output) and opscan's no-change re-run; rounds alternate
-# which side goes first. Python's bytecode goes to a cache in the work dir
+# which side goes first. With --executorch, R more rounds time the one-time
+# migration, `opscan import-yaml` into fresh copies of the sources, next to
+# a cold run of the same files (alternating which goes first). Python's bytecode goes to a cache in the work dir
 # (PYTHONPYCACHEPREFIX, filled by a first untimed run), as an installed
 # torchgen and a built checkout have theirs.
 #
@@ -42,7 +47,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(dirname "$HERE")
-RUNS=3 ET= KEEP=0 TORCHGEN= PY=python3 RACE_ONLY=0
+RUNS=3 ET= KEEP=0 TORCHGEN= PY=python3 RACE_ONLY=0 IMPORT_ONLY=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) RUNS=$2; shift ;;
@@ -50,6 +55,7 @@ while [ $# -gt 0 ]; do
     --torchgen) TORCHGEN=$(realpath "$2"); shift ;;
     --python) PY=$2; shift ;;
     --race-only) RACE_ONLY=1 ;;
+    --import-only) IMPORT_ONLY=1 ;;
     --keep) KEEP=1 ;;
     -h|--help) sed -n '2,/^# Uses at most/p' "$0"; exit 0 ;;
     *) echo "executorch.sh: unknown argument $1" >&2; exit 2 ;;
@@ -59,8 +65,11 @@ done
 
 # --- tools --------------------------------------------------------------
 . "$HERE/tools.sh"
-if [ -z "$ET" ] && { [ "$RACE_ONLY" = 1 ] || [ -n "$TORCHGEN" ]; }; then
-  echo "executorch.sh: --race-only and --torchgen need --executorch DIR" >&2; exit 2
+if [ -z "$ET" ] && { [ "$RACE_ONLY" = 1 ] || [ "$IMPORT_ONLY" = 1 ] || [ -n "$TORCHGEN" ]; }; then
+  echo "executorch.sh: --race-only, --import-only and --torchgen need --executorch DIR" >&2; exit 2
+fi
+if [ "$RACE_ONLY" = 1 ] && [ "$IMPORT_ONLY" = 1 ]; then
+  echo "executorch.sh: --race-only and --import-only exclude each other" >&2; exit 2
 fi
 need_pkg hyperfine hyperfine
 [ -x /usr/bin/time ] || need_pkg /usr/bin/time time
@@ -121,6 +130,7 @@ CLANG="printf '%s\n' kernels/op_*.cpp | xargs -P2 -n1 clang++ -fsyntax-only -DOP
 # when PY imports torchgen (from --torchgen DIR, $PYTHONPATH or its own).
 PEER= PEER_WHY= PEER_ENV=()
 if [ -z "$ET" ]; then PEER_WHY="no --executorch checkout given"
+elif [ "$IMPORT_ONLY" = 1 ]; then PEER_WHY="--import-only"
 elif [ ! -f "$ET/codegen/gen.py" ] || [ ! -f "$ET/codegen/tools/gen_oplist.py" ]; then
   PEER_WHY="$ET has no codegen/gen.py and codegen/tools/gen_oplist.py"
 else
@@ -159,11 +169,11 @@ if [ "$RACE_ONLY" = 1 ] && [ -z "$PEER" ]; then
 fi
 
 # --- checks: both sides must work, and (a) and (b) must agree -----------
-if [ "$RACE_ONLY" = 0 ]; then
+if [ "$RACE_ONLY" = 0 ] && [ "$IMPORT_ONLY" = 0 ]; then
   sh -c "$CLANG" || { echo "executorch.sh: clang++ -fsyntax-only failed on the corpus" >&2; exit 1; }
 fi
 sh -c "$RUN_A" >/dev/null 2>"$WORK/a.err" || { cat "$WORK/a.err" >&2; exit 1; }
-if [ "$RACE_ONLY" = 0 ]; then
+if [ "$RACE_ONLY" = 0 ] && [ "$IMPORT_ONLY" = 0 ]; then
   sh -c "$RUN_B" >/dev/null 2>"$WORK/b.err" || { cat "$WORK/b.err" >&2; exit 1; }
   cmp "$WORK/gen-a/portable/ir.json" "$WORK/gen-b/portable/ir.json" ||
     { echo "executorch.sh: IR with the automatic PCH differs from the IR without it" >&2; exit 1; }
@@ -174,7 +184,7 @@ KERNELS=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["k
 # --- measurements -------------------------------------------------------
 # Cold means a fresh cache and output dir before every run (--prepare). The
 # no-change run follows cold (a)'s last run and keeps its cache and output.
-if [ "$RACE_ONLY" = 0 ]; then
+if [ "$RACE_ONLY" = 0 ] && [ "$IMPORT_ONLY" = 0 ]; then
   hyperfine --style basic --runs "$RUNS" --export-json "$WORK/hf.json" \
     --prepare "rm -rf $WORK/cache-a $WORK/gen-a" -n a_run_auto_pch "$RUN_A" \
     --prepare "true" -n d_run_nochange "$RUN_A" \
@@ -198,6 +208,23 @@ if [ -n "$PEER" ]; then
     timed opscan_cold "$RUN_A"
     timed opscan_nochange "$RUN_A"
     if [ $((round % 2)) = 0 ]; then timed peer "rm -rf $WORK/peer-out && mkdir $WORK/peer-out && $PEER"; fi
+  done
+fi
+
+# import-yaml against a cold run: each round imports functions.yaml into
+# fresh copies of the original sources (those kept above; the copy is not
+# timed) and runs opscan cold on the annotated ones; odd rounds import first.
+if [ -n "$ET" ] && [ "$RACE_ONLY" = 0 ]; then
+  IMPORT="cd $WORK/imp && $OPSCAN import-yaml $ET/kernels/portable/functions.yaml kernels/op_*.cpp -- $FLAGS"
+  fresh_sources() {
+    rm -rf "$WORK/imp" && mkdir -p "$WORK/imp/kernels"
+    for f in kernels/op_*.cpp; do cp "$ET/kernels/portable/cpu/${f#kernels/}" "$WORK/imp/kernels/"; done
+  }
+  for round in $(seq "$RUNS"); do
+    if [ $((round % 2)) = 1 ]; then fresh_sources; timed import_yaml "$IMPORT"; fi
+    rm -rf "$WORK/cache-a" "$WORK/gen-a"
+    timed import_cold "$RUN_A"
+    if [ $((round % 2)) = 0 ]; then fresh_sources; timed import_yaml "$IMPORT"; fi
   done
 fi
 
@@ -260,6 +287,24 @@ if "peer" in rows:
         print(f"| {label} | {w:.2f} ({min(pw):.2f}–{max(pw):.2f}) | {c:.2f} ({min(pc):.2f}–{max(pc):.2f}) | {target} | {yes(met)} |")
     nc = med("opscan_nochange", 0)
     print(f"\nno-change re-run under 0.1 s: {nc:.3f} s, {yes(nc < 0.1)}")
+if "import_yaml" in rows:
+    imp, cold = rows["import_yaml"], rows["import_cold"]
+    def cell(v):
+        return f"{statistics.median(v):.2f} s ({min(v):.2f}–{max(v):.2f})"
+    print(f"\nimport-yaml against a cold run of the same files, {len(imp)} interleaved rounds;")
+    print("wall and CPU (user+sys) median (min–max), peak RSS of the largest process:\n")
+    print("| side | wall | CPU | peak RSS |")
+    print("|---|---|---|---|")
+    for label, v in (("(h) `opscan import-yaml` functions.yaml, fresh sources", imp),
+                     ("(i) opscan `run --registration named`, cold", cold)):
+        rss = [r[2] / 1024 for r in v]
+        print(f"| {label} | {cell([r[0] for r in v])} | {cell([r[1] for r in v])} | "
+              f"{statistics.median(rss):.0f} MB ({min(rss):.0f}–{max(rss):.0f}) |")
+    w = statistics.median(r[0] for r in imp) / statistics.median(r[0] for r in cold)
+    c = statistics.median(r[1] for r in imp) / statistics.median(r[1] for r in cold)
+    pw = [i[0] / o[0] for i, o in zip(imp, cold)]
+    print(f"\n(h)/(i): wall {w:.2f} (per round {min(pw):.2f}–{max(pw):.2f}), CPU {c:.2f}; "
+          f"no slower than a cold run (wall ≤ 1.0): {yes(w <= 1.0)}")
 EOF
 [ -z "$PEER" ] && echo "peer not measured: $PEER_WHY" >&2
 exit 0

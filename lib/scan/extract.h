@@ -6,10 +6,12 @@
 #include "diag/diag.h"
 #include "ir/ir.h"
 #include "scan/known_schemas.h"
+#include "scan/preamble_unit.h"
 #include "scan/scan.h"
 #include "scan/signature.h"
 
 #include <clang-c/Index.h>
+#include <optional>
 #include <string>
 
 namespace opscan::scan {
@@ -35,6 +37,12 @@ Extracted extract_kernels(CXTranslationUnit tu, const std::string& main_file,
 
 // The functions declared at namespace scope in `main_file`, and its includes.
 SourceSites sites_of(CXTranslationUnit tu, const std::string& main_file);
+
+// The same of the file `at` places in a preamble unit (preamble_unit.h),
+// mapped back to the file: what sites_of gives for a plain parse of it.
+// Nullopt when something cannot be mapped back (the file then needs a plain
+// parse).
+std::optional<SourceSites> unit_sites_of(CXTranslationUnit tu, const UnitPlacement& at);
 
 // The functions of `main_file` that would scan as kernels, without
 // diagnostics, once annotated with the operator name derived from them:

@@ -49,7 +49,7 @@ CXTranslationUnit PreambleUnit::parse(CXIndex index, const std::string& file,
     return nullptr;
   std::string unit = shared_ + ";\n#line 1 \"" + *name + "\"\n";
   placement = {path_, file, static_cast<uint32_t>(prefix_.includes.size() + 2),
-               static_cast<uint32_t>(unit.size())};
+               static_cast<uint32_t>(unit.size()), static_cast<uint32_t>(prefix_.includes.size())};
   unit += text;
   std::vector<CXUnsavedFile> unsaved = {
       {path_.c_str(), unit.data(), static_cast<unsigned long>(unit.size())}};

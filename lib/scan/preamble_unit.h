@@ -46,6 +46,7 @@ struct UnitPlacement {
   std::string file;   // the file, as given (a plain parse names it so)
   uint32_t lines = 0; // lines before the file's first
   uint32_t bytes = 0; // bytes before it
+  uint32_t includes = 0; // the shared #include lines, the unit's first
 };
 
 class PreambleUnit {

@@ -373,6 +373,60 @@ unsigned jobs_for(const Options& options, size_t files) {
   return static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>(jobs, files)));
 }
 
+// Parses `candidates` on up to `jobs` threads: with `units`, the files that
+// share leading #include lines (as planned for preamble units) one after
+// another in a unit, each other file alone. parse(indexes, unit, k) parses
+// candidates[k], in `unit` when it is not null, and says whether the unit
+// stood for the file. Returns how many units stood for a file.
+size_t in_units(const std::vector<PchCandidate>& candidates, bool units, unsigned jobs,
+                const std::function<bool(Indexes&, PreambleUnit*, size_t)>& parse) {
+  PchPlan plan;
+  if (units && candidates.size() > 1)
+    plan = plan_pchs(candidates, kPreambleUnitCosts);
+  plan.pch_of.resize(candidates.size(), -1);
+  // A task is a unit's files or a file alone; the largest first.
+  std::vector<std::vector<size_t>> tasks(plan.pchs.size());
+  for (size_t k = 0; k < candidates.size(); ++k) {
+    if (plan.pch_of[k] >= 0)
+      tasks[plan.pch_of[k]].push_back(k);
+    else
+      tasks.push_back({k});
+  }
+  auto largest_first = [&] {
+    std::stable_sort(tasks.begin(), tasks.end(),
+                     [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  };
+  largest_first();
+  // A unit is parsed on one core: while cores would idle, a large one is
+  // split in two, each half making the preamble again (it costs about two
+  // parses; each further file about a twentieth of one).
+  constexpr size_t kSplitUnitFiles = 16;
+  while (!tasks.empty() && tasks.size() < jobs && tasks.front().size() >= kSplitUnitFiles) {
+    std::vector<size_t> half(tasks.front().begin() + tasks.front().size() / 2, tasks.front().end());
+    tasks.front().resize(tasks.front().size() / 2);
+    tasks.push_back(std::move(half));
+    largest_first();
+  }
+  // The units' preambles, in a private directory that a killed scan leaves
+  // for the next run to remove (without one, in TMPDIR itself).
+  std::optional<support::PrivateDirectory> preambles;
+  std::optional<TemporaryDirectoryVariable> preambles_variable;
+  if (!plan.pchs.empty() && (preambles = support::PrivateDirectory::make("scan")))
+    preambles_variable.emplace(preambles->path());
+  std::atomic<size_t> used{0};
+  in_parallel(jobs, tasks.size(), [&](Indexes& indexes, size_t task) {
+    std::optional<PreambleUnit> unit;
+    const std::vector<size_t>& members = tasks[task];
+    if (members.size() > 1)
+      unit.emplace(plan.pchs[plan.pch_of[members[0]]], candidates[members[0]].file);
+    bool used_unit = false;
+    for (size_t k : members)
+      used_unit = parse(indexes, unit ? &*unit : nullptr, k) || used_unit;
+    used += used_unit;
+  });
+  return used;
+}
+
 } // namespace
 
 // Every file of `files`, absolute with symbolic links resolved: what build
@@ -520,91 +574,48 @@ Result scan(const Options& options) {
     context.known = &*known;
   }
   std::vector<size_t> to_parse;
+  std::vector<PchCandidate> candidates;
   for (size_t i = 0; i < files; ++i) {
-    if (!prepared[i].done)
+    if (!prepared[i].done) {
       to_parse.push_back(i);
-  }
-  PchPlan plan;
-  if (options.auto_pch && to_parse.size() > 1) {
-    std::vector<PchCandidate> candidates;
-    for (size_t i : to_parse)
       candidates.push_back({prepared[i].command->file, prepared[i].command->args});
-    plan = plan_pchs(candidates, kPreambleUnitCosts);
+    }
   }
-  plan.pch_of.resize(to_parse.size(), -1);
-  // A task is a unit's files or a file alone; the largest first.
-  std::vector<std::vector<size_t>> tasks(plan.pchs.size());
-  for (size_t k = 0; k < to_parse.size(); ++k) {
-    if (plan.pch_of[k] >= 0)
-      tasks[plan.pch_of[k]].push_back(to_parse[k]);
-    else
-      tasks.push_back({to_parse[k]});
-  }
-  auto largest_first = [&] {
-    std::stable_sort(tasks.begin(), tasks.end(),
-                     [](const auto& a, const auto& b) { return a.size() > b.size(); });
-  };
-  largest_first();
-  // A unit is parsed on one core: while cores would idle, a large one is
-  // split in two, each half making the preamble again (it costs about two
-  // parses; each further file about a twentieth of one).
-  constexpr size_t kSplitUnitFiles = 16;
-  while (!tasks.empty() && tasks.size() < jobs && tasks.front().size() >= kSplitUnitFiles) {
-    std::vector<size_t> half(tasks.front().begin() + tasks.front().size() / 2, tasks.front().end());
-    tasks.front().resize(tasks.front().size() / 2);
-    tasks.push_back(std::move(half));
-    largest_first();
-  }
-  // The units' preambles, in a private directory that a killed scan leaves
-  // for the next run to remove (without one, in TMPDIR itself).
-  std::optional<support::PrivateDirectory> preambles;
-  std::optional<TemporaryDirectoryVariable> preambles_variable;
-  if (!plan.pchs.empty() && (preambles = support::PrivateDirectory::make("scan")))
-    preambles_variable.emplace(preambles->path());
   if (!to_parse.empty()) {
     if (auto unavailable = libclang_unavailable()) {
       out.diagnostics.push_back(std::move(*unavailable));
       return out;
     }
   }
-  std::atomic<size_t> shared{0}, units{0};
+  std::atomic<size_t> shared{0};
   std::set<std::string> stored_used;
   std::mutex stored_mutex;
-  in_parallel(jobs, tasks.size(), [&](Indexes& indexes, size_t task) {
-    std::optional<PreambleUnit> unit;
-    const std::vector<size_t>& members = tasks[task];
-    if (members.size() > 1) {
-      const size_t k = std::find(to_parse.begin(), to_parse.end(), members[0]) - to_parse.begin();
-      unit.emplace(plan.pchs[plan.pch_of[k]], prepared[members[0]].command->file);
-    }
-    bool used_unit = false;
-    for (size_t i : members) {
-      const CompileCommand& command = *prepared[i].command;
-      bool done = unit && parse_prepared(index_of(indexes.skip_pch, true), context, prepared[i],
-                                         {nullptr, &*unit}, results[i]);
-      used_unit = used_unit || done;
-      // A header stored by `opscan pch --shared` for the file's first lines.
-      std::optional<AutoPch> pch;
-      if (!done && pch_store)
-        pch = pch_store->find(command.args, shareable_prefix(command.file, command.args));
-      if (!done && pch) {
-        done = parse_prepared(index_of(indexes.skip_pch, true), context, prepared[i],
-                              {&*pch, nullptr}, results[i]);
-        if (done) {
-          std::lock_guard lock(stored_mutex);
-          stored_used.insert(pch->path);
+  const size_t units = in_units(
+      candidates, options.auto_pch, jobs, [&](Indexes& indexes, PreambleUnit* unit, size_t k) {
+        const size_t i = to_parse[k];
+        const CompileCommand& command = *prepared[i].command;
+        bool done = unit && parse_prepared(index_of(indexes.skip_pch, true), context, prepared[i],
+                                           {nullptr, unit}, results[i]);
+        const bool in_unit = done;
+        // A header stored by `opscan pch --shared` for the file's first lines.
+        std::optional<AutoPch> pch;
+        if (!done && pch_store)
+          pch = pch_store->find(command.args, shareable_prefix(command.file, command.args));
+        if (!done && pch) {
+          done = parse_prepared(index_of(indexes.skip_pch, true), context, prepared[i],
+                                {&*pch, nullptr}, results[i]);
+          if (done) {
+            std::lock_guard lock(stored_mutex);
+            stored_used.insert(pch->path);
+          }
         }
-      }
-      if (done)
-        ++shared;
-      else
-        parse_prepared(index_of(indexes.plain, false), context, prepared[i], {}, results[i]);
-      file_done(i);
-    }
-    units += used_unit;
-  });
-  preambles_variable.reset();
-  preambles.reset();
+        if (done)
+          ++shared;
+        else
+          parse_prepared(index_of(indexes.plain, false), context, prepared[i], {}, results[i]);
+        file_done(i);
+        return in_unit;
+      });
   out.files_with_pch = shared;
   out.pchs = units + stored_used.size();
   // A cache that cannot be written costs the next scan its speed, not its
@@ -712,19 +723,44 @@ LocateResult locate_functions(const Options& options) {
   const std::vector<CompileCommand> commands = commands_for(options, db.get(), out.diagnostics);
   std::vector<std::optional<SourceSites>> sites(commands.size());
   std::vector<diag::Diagnostics> diagnostics(commands.size());
-  in_parallel(jobs_for(options, commands.size()), commands.size(), [&](Indexes& indexes, size_t i) {
-    const CompileCommand& command = commands[i];
-    TranslationUnit tu =
-        parse(index_of(indexes.plain, false), command.file, command.args,
-              CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing, diagnostics[i]);
-    if (!tu)
-      return;
-    diag::Diagnostics errors = clang_errors(tu.get());
-    if (!errors.empty())
-      diagnostics[i].insert(diagnostics[i].end(), errors.begin(), errors.end());
-    else
-      sites[i] = sites_of(tu.get(), command.file);
-  });
+  std::vector<PchCandidate> candidates;
+  for (const CompileCommand& command : commands)
+    candidates.push_back({command.file, command.args});
+  // As scan parses them: files that share leading #include lines in units,
+  // and a file the unit reports anything about, or whose sites cannot be
+  // mapped back, alone.
+  std::atomic<size_t> in_unit{0};
+  in_units(candidates, options.auto_pch, jobs_for(options, commands.size()),
+           [&](Indexes& indexes, PreambleUnit* unit, size_t i) {
+             const CompileCommand& command = commands[i];
+             if (unit) {
+               UnitPlacement at;
+               const std::optional<std::string> text =
+                   support::read_file(command.file, nullptr, kMaxSourceBytes);
+               CXTranslationUnit tu =
+                   text ? unit->parse(index_of(indexes.skip_pch, true), command.file, *text, at)
+                        : nullptr;
+               if (tu && clang_getNumDiagnostics(tu) == 0)
+                 sites[i] = unit_sites_of(tu, at);
+               if (sites[i]) {
+                 ++in_unit;
+                 return true;
+               }
+             }
+             TranslationUnit tu =
+                 parse(index_of(indexes.plain, false), command.file, command.args,
+                       CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing,
+                       diagnostics[i]);
+             if (!tu)
+               return false;
+             diag::Diagnostics errors = clang_errors(tu.get());
+             if (!errors.empty())
+               diagnostics[i].insert(diagnostics[i].end(), errors.begin(), errors.end());
+             else
+               sites[i] = sites_of(tu.get(), command.file);
+             return false;
+           });
+  out.files_in_units = in_unit;
   for (size_t i = 0; i < commands.size(); ++i) {
     out.diagnostics.insert(out.diagnostics.end(), diagnostics[i].begin(), diagnostics[i].end());
     if (sites[i])

@@ -115,11 +115,13 @@ struct SourceSites {
 struct LocateResult {
   std::vector<SourceSites> files; // one per file parsed without errors, in order
   diag::Diagnostics diagnostics;  // libclang's errors; a file with errors has no sites
+  size_t files_in_units = 0;      // parsed in a unit sharing their leading #include lines
 };
 
-// Parses each of options.files as scan does (its build_dir, extra_args and
-// jobs are used; nothing is cached) and lists the functions declared at
-// namespace scope in the file itself.
+// Parses each of options.files as scan does (its build_dir, extra_args,
+// jobs and auto_pch are used; nothing is cached: files that share leading
+// #include lines are parsed in units, with the same result) and lists the
+// functions declared at namespace scope in the file itself.
 LocateResult locate_functions(const Options& options);
 
 // A function with a kernel's shape and no OPSCAN_KERNEL, and the edit that

@@ -217,6 +217,71 @@ TEST(PlanImport, AnArgMetaOfAHundredThousandArgumentsIsNotWritten) {
   EXPECT_TRUE(plan.edits.empty());
 }
 
+// The import of `yaml` into `files` (compiled with -I include_dir), the
+// functions located with preamble units or plain parses.
+ImportPlan import_located(const std::string& yaml, const std::vector<std::string>& files,
+                          const std::string& include_dir, bool units, size_t& in_units) {
+  scan::Options options;
+  options.files = files;
+  options.extra_args = {"-x", "c++", "-std=c++17", "-I" + include_dir};
+  options.jobs = 2;
+  options.auto_pch = units;
+  const scan::LocateResult located = scan::locate_functions(options);
+  EXPECT_TRUE(located.diagnostics.empty()) << located.diagnostics[0].message;
+  EXPECT_EQ(located.files.size(), files.size());
+  in_units = located.files_in_units;
+  return plan_import(entries_of(yaml), located.files);
+}
+
+TEST(ImportYaml, FilesParsedInUnitsAreAnnotatedAsWhenParsedAlone) {
+  // Files sharing their first #include lines are parsed in one unit with
+  // those lines as its preamble: every place import-yaml edits (after the
+  // last #include, above each kernel) must be the file's own.
+  TempDir dir;
+  dir.write("include/opscan/annotations.h", "#pragma once\n#define OPSCAN_KERNEL(...)\n");
+  dir.write("include/ops.h", "#pragma once\n#include <vector>\n#include <string>\n"
+                             "namespace torch::executor { struct Tensor {}; }\n");
+  dir.write("src/ops.h", "#pragma once\n#include <ops.h>\n#include <map>\n");
+  const std::string angle = "#include <ops.h>\n#include <map>\n";
+  auto kernel = [](int i) {
+    return "namespace torch::executor::native {\n  Tensor& k" + std::to_string(i) +
+           "_out(const Tensor& self, Tensor& out);\n}\n";
+  };
+  std::vector<std::string> files = {
+      dir.write("lib/k0.cpp", "// licence\n\n" + angle + kernel(0)),
+      dir.write("lib/k1.cpp", angle + "#include <set>\n\n" + kernel(1)),
+      dir.write("lib/k2.cpp", angle + "#include <opscan/annotations.h>\n" + kernel(2)),
+      dir.write("lib/k3.cpp", angle + "int x;\n#include <vector>\n" + kernel(3)),
+      dir.write("lib/k4.cpp", "int first;\n" + angle + kernel(4)),
+      dir.write("src/k5.cpp", "#include \"ops.h\"\n" + kernel(5)),
+      dir.write("src/k6.cpp", "#include \"ops.h\"\n#include <deque>\n" + kernel(6)),
+      dir.write("src/k7.cpp", "#include \"ops.h\"\n/* end */ " + kernel(7)),
+  };
+  std::string yaml;
+  for (int i = 0; i < 8; ++i)
+    yaml += "- op: k" + std::to_string(i) + ".out\n  kernels:\n    - arg_meta: null\n" +
+            "      kernel_name: torch::executor::k" + std::to_string(i) + "_out\n";
+  size_t in_units = 0, plain_in_units = 0;
+  const ImportPlan with = import_located(yaml, files, dir.file("include"), true, in_units);
+  const ImportPlan without =
+      import_located(yaml, files, dir.file("include"), false, plain_in_units);
+  EXPECT_EQ(in_units, 7u);
+  EXPECT_EQ(plain_in_units, 0u);
+  EXPECT_TRUE(with.diagnostics.empty()) << with.diagnostics[0].message;
+  EXPECT_EQ(with.placed, 8u);
+  ASSERT_EQ(with.edits.size(), without.edits.size());
+  for (size_t i = 0; i < with.edits.size(); ++i) {
+    EXPECT_EQ(with.edits[i].path, without.edits[i].path);
+    EXPECT_EQ(with.edits[i].content, without.edits[i].content);
+    EXPECT_EQ(with.edits[i].annotations, without.edits[i].annotations);
+  }
+  // One of them, in full: the include after the file's own last one.
+  EXPECT_EQ(with.edits.at(1).content,
+            angle + "#include <set>\n#include <opscan/annotations.h>\n\n"
+                    "namespace torch::executor::native {\n  OPSCAN_KERNEL(\"aten::k1.out\")\n"
+                    "  Tensor& k1_out(const Tensor& self, Tensor& out);\n}\n");
+}
+
 TEST(PlanImport, OnlyTheFirstTwentyOfACodeAreShownAndTheRestCounted) {
   // 250 kernels the files do not declare, and one that is found.
   TempDir dir;

@@ -1,12 +1,14 @@
 // Preamble units: files that share their leading #include lines parsed as
 // re-parses of one translation unit. Each scan runs with and without them
 // (--no-auto-pch) and must give the same IR (locations and source hashes
-// included), diagnostics, inputs and cache behaviour.
+// included), diagnostics, inputs and cache behaviour; locate_functions (what
+// import-yaml reads) the same sites.
 #include "ir/json.h"
 #include "scan/scan.h"
 #include "scan_test_helpers.h"
 
 #include <filesystem>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
@@ -65,6 +67,42 @@ protected:
       files.push_back(
           kernel("src/" + stem + std::to_string(i) + ".cpp", prefix, stem + std::to_string(i)));
     return files;
+  }
+
+  LocateResult locate(const std::vector<std::string>& files, bool units) {
+    Options options;
+    options.files = files;
+    options.extra_args = {"-std=c++17", "-I" + dir_.file("include")};
+    options.jobs = 2;
+    options.auto_pch = units;
+    return locate_functions(options);
+  }
+
+  // locate_functions with units, checked against it without: every site,
+  // as text. Returns how many files the units parsed.
+  size_t same_sites_either_way(const std::vector<std::string>& files) {
+    const LocateResult with = locate(files, true);
+    const LocateResult without = locate(files, false);
+    EXPECT_EQ(without.files_in_units, 0u);
+    EXPECT_EQ(describe(with.diagnostics), describe(without.diagnostics));
+    EXPECT_EQ(with.files.size(), without.files.size());
+    for (size_t i = 0; i < with.files.size() && i < without.files.size(); ++i)
+      EXPECT_EQ(sites_text(with.files[i]), sites_text(without.files[i]));
+    return with.files_in_units;
+  }
+
+  static std::string sites_text(const SourceSites& sites) {
+    std::string text = fmt::format("{} after_includes={} annotations={}\n", sites.file,
+                                   sites.after_includes, sites.includes_annotations);
+    for (const FunctionSite& f : sites.functions) {
+      text += fmt::format("  {} at {}:{}:{}+{} macro={} annotated={}", f.qualified_name,
+                          f.begin.file, f.begin.line, f.begin.column, f.begin.offset,
+                          f.written_by_macro, f.annotated);
+      if (f.key_tensors)
+        text += fmt::format(" tensors={},{}", f.key_tensors->first, f.key_tensors->second);
+      text += "\n";
+    }
+    return text;
   }
 
   TempDir dir_;
@@ -186,6 +224,71 @@ TEST_F(PreambleUnitTest, TheCacheKnowsEachFileAndTheSharedHeaders) {
   EXPECT_EQ(header.files_parsed, 4u);
   EXPECT_EQ(argument_types(header.module.kernels.at(3)).at(1), "float");
   EXPECT_EQ(ir::to_json(header.module), ir::to_json(run(files, false).module));
+}
+
+TEST_F(PreambleUnitTest, LocatedSitesAreThoseOfPlainParses) {
+  // What import-yaml places annotations by: every function's place, where
+  // the #include lines end and whether the annotations header is included.
+  write("include/opscan/annotations.h",
+        "#pragma once\n#include \"" + (kRepo / "include/opscan/annotations.h").string() + "\"\n");
+  write("include/plain.h", "#pragma once\n#include <vector>\n#include <map>\nstruct Tensor {};\n");
+  write("include/with_annotations.h", "#pragma once\n#include <opscan/annotations.h>\n");
+  write("include/unguarded.h", "// included twice\n");
+  const std::string kernel = "Tensor& k_out(const Tensor& self, Tensor& out);\n";
+  const std::string angle = "#include <plain.h>\n#include <string>\n";
+  std::vector<std::string> files = {
+      // The kernel right after the shared lines.
+      write("src/right_after.cpp", angle + kernel),
+      // Comments and blank lines first; more includes after the shared ones.
+      write("src/more.cpp", "// licence\n\n/* block\n */\n" + angle +
+                                "#include <set>\n\nnamespace a::native {\n" + kernel + "}\n"),
+      // A last include that enters nothing (<vector> is in), then a later
+      // one after code.
+      write("src/entered_nothing.cpp",
+            angle + "#include <vector>\nint x;\n#include <deque>\n" + kernel),
+      write("src/late_guarded.cpp", angle + "int y;\n#include <map>\n" + kernel),
+      // An unguarded header, entered by each line naming it.
+      write("src/unguarded.cpp", angle + "#include <unguarded.h>\n" + kernel +
+                                     "#include <unguarded.h>\nvoid after();\n"),
+      // The annotations header: after the shared lines, directly or not.
+      write("src/annotations.cpp", angle + "#include <opscan/annotations.h>\n" + kernel),
+      write("src/annotations_within.cpp", angle + "#include <with_annotations.h>\n" + kernel),
+      // Functions a macro declares, and one already annotated.
+      write("src/macro.cpp", angle +
+                                 "#include <opscan/annotations.h>\n"
+                                 "#define DECLARE(name) Tensor& name(Tensor& out);\n"
+                                 "DECLARE(m_out)\nDECLARE(n_out)\n"
+                                 "OPSCAN_KERNEL(\"t::k.out\")\n" +
+                                 kernel),
+      // Code before the #include lines: no prefix to share.
+      write("src/code_first.cpp", "void first();\n" + angle + kernel),
+  };
+  // Quoted headers beside the sources, per directory.
+  write("x/ops.h", "#pragma once\n#include <plain.h>\nusing Count = long;\n");
+  write("y/ops.h", "#pragma once\n#include <plain.h>\n#include <opscan/annotations.h>\n");
+  for (const char* dir : {"x", "y"}) {
+    for (int i = 0; i < 3; ++i)
+      files.push_back(write(fmt::format("{}/k{}.cpp", dir, i),
+                            fmt::format("#include \"ops.h\"\n{}namespace {}{} {{\n{}}}\n",
+                                        i == 2 ? "#include <string>\n" : "", dir, i, kernel)));
+  }
+  // Kernels of ExecuTorch's types, whose tensors a kernel key counts.
+  for (const std::string& file : kernels("e", "#include <common.h>", 2))
+    files.push_back(file);
+  EXPECT_EQ(same_sites_either_way(files), 16u);
+}
+
+TEST_F(PreambleUnitTest, LocatedSitesOfFilesTheUnitRefusesAreThoseOfPlainParses) {
+  write("include/plain.h", "#pragma once\n#include <vector>\nstruct Tensor {};\n");
+  const std::string prefix = "#include <plain.h>\n#include <string>\n";
+  std::vector<std::string> files;
+  for (int i = 0; i < 3; ++i)
+    files.push_back(write(fmt::format("src/ok{}.cpp", i), prefix + "Tensor f(Tensor);\n"));
+  // An error: reported as a plain parse reports it, and no sites.
+  files.push_back(write("src/error.cpp", prefix + "Unknown g(Tensor);\n"));
+  // __BASE_FILE__: a unit would change it.
+  files.push_back(write("src/base.cpp", prefix + "const char* b = __BASE_FILE__;\nTensor h();\n"));
+  EXPECT_EQ(same_sites_either_way(files), 3u);
 }
 
 } // namespace
