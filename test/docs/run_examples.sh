@@ -15,6 +15,8 @@
 #   <!-- docs-test: output -->          the block below is the stdout of the
 #                                       ```sh block just above it
 #   <!-- docs-test: output 2>&1 -->     ... its stdout and stderr, merged
+#                                       (in both, the directory the page
+#                                       runs in is written $PWD)
 #   <!-- docs-test: file PATH -->       the block below is written to PATH
 #                                       before the next ```sh block runs
 set -uo pipefail
@@ -26,6 +28,15 @@ failures=0
 fail() {
   echo "FAILED: $*" >&2
   failures=$((failures + 1))
+}
+
+# The output as the page shows it: the page's temporary directory, which
+# changes every run, is written $PWD (the directory the examples run in).
+in_page_terms() {
+  awk -v d="$dir" '{
+    while ((i = index($0, d)) > 0) $0 = substr($0, 1, i - 1) "$PWD" substr($0, i + length(d))
+    print
+  }' "$1"
 }
 
 for page in "$@"; do
@@ -111,7 +122,7 @@ for page in "$@"; do
       sed 's/^/  | /' "$blocks/$i.body" >&2
       [[ -f $work/err ]] && sed 's/^/  stderr: /' "$work/err" >&2
       sed 's/^/  stdout: /' "$work/out" >&2
-    elif [[ -n $expect ]] && ! diff -u "$blocks/$j.body" "$work/out" >"$work/diff"; then
+    elif [[ -n $expect ]] && ! diff -u "$blocks/$j.body" <(in_page_terms "$work/out") >"$work/diff"; then
       fail "$at: the output differs from the page's (- page, + actual):"
       cat "$work/diff" >&2
     else
