@@ -102,133 +102,156 @@ struct Site {
 
 } // namespace
 
-ImportPlan plan_import(const std::vector<yaml::Entry>& entries,
-                       const std::vector<scan::SourceSites>& sites) {
-  ImportPlan plan;
-  diag::Diagnostics& diags = plan.diagnostics;
-  // Each function's declaration to annotate: its first in the files (any
-  // declaration of a kernel may carry its annotation).
-  std::map<std::string, Site> by_name;
-  for (size_t f = 0; f < sites.size(); ++f) {
-    for (const scan::FunctionSite& fn : sites[f].functions)
-      by_name.try_emplace(fn.qualified_name, Site{&fn, f});
+namespace {
+
+// The import's work: which function each kernel's annotation goes on, and
+// the text inserted in each file.
+class Importer {
+public:
+  explicit Importer(const std::vector<scan::SourceSites>& sites)
+      : sites_(sites), insertions_(sites.size()) {
+    // Each function's declaration to annotate: its first in the files (any
+    // declaration of a kernel may carry its annotation).
+    for (size_t f = 0; f < sites.size(); ++f) {
+      for (const scan::FunctionSite& fn : sites[f].functions)
+        by_name_.try_emplace(fn.qualified_name, Site{&fn, f});
+    }
   }
 
-  // Per file: offset -> the text inserted there.
-  std::vector<std::multimap<uint32_t, std::string>> insertions(sites.size());
-  std::map<std::string, std::string> annotated_for; // function -> operator
-  for (const yaml::Entry& entry : entries) {
+  void add(const yaml::Entry& entry) {
+    diag::Diagnostics& diags = plan_.diagnostics;
     std::optional<schema::OperatorName> op = operator_of(entry, diags);
     if (!op)
-      continue;
+      return;
     const std::string name = op->str();
     if (entry.kernels.empty()) {
       diags.push_back(diag::make_warning("opscan-import-no-kernels", entry.where,
                                          name + " names no kernel: nothing to annotate"));
-      continue;
+      return;
     }
     if (auto refused = refused_operator(entry, *op)) {
       diags.push_back(std::move(*refused));
-      plan.not_placed += entry.kernels.size();
-      continue;
+      plan_.not_placed += entry.kernels.size();
+      return;
     }
-    for (const yaml::Kernel& kernel : entry.kernels) {
-      const std::string function = function_of(kernel.kernel_name.text);
-      auto not_placed = [&](std::string code, diag::Location where, std::string message) {
-        diags.push_back(diag::make_warning(std::move(code), std::move(where), std::move(message)));
-        ++plan.not_placed;
-      };
-      // A dtype-specialised kernel (arg_meta) is annotated with its one key.
-      std::string args = support::cpp_string_literal(name);
-      if (kernel.arg_meta) {
-        const std::string desc = fmt::format("'{}' ({})", function, name);
-        std::optional<KernelKeys> keys = derive_kernel_keys(entry, kernel, desc, diags);
-        if (!keys) {
-          ++plan.not_placed;
-          continue;
-        }
-        if (keys->count > 1) {
-          std::string listed;
-          for (const std::string& key : keys->keys)
-            listed += (listed.empty() ? "" : ", ") + key;
-          if (keys->count > keys->keys.size())
-            listed += fmt::format(", ... ({} in all)", keys->count);
-          not_placed("opscan-import-keyed", kernel.where,
-                     fmt::format("{} has {} kernel keys ({}): an opscan kernel is one function "
-                                 "with one key; write one function per key, each annotated "
-                                 "OPSCAN_KERNEL(\"{}\", key = \"...\")",
-                                 desc, keys->count, listed, name));
-          continue;
-        }
-        args += ", key = " + support::cpp_string_literal(keys->keys[0]);
-      }
-      const std::string annotation = "OPSCAN_KERNEL(" + args + ")";
-      auto found = by_name.find(function);
-      if (found == by_name.end()) {
-        not_placed("opscan-import-not-found", kernel.kernel_name.where,
-                   fmt::format("kernel '{}' of {} is '{}', which the files given do not declare",
-                               kernel.kernel_name.text, name, function));
-        continue;
-      }
-      const scan::FunctionSite& fn = *found->second.function;
-      if (fn.annotated) {
-        diags.push_back(diag::make_note("opscan-import-annotated", fn.begin,
-                                        "'" + function + "' is annotated already: left as it is"));
-        continue;
-      }
-      if (fn.written_by_macro) {
-        not_placed("opscan-import-macro", fn.begin,
-                   fmt::format("'{}' ({}) is declared by a macro: annotate it by hand with {}",
-                               function, name, support::clipped(annotation, 400)));
-        continue;
-      }
-      if (auto why = refused_annotation(args, fn)) {
-        not_placed("opscan-import-refused", kernel.where,
-                   fmt::format("'{}' ({}) is not annotated: the scan would refuse its annotation "
-                               "({})",
-                               function, name, *why));
-        continue;
-      }
-      auto [previous, first] = annotated_for.try_emplace(function, name);
-      if (!first) {
-        not_placed("opscan-import-shared", kernel.kernel_name.where,
-                   fmt::format("'{}' is named for {} and for {}: annotated for {} only", function,
-                               previous->second, name, previous->second));
-        continue;
-      }
-      insertions[found->second.file].emplace(fn.begin.offset, annotation);
-      ++plan.placed;
-    }
+    for (const yaml::Kernel& kernel : entry.kernels)
+      add(entry, name, kernel);
   }
-  diags = diag::capped(std::move(diags), kMaxShown, "opscan-import-more");
-  if (diag::has_errors(diags))
-    return plan;
 
-  for (size_t f = 0; f < sites.size(); ++f) {
-    if (insertions[f].empty())
-      continue;
-    std::string error;
-    std::optional<std::string> text = support::read_file(sites[f].file, &error);
-    if (!text) {
-      diags.push_back(
-          diag::make_error("opscan-io", {sites[f].file, 0, 0, 0},
-                           "cannot read the file to annotate " + sites[f].file + ": " + error));
-      continue;
+  // The plan: its diagnostics capped; with no error, the edits of the files.
+  ImportPlan finish() && {
+    plan_.diagnostics = diag::capped(std::move(plan_.diagnostics), kMaxShown,
+                                     "opscan-import-more");
+    if (diag::has_errors(plan_.diagnostics))
+      return std::move(plan_);
+    for (size_t f = 0; f < sites_.size(); ++f) {
+      if (auto edit = edited(sites_[f], insertions_[f]))
+        plan_.edits.push_back(std::move(*edit));
     }
-    FileEdit edit{sites[f].file, "", insertions[f].size()};
+    return std::move(plan_);
+  }
+
+private:
+  void not_placed(std::string code, diag::Location where, std::string message) {
+    plan_.diagnostics.push_back(
+        diag::make_warning(std::move(code), std::move(where), std::move(message)));
+    ++plan_.not_placed;
+  }
+
+  // One kernel of `entry` (operator `name`): its annotation placed, or why not.
+  void add(const yaml::Entry& entry, const std::string& name, const yaml::Kernel& kernel) {
+    const std::string function = function_of(kernel.kernel_name.text);
+    // A dtype-specialised kernel (arg_meta) is annotated with its one key.
+    std::string args = support::cpp_string_literal(name);
+    if (kernel.arg_meta) {
+      const std::string desc = fmt::format("'{}' ({})", function, name);
+      std::optional<KernelKeys> keys = derive_kernel_keys(entry, kernel, desc, plan_.diagnostics);
+      if (!keys) {
+        ++plan_.not_placed;
+        return;
+      }
+      if (keys->count > 1) {
+        std::string listed;
+        for (const std::string& key : keys->keys)
+          listed += (listed.empty() ? "" : ", ") + key;
+        if (keys->count > keys->keys.size())
+          listed += fmt::format(", ... ({} in all)", keys->count);
+        not_placed("opscan-import-keyed", kernel.where,
+                   fmt::format("{} has {} kernel keys ({}): an opscan kernel is one function "
+                               "with one key; write one function per key, each annotated "
+                               "OPSCAN_KERNEL(\"{}\", key = \"...\")",
+                               desc, keys->count, listed, name));
+        return;
+      }
+      args += ", key = " + support::cpp_string_literal(keys->keys[0]);
+    }
+    const std::string annotation = "OPSCAN_KERNEL(" + args + ")";
+    auto found = by_name_.find(function);
+    if (found == by_name_.end()) {
+      not_placed("opscan-import-not-found", kernel.kernel_name.where,
+                 fmt::format("kernel '{}' of {} is '{}', which the files given do not declare",
+                             kernel.kernel_name.text, name, function));
+      return;
+    }
+    const scan::FunctionSite& fn = *found->second.function;
+    if (fn.annotated) {
+      plan_.diagnostics.push_back(diag::make_note(
+          "opscan-import-annotated", fn.begin, "'" + function + "' is annotated already: left as it is"));
+      return;
+    }
+    if (fn.written_by_macro) {
+      not_placed("opscan-import-macro", fn.begin,
+                 fmt::format("'{}' ({}) is declared by a macro: annotate it by hand with {}",
+                             function, name, support::clipped(annotation, 400)));
+      return;
+    }
+    if (auto why = refused_annotation(args, fn)) {
+      not_placed("opscan-import-refused", kernel.where,
+                 fmt::format("'{}' ({}) is not annotated: the scan would refuse its annotation "
+                             "({})",
+                             function, name, *why));
+      return;
+    }
+    auto [previous, first] = annotated_for_.try_emplace(function, name);
+    if (!first) {
+      not_placed("opscan-import-shared", kernel.kernel_name.where,
+                 fmt::format("'{}' is named for {} and for {}: annotated for {} only", function,
+                             previous->second, name, previous->second));
+      return;
+    }
+    insertions_[found->second.file].emplace(fn.begin.offset, annotation);
+    ++plan_.placed;
+  }
+
+  // The file of `site` with `insertions` made (and the annotations header
+  // included); nullopt when there are none, or after reporting why it
+  // cannot be read.
+  std::optional<FileEdit> edited(const scan::SourceSites& site,
+                                 const std::multimap<uint32_t, std::string>& insertions) {
+    if (insertions.empty())
+      return std::nullopt;
+    std::string error;
+    std::optional<std::string> text = support::read_file(site.file, &error);
+    if (!text) {
+      plan_.diagnostics.push_back(
+          diag::make_error("opscan-io", {site.file, 0, 0, 0},
+                           "cannot read the file to annotate " + site.file + ": " + error));
+      return std::nullopt;
+    }
+    FileEdit edit{site.file, "", insertions.size()};
     std::string& out = edit.content;
     size_t copied = 0;
     auto copy_to = [&](size_t offset) {
       out.append(*text, copied, offset - copied);
       copied = offset;
     };
-    if (!sites[f].includes_annotations) {
-      copy_to(std::min<size_t>(sites[f].after_includes, text->size()));
+    if (!site.includes_annotations) {
+      copy_to(std::min<size_t>(site.after_includes, text->size()));
       if (!out.empty() && out.back() != '\n')
         out += '\n';
       out += "#include <opscan/annotations.h>\n";
     }
-    for (const auto& [offset, annotation] : insertions[f]) {
+    for (const auto& [offset, annotation] : insertions) {
       copy_to(std::max<size_t>(copied, std::min<size_t>(offset, text->size())));
       // On a line of its own, indented like the declaration, when the
       // declaration starts its line; else just before it.
@@ -241,9 +264,25 @@ ImportPlan plan_import(const std::vector<yaml::Entry>& entries,
         out += annotation + " ";
     }
     copy_to(text->size());
-    plan.edits.push_back(std::move(edit));
+    return edit;
   }
-  return plan;
+
+  const std::vector<scan::SourceSites>& sites_;
+  ImportPlan plan_;
+  std::map<std::string, Site> by_name_;
+  // Per file: offset -> the text inserted there.
+  std::vector<std::multimap<uint32_t, std::string>> insertions_;
+  std::map<std::string, std::string> annotated_for_; // function -> operator
+};
+
+} // namespace
+
+ImportPlan plan_import(const std::vector<yaml::Entry>& entries,
+                       const std::vector<scan::SourceSites>& sites) {
+  Importer importer(sites);
+  for (const yaml::Entry& entry : entries)
+    importer.add(entry);
+  return std::move(importer).finish();
 }
 
 } // namespace opscan::migrate
