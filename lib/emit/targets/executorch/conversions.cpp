@@ -1,0 +1,132 @@
+// How ExecuTorch passes each schema type between its EValue stack and a
+// kernel's C++ parameters and returns (conversions.h).
+#include "emit/targets/executorch/conversions.h"
+
+#include <fmt/format.h>
+#include <map>
+#include <set>
+
+namespace opscan::emit::executorch {
+namespace {
+
+// A schema base type an EValue can carry: its C++ type in ExecuTorch, the
+// canonical name libclang gives it (int64_t is long here), and the EValue
+// accessor of a list of it, if EValue has lists of it.
+struct Element {
+  std::string cpp;
+  std::string canonical;
+  std::string list_accessor;
+};
+
+const Element* element_of(std::string_view base) {
+  static const std::map<std::string_view, Element> kElements = {
+      {"Tensor", {aten("Tensor"), "executorch::runtime::etensor::Tensor", "toTensorList"}},
+      {"Scalar", {aten("Scalar"), "executorch::runtime::etensor::Scalar", ""}},
+      {"ScalarType", {aten("ScalarType"), "executorch::runtime::etensor::ScalarType", ""}},
+      {"MemoryFormat", {aten("MemoryFormat"), "executorch::runtime::etensor::MemoryFormat", ""}},
+      {"Layout", {aten("Layout"), "executorch::runtime::etensor::Layout", ""}},
+      {"Device", {aten("Device"), "executorch::runtime::etensor::Device", ""}},
+      {"int", {"::std::int64_t", "long", "toIntList"}},
+      // ExecuTorch has no symbolic shapes: SymInt is int, as in its own generator.
+      {"SymInt", {"::std::int64_t", "long", "toIntList"}},
+      {"float", {"double", "double", "toDoubleList"}},
+      {"bool", {"bool", "bool", "toBoolList"}},
+      {"str", {"::std::string_view", "std::basic_string_view<char>", ""}},
+  };
+  auto it = kElements.find(base);
+  return it == kElements.end() ? nullptr : &it->second;
+}
+
+std::string optional_of(const std::string& t) {
+  return "::std::optional<" + t + ">";
+}
+std::string list_of(const std::string& t) {
+  return aten("ArrayRef<" + t + ">");
+}
+std::string canonical_optional_of(const std::string& t) {
+  return "std::optional<" + t + ">";
+}
+std::string canonical_list_of(const std::string& t) {
+  return "executorch::runtime::ArrayRef<" + t + ">";
+}
+
+} // namespace
+
+// Every type generated code names is spelled from the global namespace, so
+// no namespace of the user's (an operator namespace "std", say) can capture
+// it.
+std::string aten(std::string_view name) {
+  return fmt::format("::executorch::aten::{}", name);
+}
+
+// The conversion of an argument type, or why ExecuTorch cannot pass it. Only
+// what the real EValue defines is generated: to<T>() for every value type and
+// their optionals, the list accessors, toOptional<ArrayRef<T>>() for optional
+// lists and toListOptionalTensor() for Tensor?[].
+std::variant<Conversion, std::string> conversion_of(const schema::Type& type) {
+  const Element* e = element_of(type.base);
+  if (e == nullptr)
+    return "ExecuTorch has no " + type.base + " type";
+  using Kind = schema::TypeSuffix::Kind;
+  std::vector<Kind> suffixes;
+  for (const auto& s : type.suffixes)
+    suffixes.push_back(s.kind);
+
+  if (suffixes.empty())
+    return Conversion{e->cpp, "to<" + e->cpp + ">()", e->canonical};
+  if (suffixes == std::vector{Kind::optional}) {
+    return Conversion{optional_of(e->cpp), "toOptional<" + e->cpp + ">()",
+                      canonical_optional_of(e->canonical)};
+  }
+  if (suffixes == std::vector{Kind::list} || suffixes == std::vector{Kind::list, Kind::optional}) {
+    if (e->list_accessor.empty())
+      return "ExecuTorch has no list of " + type.base;
+    if (suffixes.size() == 1) {
+      return Conversion{list_of(e->cpp), e->list_accessor + "()", canonical_list_of(e->canonical)};
+    }
+    return Conversion{optional_of(list_of(e->cpp)), "toOptional<" + list_of(e->cpp) + ">()",
+                      canonical_optional_of(canonical_list_of(e->canonical))};
+  }
+  if (suffixes == std::vector{Kind::optional, Kind::list}) {
+    if (type.base != "Tensor")
+      return "ExecuTorch has lists of optional Tensors only, not of optional " + type.base;
+    return Conversion{list_of(optional_of(e->cpp)), "toListOptionalTensor()",
+                      canonical_list_of(canonical_optional_of(e->canonical))};
+  }
+  return "ExecuTorch has no value of this shape (nested lists or optionals)";
+}
+
+std::variant<ReturnConversion, std::string> return_conversion_of(const schema::Type& type) {
+  const Element* e = element_of(type.base);
+  if (e == nullptr)
+    return "ExecuTorch has no " + type.base + " type";
+  if (type.suffixes.empty() && type.base == "Tensor") {
+    if (type.is_mutable())
+      return ReturnConversion{e->cpp + "&", e->canonical + " &"};
+    return ReturnConversion{e->cpp, e->canonical};
+  }
+  static const std::set<std::string_view> kValues = {"int", "SymInt", "float", "bool", "Scalar"};
+  if (type.suffixes.empty() && kValues.contains(type.base))
+    return ReturnConversion{e->cpp, e->canonical};
+  return std::string("the return slot (an EValue) holds only a Tensor, int, float, bool or Scalar");
+}
+
+Passing passing_of(std::string_view canonical) {
+  if (!canonical.ends_with('&'))
+    return Passing::value;
+  return canonical.starts_with("const ") ? Passing::const_ref : Passing::ref;
+}
+
+std::string declare(const std::string& cpp_type, Passing passing) {
+  switch (passing) {
+  case Passing::value:
+    return cpp_type;
+  case Passing::const_ref:
+    return "const " + cpp_type + "&";
+  case Passing::ref:
+    return cpp_type + "&";
+  }
+  return cpp_type;
+}
+
+} // namespace opscan::emit::executorch

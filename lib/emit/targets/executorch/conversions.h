@@ -1,0 +1,48 @@
+// How ExecuTorch passes each schema type between its EValue stack and a
+// kernel's C++ parameters and returns. Private to the ExecuTorch target.
+#pragma once
+
+#include "schema/schema.h"
+
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace opscan::emit::executorch {
+
+// How an argument of one schema type travels from the EValue stack to the
+// kernel: its C++ type in ExecuTorch, the EValue accessor that yields it, and
+// the canonical C++ type libclang reports for a kernel taking it.
+struct Conversion {
+  std::string cpp_type;
+  std::string accessor; // "to<::std::int64_t>()", "toTensorList()", ...
+  std::string canonical;
+};
+
+// The C++ type of one return, or why the return slot cannot hold it.
+struct ReturnConversion {
+  std::string cpp_type;
+  std::string canonical;
+};
+
+// How a kernel takes a parameter: by value, const reference or reference.
+enum class Passing { value, const_ref, ref };
+
+// Every type generated code names is spelled from the global namespace, so
+// no namespace of the user's (an operator namespace "std", say) can capture
+// it.
+std::string aten(std::string_view name);
+
+// The conversion of an argument type, or why ExecuTorch cannot pass it. Only
+// what the real EValue defines is generated: to<T>() for every value type and
+// their optionals, the list accessors, toOptional<ArrayRef<T>>() for optional
+// lists and toListOptionalTensor() for Tensor?[].
+std::variant<Conversion, std::string> conversion_of(const schema::Type& type);
+
+std::variant<ReturnConversion, std::string> return_conversion_of(const schema::Type& type);
+
+Passing passing_of(std::string_view canonical);
+
+std::string declare(const std::string& cpp_type, Passing passing);
+
+} // namespace opscan::emit::executorch
