@@ -167,7 +167,7 @@ using ServedByOperator = std::map<std::string, std::vector<Served>>;
 // Every kernel of the libraries that serve an ExecuTorch program, by
 // operator; a library of another target is a warning, and not counted.
 ServedByOperator served_by_operator(const std::vector<IrFile>& libraries,
-                                    diag::Diagnostics& diags) {
+                                    diag::Diagnostics& diags, size_t& counted) {
   ServedByOperator kernels;
   for (const IrFile& file : libraries) {
     if (file.module.library && file.module.library->target != executorch::kTargetName) {
@@ -178,6 +178,7 @@ ServedByOperator served_by_operator(const std::vector<IrFile>& libraries,
                       file.path, file.module.library->name, file.module.library->target)));
       continue;
     }
+    ++counted;
     for (const ir::Kernel& k : file.module.kernels)
       kernels[k.op.str()].push_back({&file, &k});
   }
@@ -297,7 +298,7 @@ void note_delegates(const executorch::Program& program, const std::string& path,
 ModelCheck check_model(const executorch::Program& program, const std::string& path,
                        const std::vector<IrFile>& libraries) {
   ModelCheck out;
-  const ServedByOperator kernels = served_by_operator(libraries, out.diagnostics);
+  const ServedByOperator kernels = served_by_operator(libraries, out.diagnostics, out.libraries);
   for (const auto& [op, need] : executorch::needed_operators(program)) {
     auto found = kernels.find(op);
     if (found == kernels.end()) {

@@ -56,8 +56,9 @@ struct ModelRow {
 // must be linked); a warning, opscan-model-library-target, for a library
 // of another target than executorch (its kernels are not counted).
 struct ModelCheck {
-  std::vector<ModelRow> rows; // by operator, then key
+  std::vector<ModelRow> rows; // by operator, then key (a key served twice has two rows)
   diag::Diagnostics diagnostics;
+  size_t libraries = 0; // those whose kernels count (the others are warned of)
 };
 ModelCheck check_model(const executorch::Program& program, const std::string& path,
                        const std::vector<IrFile>& libraries);

@@ -155,8 +155,8 @@ struct MacroName {
   std::string_view from;
 };
 
-constexpr std::string_view kFromGnuMode = "predefined by g++ and clang++ in GNU modes such as "
-                                          "-std=gnu++17, CMake's default";
+constexpr std::string_view kFromGnuMode = "the compiler, predefined by g++ and clang++ in GNU "
+                                          "modes such as -std=gnu++17, CMake's default";
 constexpr std::string_view kFromGlog = "glog's headers, which libtorch includes";
 constexpr std::string_view kFromTorch = "libtorch's headers";
 

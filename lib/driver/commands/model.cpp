@@ -51,19 +51,21 @@ ModelOutcome check_model_against(const std::string& model, const std::vector<std
   ModelCheck check = check_model(*program.program, model, read.files);
   out.diagnostics.insert(out.diagnostics.end(), check.diagnostics.begin(), check.diagnostics.end());
   out.status = status_of(out.diagnostics);
+  // A key two libraries serve has two rows: counted once.
   std::set<std::string> operators;
+  std::set<std::pair<std::string, std::string>> keys;
   size_t missing = 0;
   for (const ModelRow& row : check.rows) {
     operators.insert(row.op);
+    keys.emplace(row.op, row.key);
     missing += row.kernel == nullptr ? 1 : 0;
   }
   out.table = render(check.rows);
-  const size_t keys = check.rows.size();
-  out.table +=
-      fmt::format("opscan: {}: {} operator{}, {} kernel key{} needed; {} by {} librar{}\n", model,
-                  operators.size(), operators.size() == 1 ? "" : "s", keys, keys == 1 ? "" : "s",
-                  missing == 0 ? "all served" : fmt::format("{} not served", missing),
-                  read.files.size(), read.files.size() == 1 ? "y" : "ies");
+  out.table += fmt::format(
+      "opscan: {}: {} operator{}, {} kernel key{} needed; {} by {} librar{}\n", model,
+      operators.size(), operators.size() == 1 ? "" : "s", keys.size(), keys.size() == 1 ? "" : "s",
+      missing == 0 ? "all served" : fmt::format("{} not served", missing), check.libraries,
+      check.libraries == 1 ? "y" : "ies");
   return out;
 }
 
