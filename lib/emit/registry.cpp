@@ -1,15 +1,10 @@
-// The registry of targets by name, filled from targets/targets.def.
+// The registry of targets by name (the built-in ones: targets/builtin_targets.cpp).
 #include "emit/registry.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 namespace opscan::emit {
-
-// Each built-in target's factory, defined in its own folder.
-#define OPSCAN_TARGET(name) std::shared_ptr<const Target> make_##name##_target();
-#include "emit/targets/targets.def"
-#undef OPSCAN_TARGET
 
 bool TargetRegistry::add(std::shared_ptr<const Target> target) {
   std::string name(target->name());
@@ -30,17 +25,6 @@ std::vector<std::string> TargetRegistry::names() const {
 
 std::string TargetRegistry::listed() const {
   return fmt::format("{}", fmt::join(names(), ", "));
-}
-
-const TargetRegistry& builtin_targets() {
-  static const TargetRegistry registry = [] {
-    TargetRegistry r;
-#define OPSCAN_TARGET(name) r.add(make_##name##_target());
-#include "emit/targets/targets.def"
-#undef OPSCAN_TARGET
-    return r;
-  }();
-  return registry;
 }
 
 } // namespace opscan::emit

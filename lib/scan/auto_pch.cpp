@@ -480,9 +480,7 @@ std::optional<AutoPch> PchStore::get(CXIndex index, const PlannedPch& planned) {
     return std::nullopt;
   }
   Dependencies dependencies = dependencies_of(tu.get(), inclusions_of(tu.get()), args, cache_);
-  dependencies.inputs.push_back({pch, support::sha256_hex(*bytes)});
-  std::sort(dependencies.inputs.begin(), dependencies.inputs.end(),
-            [](const CachedInput& a, const CachedInput& b) { return a.path < b.path; });
+  add_inputs(dependencies, {{pch, support::sha256_hex(*bytes)}});
   cache_.store(key, header, dependencies, extracted.fragment);
   return loadable(pch, std::move(dependencies));
 }

@@ -305,4 +305,14 @@ Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<Inclusion>&
   return out;
 }
 
+void add_inputs(Dependencies& dependencies, const std::vector<CachedInput>& inputs) {
+  std::vector<CachedInput>& all = dependencies.inputs;
+  all.insert(all.end(), inputs.begin(), inputs.end());
+  auto by_path = [](const CachedInput& a, const CachedInput& b) { return a.path < b.path; };
+  std::stable_sort(all.begin(), all.end(), by_path);
+  all.erase(std::unique(all.begin(), all.end(),
+                        [](const CachedInput& a, const CachedInput& b) { return a.path == b.path; }),
+            all.end());
+}
+
 } // namespace opscan::scan

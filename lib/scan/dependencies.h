@@ -36,4 +36,8 @@ std::vector<Inclusion> inclusions_of(CXTranslationUnit tu, bool preamble = false
 Dependencies dependencies_of(CXTranslationUnit tu, const std::vector<Inclusion>& inclusions,
                              const std::vector<std::string>& args, FragmentCache& cache);
 
+// Adds `inputs` to `dependencies`' inputs, which stay sorted by path, each
+// once.
+void add_inputs(Dependencies& dependencies, const std::vector<CachedInput>& inputs);
+
 } // namespace opscan::scan

@@ -55,14 +55,14 @@ struct ScanContext {
 };
 
 // A file's command and cache key, and whether it still needs parsing.
-struct Prepared {
+struct FilePlan {
   std::optional<CompileCommand> command;
   std::string cache_key;
   bool done = false; // from the cache, or without a command: nothing to parse
 };
 
 // Finds how `file` is compiled and looks it up in the cache.
-FileResult prepare(const ScanContext& context, const std::string& file, Prepared& prepared) {
+FileResult prepare(const ScanContext& context, const std::string& file, FilePlan& prepared) {
   FileResult result;
   prepared.command =
       command_for(file, context.options, context.db, result.diagnostics, result.dropped);
@@ -124,7 +124,7 @@ struct ParseWith {
 // found). False, leaving `result` alone, when a scan with a header or in a
 // unit reports anything or cannot stand for a plain parse: the caller scans
 // again without, so that what is reported is the same.
-bool parse_prepared(CXIndex index, const ScanContext& context, const Prepared& prepared,
+bool parse_prepared(CXIndex index, const ScanContext& context, const FilePlan& prepared,
                     ParseWith with, FileResult& result) {
   const CompileCommand& command = *prepared.command;
   const AutoPch* pch = with.pch;
@@ -179,16 +179,9 @@ bool parse_prepared(CXIndex index, const ScanContext& context, const Prepared& p
       std::erase_if(dependencies.inputs,
                     [&](const CachedInput& input) { return from_store(input.path); });
       std::erase_if(dependencies.absent, from_store);
-      dependencies.inputs.insert(dependencies.inputs.end(), pch->dependencies.inputs.begin(),
-                                 pch->dependencies.inputs.end());
+      add_inputs(dependencies, pch->dependencies.inputs);
       dependencies.absent.insert(dependencies.absent.end(), pch->dependencies.absent.begin(),
                                  pch->dependencies.absent.end());
-      std::sort(dependencies.inputs.begin(), dependencies.inputs.end(),
-                [](const CachedInput& a, const CachedInput& b) { return a.path < b.path; });
-      dependencies.inputs.erase(
-          std::unique(dependencies.inputs.begin(), dependencies.inputs.end(),
-                      [](const CachedInput& a, const CachedInput& b) { return a.path == b.path; }),
-          dependencies.inputs.end());
     }
   }
   out.inputs = inputs_of(inclusions);
@@ -257,7 +250,7 @@ void merge_results(std::vector<FileResult>& results, const CompilationDatabase* 
 // that share their leading #include lines, else loading a header `opscan
 // pch --shared` stored, else alone. Counts in `out` how many shared.
 void parse_rest(const ScanContext& context, const std::vector<size_t>& to_parse,
-                const std::vector<Prepared>& prepared, unsigned jobs,
+                const std::vector<FilePlan>& prepared, unsigned jobs,
                 const std::function<void(size_t)>& file_done, std::vector<FileResult>& results,
                 Result& out) {
   std::vector<PchCandidate> candidates;
@@ -343,7 +336,7 @@ Result scan(const Options& options) {
   context.pch_store = pch_store ? &*pch_store : nullptr;
   const unsigned jobs = jobs_for(options, files);
   std::vector<FileResult> results(files);
-  std::vector<Prepared> prepared(files);
+  std::vector<FilePlan> prepared(files);
   std::mutex progress_mutex;
   size_t done = 0;
   auto file_done = [&](size_t i) {
