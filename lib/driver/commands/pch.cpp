@@ -31,21 +31,14 @@ Status shared(const Args& args, Session& session) {
     return Status::failure;
   options->cache_dir = args.cache;
   scan::SharedPchResult result = scan::precompile_shared(*options);
-  for (const std::string& file : result.inputs)
-    session.add_input("an input of the headers", file);
-  if (Status status = session.report(result.diagnostics); status != Status::ok)
-    return status;
-  if (Status status = session.check_fixes_file(); status != Status::ok)
-    return status;
   std::string list =
       "# The #include lines these sources share, precompiled by opscan pch --shared:\n"
       "# the header, how many sources start with its lines, the lines.\n";
   for (const scan::SharedPch& pch : result.pchs)
     list += fmt::format("{} {} {}\n", pch.path, pch.files, fmt::join(pch.includes, " "));
-  Outcome written = write_step({args.output, list, args.depfile, args.stamp}, result.inputs,
-                               step_inputs(args, "a source", session),
-                               session.fixes_with_outputs());
-  return session.report(written.diagnostics, written.status);
+  return write_build_step({args.output, list, args.depfile, args.stamp}, result.inputs,
+                          "an input of the headers", result.diagnostics,
+                          step_inputs(args, "a source", session), session);
 }
 
 Status one_header(const Args& args, Session& session) {
@@ -61,16 +54,9 @@ Status one_header(const Args& args, Session& session) {
   if (!compiler_args)
     return session.report(diags, Status::failure);
   scan::PrecompileResult result = scan::precompile({header, std::move(*compiler_args)});
-  for (const std::string& file : result.inputs)
-    session.add_input("an input of the header", file);
-  if (Status status = session.report(result.diagnostics); status != Status::ok)
-    return status;
-  if (Status status = session.check_fixes_file(); status != Status::ok)
-    return status;
-  Outcome written =
-      write_step({args.output, std::move(result.pch), args.depfile, args.stamp}, result.inputs,
-                 step_inputs(args, "the header", session), session.fixes_with_outputs());
-  return session.report(written.diagnostics, written.status);
+  return write_build_step({args.output, std::move(result.pch), args.depfile, args.stamp},
+                          result.inputs, "an input of the header", result.diagnostics,
+                          step_inputs(args, "the header", session), session);
 }
 
 } // namespace

@@ -89,6 +89,19 @@ void add_step_outputs(const std::string& output, const std::string& depfile,
     session.add_output("--stamp", stamp);
 }
 
+Status write_build_step(StepFiles files, const std::vector<std::string>& read,
+                        const std::string& role, const diag::Diagnostics& diags,
+                        const std::vector<RoleFile>& option_inputs, Session& session) {
+  for (const std::string& file : read)
+    session.add_input(role, file);
+  if (Status status = session.report(diags); status != Status::ok)
+    return status;
+  if (Status status = session.check_fixes_file(); status != Status::ok)
+    return status;
+  Outcome written = write_step(files, read, option_inputs, session.fixes_with_outputs());
+  return session.report(written.diagnostics, written.status);
+}
+
 Status check_ledger(Session& session) {
   if (Status status = session.check_fixes_file(); status != Status::ok)
     return status;

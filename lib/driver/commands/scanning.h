@@ -54,6 +54,13 @@ void add_scan_inputs(const ScanArgs& args, Session& session);
 void add_step_outputs(const std::string& output, const std::string& depfile,
                       const std::string& stamp, Session& session);
 
+// The end of a build step (scan, pch): the files it read recorded as
+// inputs (`role`), its diagnostics reported, then, without errors, its
+// output and depfile written with the fixes file and its stamp touched.
+Status write_build_step(StepFiles files, const std::vector<std::string>& read,
+                        const std::string& role, const diag::Diagnostics& diags,
+                        const std::vector<RoleFile>& option_inputs, Session& session);
+
 // What every command does before it reads anything: the outputs and the
 // fixes file known now, checked against the inputs known now.
 Status check_ledger(Session& session);
