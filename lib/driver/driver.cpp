@@ -190,7 +190,7 @@ diag::Diagnostics regenerate(IrFile& file, const emit::TargetRegistry& targets) 
   diag::Diagnostics diags;
   const ir::Locator locator = locator_of(file);
   if (!file.module.library) {
-    const scan::FieldCheck check = field_check(targets);
+    const kernel::FieldCheck check = field_check(targets);
     for (size_t i = 0; i < file.module.kernels.size(); ++i) {
       const ir::Kernel& k = file.module.kernels[i];
       for (ir::Field field : {ir::Field::kernel_key, ir::Field::dispatch_key}) {
@@ -571,11 +571,11 @@ Written write_libraries(const std::vector<emit::Output>& libraries, const std::s
   return written;
 }
 
-scan::FieldCheck field_check(const emit::TargetRegistry& targets) {
+kernel::FieldCheck field_check(const emit::TargetRegistry& targets) {
   return [&targets](ir::Field field,
-                    const ir::Kernel& kernel) -> std::optional<scan::FieldProblem> {
+                    const ir::Kernel& kernel) -> std::optional<kernel::FieldProblem> {
     // A value is fine when a target that reads the field takes it.
-    std::optional<scan::FieldProblem> problem;
+    std::optional<kernel::FieldProblem> problem;
     for (const std::string& name : targets.names()) {
       const emit::Target* target = targets.find(name);
       if (!target->accepts(field))
@@ -584,10 +584,10 @@ scan::FieldCheck field_check(const emit::TargetRegistry& targets) {
       if (!error)
         return std::nullopt;
       if (!problem)
-        problem = scan::FieldProblem{error->offset, emit::field_code(field), error->message};
+        problem = kernel::FieldProblem{error->offset, emit::field_code(field), error->message};
     }
     if (!problem) {
-      problem = scan::FieldProblem{0, emit::field_code(field),
+      problem = kernel::FieldProblem{0, emit::field_code(field),
                                    fmt::format("no target reads field '{}'", ir::to_string(field))};
     }
     return problem;

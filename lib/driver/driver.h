@@ -11,6 +11,7 @@
 #include "emit/registry.h"
 #include "ir/ir.h"
 #include "ir/json.h"
+#include "kernel/signature.h"
 #include "scan/scan.h"
 #include "support/files.h"
 
@@ -204,7 +205,7 @@ Written write_libraries(const std::vector<emit::Output>& libraries, const std::s
                         const std::optional<Companion>& companion = {});
 
 // The judge of annotation fields for scans: the targets that read a field.
-scan::FieldCheck field_check(const emit::TargetRegistry& targets);
+kernel::FieldCheck field_check(const emit::TargetRegistry& targets);
 
 // The compiler arguments of scan and pch: the lines of `flags_file` (if not
 // empty), each one argument as written (no quoting; empty lines skipped),

@@ -3,11 +3,11 @@
 
 #include "driver/driver.h"
 #include "emit/registry.h"
+#include "kernel/known_schemas.h"
 #include "lsp/diagnostics.h"
 #include "lsp/libraries.h"
 #include "lsp/units.h"
 #include "lsp/workspace.h"
-#include "scan/known_schemas.h"
 #include "scan/live.h"
 
 #include <algorithm>
@@ -143,8 +143,8 @@ struct Analyzer::State {
   AnalyzerOptions options;
   Workspace workspace;
   UnitCache units;
-  std::optional<scan::KnownSchemas> known;
-  scan::FieldCheck check_field = driver::field_check(emit::builtin_targets());
+  std::optional<kernel::KnownSchemas> known;
+  kernel::FieldCheck check_field = driver::field_check(emit::builtin_targets());
   std::set<std::string> told; // messages logged once
   Json log = Json::array();   // for the next answer
 
@@ -152,7 +152,7 @@ struct Analyzer::State {
       : options(std::move(o)), workspace(options.compilation_database_dir) {
     if (options.schemas) {
       diag::Diagnostics problems;
-      known = scan::load_known_schemas(*options.schemas, problems);
+      known = kernel::load_known_schemas(*options.schemas, problems);
       for (const diag::Diagnostic& d : problems)
         note(1, "opscan: " + *options.schemas + ": " + d.message);
     }
@@ -194,7 +194,7 @@ void Analyzer::State::note_database(const FileCommand& command, const std::strin
 // includer turns out not to read it).
 scan::LiveAnalysis Analyzer::State::parse(FileCommand& command, const Request& doc,
                                           DocumentDiagnostics& out) {
-  const scan::KnownSchemas* schemas = known ? &*known : nullptr;
+  const kernel::KnownSchemas* schemas = known ? &*known : nullptr;
   scan::LiveAnalysis analysis = units.analyze(command, doc.buffers, doc.path, schemas, check_field);
   if (command.main_file != doc.path &&
       std::none_of(analysis.files.begin(), analysis.files.end(),

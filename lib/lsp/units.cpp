@@ -35,8 +35,8 @@ scan::LiveUnit& UnitCache::unit_for(const FileCommand& command, const std::strin
 
 scan::LiveAnalysis UnitCache::analyze(const FileCommand& command,
                                       const std::vector<scan::Buffer>& buffers,
-                                      const std::string& path, const scan::KnownSchemas* known,
-                                      const scan::FieldCheck& check_field) {
+                                      const std::string& path, const kernel::KnownSchemas* known,
+                                      const kernel::FieldCheck& check_field) {
   scan::LiveUnit& unit = unit_for(command, path);
   try {
     return unit.analyze(buffers, known, check_field, path);

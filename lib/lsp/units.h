@@ -4,6 +4,8 @@
 // used are kept.
 #pragma once
 
+#include "kernel/known_schemas.h"
+#include "kernel/signature.h"
 #include "lsp/workspace.h"
 #include "scan/live.h"
 
@@ -21,8 +23,8 @@ public:
   // with `buffers` standing for their files). A unit that throws is
   // dropped, and the failure is the file's opscan-internal diagnostic.
   scan::LiveAnalysis analyze(const FileCommand& command, const std::vector<scan::Buffer>& buffers,
-                             const std::string& path, const scan::KnownSchemas* known,
-                             const scan::FieldCheck& check_field);
+                             const std::string& path, const kernel::KnownSchemas* known,
+                             const kernel::FieldCheck& check_field);
 
 private:
   scan::LiveUnit& unit_for(const FileCommand& command, const std::string& path);

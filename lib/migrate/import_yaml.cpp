@@ -2,8 +2,8 @@
 #include "migrate/import_yaml.h"
 
 #include "executorch/kernel_key.h"
+#include "kernel/annotation.h"
 #include "migrate/kernel_keys.h"
-#include "scan/annotation.h"
 #include "support/cpp_literal.h"
 #include "support/files.h"
 #include "support/text.h"
@@ -74,7 +74,7 @@ std::optional<diag::Diagnostic> refused_operator(const yaml::Entry& entry,
 // OPSCAN_KERNEL's parentheses) on `fn`: the text as the scan parses it, and
 // its kernel key against the tensors of the function (one entry each).
 std::optional<std::string> refused_annotation(std::string_view args, const scan::FunctionSite& fn) {
-  const scan::ParsedAnnotation parsed = scan::parse_annotation(args);
+  const kernel::ParsedAnnotation parsed = kernel::parse_annotation(args);
   if (!parsed.annotation)
     return parsed.error->message;
   auto name = schema::parse_operator_name(parsed.annotation->spec);

@@ -4,7 +4,7 @@
 // a kernel, and the tensors a kernel key counts (declarations.h).
 #include "scan/declarations.h"
 
-#include "scan/annotation.h"
+#include "kernel/annotation.h"
 #include "scan/clang.h"
 #include "scan/types.h"
 #include "support/cpp_literal.h"
@@ -67,7 +67,7 @@ std::vector<CXCursor> annotations_of(CXCursor decl) {
       decl,
       [](CXCursor c, CXCursor, void* data) {
         if (clang_getCursorKind(c) == CXCursor_AnnotateAttr &&
-            spelling(c).starts_with(kKernelAnnotationPrefix)) {
+            spelling(c).starts_with(kernel::kKernelAnnotationPrefix)) {
           static_cast<std::vector<CXCursor>*>(data)->push_back(c);
         }
         return CXChildVisit_Continue;
@@ -80,7 +80,7 @@ std::vector<CXCursor> annotations_of(CXCursor decl) {
 // preprocessor stringized them: whitespace between tokens becomes one
 // space) back to the source, token by token, so that errors point at the
 // right line and column even in multi-line or oddly spaced annotations.
-AnnotationMap map_annotation(CXTranslationUnit tu, CXCursor attr, std::string_view text) {
+kernel::AnnotationMap map_annotation(CXTranslationUnit tu, CXCursor attr, std::string_view text) {
   // The extent is the macro use, in macro locations: clang_tokenize needs
   // the file locations of its expansion.
   CXSourceRange extent = clang_getCursorExtent(attr);
@@ -88,15 +88,15 @@ AnnotationMap map_annotation(CXTranslationUnit tu, CXCursor attr, std::string_vi
   diag::Location last = location_of(clang_getRangeEnd(extent));
   CXFile file = clang_getFile(tu, first.file.c_str());
   if (!file || last.file != first.file || last.offset <= first.offset)
-    return AnnotationMap(first, {});
+    return kernel::AnnotationMap(first, {});
   Tokens tokens(tu, clang_getRange(clang_getLocationForOffset(tu, file, first.offset),
                                    clang_getLocationForOffset(tu, file, last.offset)));
   auto spelling_of = [&](unsigned i) { return take(clang_getTokenSpelling(tu, tokens[i])); };
   // NAME ( arguments... )
   const unsigned count = tokens.size();
   if (count < 3 || spelling_of(1) != "(" || spelling_of(count - 1) != ")")
-    return AnnotationMap(first, {});
-  std::vector<AnnotationMap::Piece> pieces;
+    return kernel::AnnotationMap(first, {});
+  std::vector<kernel::AnnotationMap::Piece> pieces;
   std::string rebuilt;
   uint32_t previous_end = 0;
   for (unsigned i = 2; i + 1 < count; ++i) {
@@ -111,7 +111,7 @@ AnnotationMap map_annotation(CXTranslationUnit tu, CXCursor attr, std::string_vi
   }
   if (rebuilt != text)
     pieces.clear(); // made by another macro: every offset maps to its use
-  return AnnotationMap(first, std::move(pieces));
+  return kernel::AnnotationMap(first, std::move(pieces));
 }
 
 // Whether a function is noexcept. libclang gives one kind for noexcept(true)
@@ -196,16 +196,16 @@ diag::FixIt replacing(const WrittenType& written, size_t first, size_t last,
 // The edit of a type as written that makes a refused type map (see
 // MappedType::repair): empty when the written tokens are not the refused
 // type's own (an alias or macro names it) or the repair would not compile.
-std::vector<diag::FixIt> type_fix(const WrittenType& written, const MappedType& mapped,
+std::vector<diag::FixIt> type_fix(const WrittenType& written, const kernel::MappedType& mapped,
                                   bool has_string_view) {
   const std::vector<WrittenToken>& tokens = written.tokens;
   auto is = [&](size_t i, std::string_view text) {
     return i < tokens.size() && tokens[i].spelling == text;
   };
   switch (mapped.repair) {
-  case MappedType::Repair::none:
+  case kernel::MappedType::Repair::none:
     return {};
-  case MappedType::Repair::builtin: {
+  case kernel::MappedType::Repair::builtin: {
     // Exactly one run of builtin type keywords: `unsigned long`, or the int
     // of ArrayRef<int>.
     std::optional<std::pair<size_t, size_t>> run;
@@ -220,7 +220,7 @@ std::vector<diag::FixIt> type_fix(const WrittenType& written, const MappedType& 
       return {};
     return {replacing(written, run->first, run->second, mapped.replacement)};
   }
-  case MappedType::Repair::char_pointer: {
+  case kernel::MappedType::Repair::char_pointer: {
     // [const] char [const] * [const]: the whole type.
     size_t i = is(0, "const") ? 1 : 0;
     if (!has_string_view || !is(i, "char"))
@@ -233,7 +233,7 @@ std::vector<diag::FixIt> type_fix(const WrittenType& written, const MappedType& 
       return {};
     return {replacing(written, 0, i - 1, mapped.replacement)};
   }
-  case MappedType::Repair::rvalue_reference: {
+  case kernel::MappedType::Repair::rvalue_reference: {
     const size_t last = tokens.size() - 1;
     if (!is(last, "&&"))
       return {};
@@ -323,8 +323,8 @@ std::optional<std::pair<std::string, std::string>> refusal(CXCursor function,
 
 // What `function` declares, as the pure stage reads it: everything but its
 // name, linkage, USR and annotation, which the caller decides.
-Signature signature_of(CXTranslationUnit tu, CXCursor function, bool has_string_view) {
-  Signature sig;
+kernel::Signature signature_of(CXTranslationUnit tu, CXCursor function, bool has_string_view) {
+  kernel::Signature sig;
   sig.is_noexcept = is_noexcept(function);
   sig.location = location_of(clang_getCursorLocation(function));
   sig.invalid = clang_isInvalidDeclaration(function);
@@ -333,7 +333,7 @@ Signature signature_of(CXTranslationUnit tu, CXCursor function, bool has_string_
   for (int i = 0; i < count; ++i) {
     CXCursor param = clang_Cursor_getArgument(function, static_cast<unsigned>(i));
     CXType type = clang_getCursorType(param);
-    Parameter p;
+    kernel::Parameter p;
     p.name = spelling(param);
     p.location = location_of(clang_getCursorLocation(param));
     p.end = location_of(clang_getRangeEnd(clang_getCursorExtent(param)));
@@ -388,7 +388,7 @@ std::optional<std::pair<size_t, size_t>> key_tensors_of(CXCursor function) {
         clang_getCursorType(clang_Cursor_getArgument(function, static_cast<unsigned>(i)));
     if (i == 0 && context_kind(type) != ir::ContextKind::none)
       continue;
-    const MappedType mapped = map_parameter_type(type);
+    const kernel::MappedType mapped = map_parameter_type(type);
     if (!mapped.type)
       return std::nullopt;
     if (mapped.type->base == "Tensor" && !mapped.type->is_list()) {

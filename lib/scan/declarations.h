@@ -4,7 +4,7 @@
 #pragma once
 
 #include "ir/ir.h"
-#include "scan/signature.h"
+#include "kernel/signature.h"
 
 #include <clang-c/Index.h>
 #include <cstdint>
@@ -47,7 +47,7 @@ std::vector<CXCursor> annotations_of(CXCursor decl);
 // preprocessor stringized them: whitespace between tokens becomes one
 // space) back to the source, token by token, so that errors point at the
 // right line and column even in multi-line or oddly spaced annotations.
-AnnotationMap map_annotation(CXTranslationUnit tu, CXCursor attr, std::string_view text);
+kernel::AnnotationMap map_annotation(CXTranslationUnit tu, CXCursor attr, std::string_view text);
 
 // Whether a function is noexcept. libclang gives one kind for noexcept(true)
 // and noexcept(false); the canonical type is spelled with the value.
@@ -66,7 +66,7 @@ std::optional<WrittenType> written_type(CXTranslationUnit tu, CXSourceRange exte
 // The edit of a type as written that makes a refused type map (see
 // MappedType::repair): empty when the written tokens are not the refused
 // type's own (an alias or macro names it) or the repair would not compile.
-std::vector<diag::FixIt> type_fix(const WrittenType& written, const MappedType& mapped,
+std::vector<diag::FixIt> type_fix(const WrittenType& written, const kernel::MappedType& mapped,
                                   bool has_string_view);
 
 // Deletes the `const` of `const T&` or `T const&` as written.
@@ -89,7 +89,7 @@ std::optional<std::pair<std::string, std::string>> refusal_of_inline(const std::
 
 // What `function` declares, as the pure stage reads it: everything but its
 // name, linkage, USR and annotation, which the caller decides.
-Signature signature_of(CXTranslationUnit tu, CXCursor function, bool has_string_view);
+kernel::Signature signature_of(CXTranslationUnit tu, CXCursor function, bool has_string_view);
 
 // The tensor parameters of `function` a kernel key has entries for (see
 // FunctionSite::key_tensors): the schema's tensor arguments, which the scan

@@ -1,7 +1,7 @@
 // One parsed translation unit to its kernels and the problems found on the way.
 #include "scan/extract.h"
 
-#include "scan/annotation.h"
+#include "kernel/annotation.h"
 #include "scan/clang.h"
 #include "scan/declarations.h"
 #include "scan/dependencies.h"
@@ -21,8 +21,8 @@ namespace {
 // neutral Signature and handed to the pure stage (build_kernel).
 class TranslationUnitScanner {
 public:
-  TranslationUnitScanner(CXTranslationUnit tu, const KnownSchemas* known,
-                         const FieldCheck& check_field)
+  TranslationUnitScanner(CXTranslationUnit tu, const kernel::KnownSchemas* known,
+                         const kernel::FieldCheck& check_field)
       : tu_(tu), known_(known), check_field_(check_field) {}
 
   Extracted run() {
@@ -181,10 +181,10 @@ private:
   static bool same_annotation(const std::string& a, const std::string& b) {
     if (a == b)
       return true;
-    ParsedAnnotation x =
-        parse_annotation(std::string_view(a).substr(kKernelAnnotationPrefix.size()));
-    ParsedAnnotation y =
-        parse_annotation(std::string_view(b).substr(kKernelAnnotationPrefix.size()));
+    kernel::ParsedAnnotation x = kernel::parse_annotation(
+        std::string_view(a).substr(kernel::kKernelAnnotationPrefix.size()));
+    kernel::ParsedAnnotation y = kernel::parse_annotation(
+        std::string_view(b).substr(kernel::kKernelAnnotationPrefix.size()));
     return x.annotation && y.annotation && x.annotation->spec == y.annotation->spec &&
            x.annotation->kernel_key == y.annotation->kernel_key &&
            x.annotation->dispatch_key == y.annotation->dispatch_key;
@@ -216,8 +216,8 @@ private:
       auto d = diag::make_error(
           "opscan-kernel-conflict", location_of(clang_getCursorLocation(other)),
           "kernel '" + name.name + "' is annotated as " +
-              text.substr(kKernelAnnotationPrefix.size()) + " here and as " +
-              first->second.text.substr(kKernelAnnotationPrefix.size()) + " elsewhere");
+              text.substr(kernel::kKernelAnnotationPrefix.size()) + " here and as " +
+              first->second.text.substr(kernel::kKernelAnnotationPrefix.size()) + " elsewhere");
       d.notes.push_back({"other annotation is here", first->second.where});
       result_.diagnostics.push_back(std::move(d));
     }
@@ -232,15 +232,15 @@ private:
     if (auto why = refusal(function, name.name))
       return error(why->first, where, why->second);
 
-    Signature sig = signature_of(tu_, function, has_string_view());
+    kernel::Signature sig = signature_of(tu_, function, has_string_view());
     sig.qualified_name = name.name;
     sig.inline_namespaces = name.inline_namespaces;
     sig.linkage = linkage;
     sig.usr = usr;
-    sig.annotation = spelling(attr).substr(kKernelAnnotationPrefix.size());
+    sig.annotation = spelling(attr).substr(kernel::kKernelAnnotationPrefix.size());
     sig.annotation_map = map_annotation(tu_, attr, sig.annotation);
 
-    Built built = build_kernel(sig, known_, check_field_);
+    kernel::Built built = kernel::build_kernel(sig, known_, check_field_);
     result_.diagnostics.insert(result_.diagnostics.end(), built.diagnostics.begin(),
                                built.diagnostics.end());
     if (built.kernel)
@@ -395,8 +395,8 @@ private:
   }
 
   CXTranslationUnit tu_;
-  const KnownSchemas* known_;
-  const FieldCheck& check_field_;
+  const kernel::KnownSchemas* known_;
+  const kernel::FieldCheck& check_field_;
   bool has_clang_errors_ = false;
   std::optional<bool> has_string_view_;
   Extracted result_;
@@ -444,7 +444,8 @@ diag::Diagnostics clang_errors(CXTranslationUnit tu) {
 }
 
 Extracted extract_kernels(CXTranslationUnit tu, const std::string& main_file,
-                          const KnownSchemas* known, const FieldCheck& check_field) {
+                          const kernel::KnownSchemas* known,
+                          const kernel::FieldCheck& check_field) {
   TranslationUnitScanner scanner(tu, known, check_field);
   scanner.note_main_file(main_file);
   return scanner.run();

@@ -5,10 +5,10 @@
 
 #include "diag/diag.h"
 #include "ir/ir.h"
-#include "scan/known_schemas.h"
+#include "kernel/known_schemas.h"
+#include "kernel/signature.h"
 #include "scan/preamble_unit.h"
 #include "scan/scan.h"
-#include "scan/signature.h"
 
 #include <clang-c/Index.h>
 #include <optional>
@@ -33,7 +33,7 @@ diag::Diagnostics clang_errors(CXTranslationUnit tu);
 // The annotated kernels of `tu` (`main_file` is its source), each checked
 // against `known` (may be null) and `check_field`; libclang's errors first.
 Extracted extract_kernels(CXTranslationUnit tu, const std::string& main_file,
-                          const KnownSchemas* known, const FieldCheck& check_field);
+                          const kernel::KnownSchemas* known, const kernel::FieldCheck& check_field);
 
 // The functions declared at namespace scope in `main_file`, and its includes.
 SourceSites sites_of(CXTranslationUnit tu, const std::string& main_file);

@@ -30,8 +30,10 @@ LiveUnit::LiveUnit(std::string main_file, std::vector<std::string> args, bool ma
 
 LiveUnit::~LiveUnit() = default;
 
-LiveAnalysis LiveUnit::analyze(const std::vector<Buffer>& buffers, const KnownSchemas* known,
-                               const FieldCheck& check_field, const std::string& suggest_in) {
+LiveAnalysis LiveUnit::analyze(const std::vector<Buffer>& buffers,
+                               const kernel::KnownSchemas* known,
+                               const kernel::FieldCheck& check_field,
+                               const std::string& suggest_in) {
   LiveAnalysis out;
   std::vector<CXUnsavedFile> unsaved;
   for (const Buffer& b : buffers)

@@ -5,9 +5,9 @@
 
 #include "diag/diag.h"
 #include "ir/ir.h"
-#include "scan/known_schemas.h"
+#include "kernel/known_schemas.h"
+#include "kernel/signature.h"
 #include "scan/scan.h"
-#include "scan/signature.h"
 
 #include <memory>
 #include <string>
@@ -54,8 +54,8 @@ public:
   // Parses (the first time, or after a failure) or re-parses with `buffers`
   // in place of their files, and extracts the kernels; suggestions are for
   // `suggest_in` (the main file, or a header it includes).
-  LiveAnalysis analyze(const std::vector<Buffer>& buffers, const KnownSchemas* known,
-                       const FieldCheck& check_field, const std::string& suggest_in);
+  LiveAnalysis analyze(const std::vector<Buffer>& buffers, const kernel::KnownSchemas* known,
+                       const kernel::FieldCheck& check_field, const std::string& suggest_in);
 
 private:
   struct State;

@@ -2,18 +2,18 @@
 #include "scan/scan.h"
 
 #include "ir/validate.h"
-#include "scan/annotation.h"
+#include "kernel/annotation.h"
+#include "kernel/known_schemas.h"
+#include "kernel/signature.h"
 #include "scan/auto_pch.h"
 #include "scan/batch.h"
 #include "scan/cache.h"
-#include "scan/dependencies.h"
 #include "scan/clang.h"
+#include "scan/dependencies.h"
 #include "scan/extract.h"
 #include "scan/flags.h"
-#include "scan/known_schemas.h"
 #include "scan/libclang_loader.h"
 #include "scan/preamble_unit.h"
-#include "scan/signature.h"
 #include "scan/types.h"
 #include "support/files.h"
 #include "support/sha256.h"
@@ -48,7 +48,7 @@ struct FileResult {
 struct ScanContext {
   const Options& options;
   const CompilationDatabase* db = nullptr;
-  const KnownSchemas* known = nullptr;
+  const kernel::KnownSchemas* known = nullptr;
   FragmentCache* cache = nullptr;
   std::string known_hash;        // of the known-schemas file, part of cache keys
   PchStore* pch_store = nullptr; // automatic precompiled headers, with a cache
@@ -310,12 +310,12 @@ Result scan(const Options& options) {
   if (!open_database(options, db, out.diagnostics))
     return out;
   // The known schemas matter only to a parse: read while the cache is asked.
-  std::optional<KnownSchemas> known;
+  std::optional<kernel::KnownSchemas> known;
   diag::Diagnostics known_diagnostics;
   std::jthread known_loader;
   if (options.schemas_file)
     known_loader = std::jthread(
-        [&] { known = load_known_schemas(*options.schemas_file, known_diagnostics); });
+        [&] { known = kernel::load_known_schemas(*options.schemas_file, known_diagnostics); });
   ScanContext context{options, db.get(), nullptr, nullptr, {}};
   if (cache) {
     context.cache = &*cache;

@@ -3,7 +3,7 @@
 
 #include "diag/diag.h"
 #include "ir/ir.h"
-#include "scan/signature.h"
+#include "kernel/signature.h"
 
 #include <chrono>
 #include <functional>
@@ -31,7 +31,7 @@ struct Options {
   bool auto_pch = true;
   // Judges the values of annotation fields (key = "...", dispatch = "..."),
   // which belong to the targets that read them; unset: not judged here.
-  FieldCheck check_field;
+  kernel::FieldCheck check_field;
   // Called after each file, from the worker that scanned it (calls are
   // serialised): files done, total, the file.
   std::function<void(size_t done, size_t total, const std::string& file)> progress;

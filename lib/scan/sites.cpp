@@ -2,7 +2,7 @@
 // (sites_of, unit_sites_of).
 #include "scan/extract.h"
 
-#include "scan/annotation.h"
+#include "kernel/annotation.h"
 #include "scan/clang.h"
 #include "scan/declarations.h"
 #include "scan/dependencies.h"

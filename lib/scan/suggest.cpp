@@ -2,7 +2,7 @@
 // would go (suggest_kernels).
 #include "scan/extract.h"
 
-#include "scan/annotation.h"
+#include "kernel/annotation.h"
 #include "scan/clang.h"
 #include "scan/declarations.h"
 #include "scan/dependencies.h"
@@ -49,10 +49,10 @@ std::optional<schema::OperatorName> derived_operator(const QualifiedName& name) 
 }
 
 // Whether a signature takes or returns a tensor (or tensors).
-bool has_tensor(const Signature& sig) {
-  auto is_tensor = [](const MappedType& m) { return m.type && m.type->base == "Tensor"; };
+bool has_tensor(const kernel::Signature& sig) {
+  auto is_tensor = [](const kernel::MappedType& m) { return m.type && m.type->base == "Tensor"; };
   return std::any_of(sig.parameters.begin(), sig.parameters.end(),
-                     [&](const Parameter& p) { return is_tensor(p.mapped); }) ||
+                     [&](const kernel::Parameter& p) { return is_tensor(p.mapped); }) ||
          std::any_of(sig.returns.begin(), sig.returns.end(), is_tensor);
 }
 
@@ -200,7 +200,7 @@ std::vector<KernelSuggestion> suggest_kernels(CXTranslationUnit tu, const std::s
     const std::optional<schema::OperatorName> op = derived_operator(name);
     if (!op)
       continue;
-    Signature sig = signature_of(tu, function, false);
+    kernel::Signature sig = signature_of(tu, function, false);
     sig.linkage = linkage_of(function);
     sig.qualified_name = sig.linkage == ir::Linkage::c ? spelling(function) : name.name;
     sig.inline_namespaces = name.inline_namespaces;
@@ -208,7 +208,7 @@ std::vector<KernelSuggestion> suggest_kernels(CXTranslationUnit tu, const std::s
     sig.annotation = support::cpp_string_literal(op->str());
     if (!has_tensor(sig))
       continue;
-    const Built built = build_kernel(sig, nullptr, nullptr);
+    const kernel::Built built = kernel::build_kernel(sig, nullptr, nullptr);
     if (!built.kernel || !built.diagnostics.empty())
       continue;
     const std::optional<uint32_t> site = annotation_site(tu, function, file);

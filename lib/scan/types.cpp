@@ -51,8 +51,8 @@ schema::Type base(std::string name) {
   return schema::Type{std::move(name), std::nullopt, {}};
 }
 
-MappedType mapped(schema::Type type) {
-  MappedType result;
+kernel::MappedType mapped(schema::Type type) {
+  kernel::MappedType result;
   result.type = std::move(type);
   return result;
 }
@@ -62,10 +62,10 @@ schema::Type suffixed(schema::Type type, schema::TypeSuffix::Kind kind) {
   return type;
 }
 
-MappedType refuse(CXType type, std::string_view why,
-                  MappedType::Repair repair = MappedType::Repair::none,
-                  std::string replacement = {}) {
-  MappedType result;
+kernel::MappedType refuse(CXType type, std::string_view why,
+                          kernel::MappedType::Repair repair = kernel::MappedType::Repair::none,
+                          std::string replacement = {}) {
+  kernel::MappedType result;
   // fmt rather than "'" + ...: GCC 12 at -O3 warns falsely (-Wrestrict) on that.
   result.error = fmt::format("'{}' {}", spelling(type), why);
   result.repair = repair;
@@ -74,15 +74,15 @@ MappedType refuse(CXType type, std::string_view why,
 }
 
 // A builtin type the schema has no width of: the type the message names.
-MappedType refuse_builtin(CXType type, std::string_view why, std::string replacement) {
-  return refuse(type, why, MappedType::Repair::builtin, std::move(replacement));
+kernel::MappedType refuse_builtin(CXType type, std::string_view why, std::string replacement) {
+  return refuse(type, why, kernel::MappedType::Repair::builtin, std::move(replacement));
 }
 
 // A refusal whose repair would not be enough: the repaired type would be
 // refused too (a non-const reference to an int64_t, say).
-MappedType without_repair(MappedType mapped) {
+kernel::MappedType without_repair(kernel::MappedType mapped) {
   if (!mapped.type) {
-    mapped.repair = MappedType::Repair::none;
+    mapped.repair = kernel::MappedType::Repair::none;
     mapped.replacement.clear();
   }
   return mapped;
@@ -94,7 +94,7 @@ std::string declaration_name(CXType canonical) {
 
 // Maps a type taken by value (or by const reference, with the reference
 // already removed).
-MappedType map_value(CXType type) {
+kernel::MappedType map_value(CXType type) {
   CXType canonical = clang_getCanonicalType(type);
   switch (canonical.kind) {
   case CXType_Bool:
@@ -125,7 +125,7 @@ MappedType map_value(CXType type) {
     CXType pointee = clang_getCanonicalType(clang_getPointeeType(canonical));
     if (pointee.kind == CXType_Char_S || pointee.kind == CXType_Char_U) {
       return refuse(type, "is not a schema type: use std::string_view (schema 'str')",
-                    MappedType::Repair::char_pointer, "std::string_view");
+                    kernel::MappedType::Repair::char_pointer, "std::string_view");
     }
     return refuse(type, "is a pointer: kernels take tensors by reference and values by value");
   }
@@ -160,11 +160,11 @@ MappedType map_value(CXType type) {
     if (name == "std::vector" && clang_getCanonicalType(element).kind == CXType_Bool) {
       return refuse(type, "is not a schema type: use ArrayRef<bool> (schema 'bool[]')");
     }
-    MappedType inner = map_value(element);
+    kernel::MappedType inner = map_value(element);
     if (!inner.type) {
       inner.error = "element of " + inner.error;
       // Only a builtin element is repaired in place (ArrayRef<int>).
-      if (inner.repair != MappedType::Repair::builtin)
+      if (inner.repair != kernel::MappedType::Repair::builtin)
         return without_repair(std::move(inner));
       return inner;
     }
@@ -184,12 +184,13 @@ MappedType map_value(CXType type) {
 
 } // namespace
 
-MappedType map_parameter_type(CXType type) {
+kernel::MappedType map_parameter_type(CXType type) {
   CXType canonical = clang_getCanonicalType(type);
   if (canonical.kind == CXType_RValueReference) {
     const bool repairable = map_value(clang_getPointeeType(canonical)).type.has_value();
     return refuse(type, "is an rvalue reference: take it by value or const reference",
-                  repairable ? MappedType::Repair::rvalue_reference : MappedType::Repair::none);
+                  repairable ? kernel::MappedType::Repair::rvalue_reference
+                             : kernel::MappedType::Repair::none);
   }
   if (canonical.kind != CXType_LValueReference)
     return map_value(type);
@@ -197,7 +198,7 @@ MappedType map_parameter_type(CXType type) {
   // Through a typedef of a reference ("using TensorRef = Tensor&") only the
   // canonical type has a pointee; keep the written one when there is one.
   CXType pointee = clang_getPointeeType(type.kind == CXType_LValueReference ? type : canonical);
-  MappedType mapped = map_value(pointee);
+  kernel::MappedType mapped = map_value(pointee);
   if (clang_isConstQualifiedType(clang_getCanonicalType(pointee)))
     return mapped;
   if (!mapped.type)
@@ -214,13 +215,13 @@ MappedType map_parameter_type(CXType type) {
                       "value or const reference");
 }
 
-MappedType map_return_type(CXType type) {
+kernel::MappedType map_return_type(CXType type) {
   CXType canonical = clang_getCanonicalType(type);
   // A returned reference is an out tensor: no value type repaired in it fits.
   if (canonical.kind == CXType_RValueReference)
     return without_repair(map_parameter_type(type));
   if (canonical.kind == CXType_LValueReference) {
-    MappedType mapped = without_repair(map_parameter_type(type));
+    kernel::MappedType mapped = without_repair(map_parameter_type(type));
     if (mapped.type && !mapped.is_mutable) {
       return refuse(type, "is a const reference: return out tensors as Tensor& or values by value");
     }

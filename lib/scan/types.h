@@ -3,7 +3,7 @@
 #pragma once
 
 #include "ir/ir.h"
-#include "scan/signature.h"
+#include "kernel/signature.h"
 #include "schema/schema.h"
 
 #include <clang-c/Index.h>
@@ -12,8 +12,8 @@
 
 namespace opscan::scan {
 
-MappedType map_parameter_type(CXType type);
-MappedType map_return_type(CXType type); // also unpacks nothing: see tuple_elements
+kernel::MappedType map_parameter_type(CXType type);
+kernel::MappedType map_return_type(CXType type); // also unpacks nothing: see tuple_elements
 
 // The element types of a std::tuple return, or nullopt when not a tuple.
 std::optional<std::vector<CXType>> tuple_elements(CXType type);

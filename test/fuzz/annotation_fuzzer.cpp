@@ -3,7 +3,7 @@
 // within the text; a parsed annotation maps every byte of each field to the
 // text byte (or escape) that spells it, and its fields, written back as
 // literals, parse to the same annotation.
-#include "scan/annotation.h"
+#include "kernel/annotation.h"
 
 #include "fuzz_check.h"
 
@@ -17,8 +17,8 @@
 
 namespace {
 
-using opscan::scan::Annotation;
-using opscan::scan::parse_annotation;
+using opscan::kernel::Annotation;
+using opscan::kernel::parse_annotation;
 
 // The byte a simple escape's letter stands for ('n' -> '\n').
 char unescaped(char letter) {

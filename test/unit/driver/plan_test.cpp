@@ -300,7 +300,7 @@ TEST(ListOutputs, WithoutInputsOrFromRecords) {
 }
 
 TEST(FieldCheck, TheTargetsThatReadAFieldJudgeIt) {
-  scan::FieldCheck check = driver::field_check(emit::builtin_targets());
+  kernel::FieldCheck check = driver::field_check(emit::builtin_targets());
   ir::Kernel k = et_kernel("ops", "neg", "neg", "v1/6;0");
   EXPECT_FALSE(check(ir::Field::kernel_key, k).has_value());
   k.kernel_key = "v2/6";

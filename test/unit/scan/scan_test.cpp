@@ -657,7 +657,7 @@ TEST(ScanFields, CheckFieldSeesSetFieldsOnly) {
   options.files = {data_file("parameters.cpp")};
   options.extra_args = kArgs;
   options.check_field = [&](ir::Field field,
-                            const ir::Kernel& kernel) -> std::optional<FieldProblem> {
+                            const ir::Kernel& kernel) -> std::optional<kernel::FieldProblem> {
     std::lock_guard lock(mutex);
     calls.emplace_back(field, kernel.field(field));
     return std::nullopt;
@@ -674,9 +674,10 @@ TEST(ScanFields, ProblemIsReportedAtTheValueInTheSource) {
   Options options;
   options.files = {file};
   options.extra_args = kArgs;
-  options.check_field = [](ir::Field field, const ir::Kernel&) -> std::optional<FieldProblem> {
+  options.check_field = [](ir::Field field,
+                           const ir::Kernel&) -> std::optional<kernel::FieldProblem> {
     if (field == ir::Field::kernel_key)
-      return FieldProblem{4, "opscan-kernel-key", "dtype 6 is not allowed here"};
+      return kernel::FieldProblem{4, "opscan-kernel-key", "dtype 6 is not allowed here"};
     return std::nullopt;
   };
   Result result = scan(options);

@@ -1,4 +1,5 @@
-// Shared by the scan tests. Inputs live under test/data/scan/ and share
+// Shared by the scan tests, with the kernel tests' helpers
+// (kernel/kernel_test_helpers.h). Inputs live under test/data/scan/ and share
 // et_types.h (the examples' ExecuTorch stand-ins plus opscan/annotations.h),
 // which they include by relative path, so "-std=c++17" is the only argument
 // they need; aten_types.h stands in for ATen's types the same way.
@@ -7,6 +8,7 @@
 #include "diag/diag.h"
 #include "files.h"
 #include "ir/ir.h"
+#include "kernel/kernel_test_helpers.h"
 #include "scan/scan.h"
 #include "schema/schema.h"
 #include "support/files.h"
@@ -24,20 +26,13 @@
 #include <string_view>
 #include <vector>
 
-namespace opscan::diag {
-// For gtest's messages.
-inline void PrintTo(const Location& loc, std::ostream* os) {
-  *os << loc.file << ":" << loc.line << ":" << loc.column << " (offset " << loc.offset << ")";
-}
-inline void PrintTo(const FixIt& fix, std::ostream* os) {
-  *os << fix.file << " at " << fix.offset << ", " << fix.length << " bytes -> '" << fix.replacement
-      << "'";
-}
-} // namespace opscan::diag
-
 namespace opscan::scan::test_support {
 
 namespace fs = std::filesystem;
+using kernel::test_support::describe;
+using kernel::test_support::parsed_schema;
+using kernel::test_support::text_of;
+using kernel::test_support::type;
 using opscan::testing::TempDir;
 using opscan::testing::write_file;
 
@@ -71,16 +66,6 @@ inline const Result& scanned(const std::string& name) {
   if (it == cache.end())
     it = cache.emplace(name, scan_paths({data_file(name)})).first;
   return it->second;
-}
-
-inline std::string describe(const diag::Diagnostics& diags) {
-  std::string out;
-  for (const diag::Diagnostic& d : diags) {
-    out += d.location.file + ":" + std::to_string(d.location.line) + ":" +
-           std::to_string(d.location.column) + ": " + diag::to_string(d.severity) + ": " +
-           d.message + " [" + d.code + "]\n";
-  }
-  return out.empty() ? "(no diagnostics)\n" : out;
 }
 
 struct ExpectedDiag {
@@ -130,24 +115,6 @@ inline std::vector<std::string> argument_types(const ir::Kernel& k) {
   for (const ir::Argument& a : k.arguments)
     out.push_back(a.schema.type.str());
   return out;
-}
-
-inline schema::Type type(std::string_view text) {
-  schema::Parsed<schema::Type> parsed = schema::parse_type(text);
-  EXPECT_TRUE(parsed) << text;
-  return parsed.value.value_or(schema::Type{});
-}
-
-inline schema::Schema parsed_schema(std::string_view text) {
-  schema::Parsed<schema::Schema> parsed = schema::parse_schema(text);
-  EXPECT_TRUE(parsed) << text << ": " << (parsed ? "" : parsed.error->message);
-  return parsed.value.value_or(schema::Schema{});
-}
-
-inline std::string text_of(const std::string& path) {
-  std::optional<std::string> text = support::read_file(path);
-  EXPECT_TRUE(text) << "cannot read " << path;
-  return text.value_or("");
 }
 
 // The fix-its of `diags` in `file` (as scan() shows it), each distinct one

@@ -1,9 +1,9 @@
 // Parsing the text of an OPSCAN_KERNEL annotation: its spec and optional fields.
-#include "scan/annotation.h"
+#include "kernel/annotation.h"
 
 #include <cctype>
 
-namespace opscan::scan {
+namespace opscan::kernel {
 namespace {
 
 class Lexer {
@@ -158,4 +158,4 @@ ParsedAnnotation parse_annotation(std::string_view text) {
   return {std::move(result), std::nullopt};
 }
 
-} // namespace opscan::scan
+} // namespace opscan::kernel

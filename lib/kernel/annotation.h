@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace opscan::scan {
+namespace opscan::kernel {
 
 // Prefix of the annotate attribute's string that marks an opscan kernel.
 inline constexpr std::string_view kKernelAnnotationPrefix = "opscan:kernel:";
@@ -54,4 +54,4 @@ struct ParsedAnnotation {
 // given once.
 ParsedAnnotation parse_annotation(std::string_view text);
 
-} // namespace opscan::scan
+} // namespace opscan::kernel

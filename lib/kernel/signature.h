@@ -7,7 +7,7 @@
 
 #include "diag/diag.h"
 #include "ir/ir.h"
-#include "scan/known_schemas.h"
+#include "kernel/known_schemas.h"
 #include "schema/schema.h"
 
 #include <functional>
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace opscan::scan {
+namespace opscan::kernel {
 
 // Where the bytes of an annotation's text are in the source. The text is
 // the macro's arguments as the preprocessor stringized them; each piece is
@@ -116,4 +116,4 @@ struct Built {
 Built build_kernel(const Signature& signature, const KnownSchemas* known,
                    const FieldCheck& check_field);
 
-} // namespace opscan::scan
+} // namespace opscan::kernel

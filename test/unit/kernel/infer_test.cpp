@@ -1,8 +1,8 @@
 // Schema inference from C++ signatures, the check of a declared or known
 // schema against the inferred one, and the repair of a declared schema.
 // Pure: no libclang.
-#include "scan/infer.h"
-#include "scan_test_helpers.h"
+#include "kernel/infer.h"
+#include "kernel_test_helpers.h"
 #include "schema/schema.h"
 
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <variant>
 #include <vector>
 
-namespace opscan::scan {
+namespace opscan::kernel {
 namespace {
 
 using test_support::type;
@@ -410,4 +410,4 @@ TEST(Repair, TakesTheDeclaredOperatorName) {
 }
 
 } // namespace
-} // namespace opscan::scan
+} // namespace opscan::kernel

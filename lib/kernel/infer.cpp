@@ -1,12 +1,12 @@
 // Schemas inferred from kernel signatures, and a declared schema checked against one.
-#include "scan/infer.h"
+#include "kernel/infer.h"
 
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
 #include <set>
 
-namespace opscan::scan {
+namespace opscan::kernel {
 namespace {
 
 schema::AliasInfo write_alias(size_t index) {
@@ -408,4 +408,4 @@ schema::Schema repair(const schema::Schema& declared, const schema::Schema& infe
   return fixed;
 }
 
-} // namespace opscan::scan
+} // namespace opscan::kernel

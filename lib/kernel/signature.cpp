@@ -1,14 +1,14 @@
 // The pure stage: a kernel's neutral signature and annotation to an IR kernel.
-#include "scan/signature.h"
+#include "kernel/signature.h"
 
-#include "scan/annotation.h"
-#include "scan/infer.h"
+#include "kernel/annotation.h"
+#include "kernel/infer.h"
 #include "support/cpp_literal.h"
 
 #include <algorithm>
 #include <tuple>
 
-namespace opscan::scan {
+namespace opscan::kernel {
 namespace {
 
 diag::Location shifted(diag::Location loc, size_t bytes) {
@@ -497,4 +497,4 @@ Built build_kernel(const Signature& signature, const KnownSchemas* known,
   return Builder(signature, known, check_field).run();
 }
 
-} // namespace opscan::scan
+} // namespace opscan::kernel

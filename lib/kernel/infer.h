@@ -10,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-namespace opscan::scan {
+namespace opscan::kernel {
 
 // A kernel parameter (after the runtime context), already mapped to its
 // schema type without alias annotations.
@@ -84,4 +84,4 @@ std::vector<InferError> cross_check(const schema::Schema& reference, const schem
 // and defaults are in order.
 schema::Schema repair(const schema::Schema& declared, const schema::Schema& inferred);
 
-} // namespace opscan::scan
+} // namespace opscan::kernel

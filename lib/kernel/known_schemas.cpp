@@ -1,5 +1,5 @@
 // Reading a file of known schemas (`--schemas`): one per line, or operator YAML.
-#include "scan/known_schemas.h"
+#include "kernel/known_schemas.h"
 
 #include "schema/autogen.h"
 #include "support/files.h"
@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-namespace opscan::scan {
+namespace opscan::kernel {
 namespace {
 
 // What could not be known, reported in one note at the first of them.
@@ -169,4 +169,4 @@ std::optional<KnownSchemas> load_known_schemas(const std::string& path, diag::Di
   return known;
 }
 
-} // namespace opscan::scan
+} // namespace opscan::kernel

@@ -1,4 +1,4 @@
-// scan::build_kernel on hand-built Signatures: the pure stage between the
+// kernel::build_kernel on hand-built Signatures: the pure stage between the
 // libclang walk and the IR. No libclang here: every location is made up, as
 // if the kernel were written in kernels.cpp as
 //
@@ -6,9 +6,9 @@
 //   9  Tensor& f(KernelRuntimeContext& ctx,
 //   10            <parameter 1>,          each parameter's name at column 20
 //   ...
-#include "scan/known_schemas.h"
-#include "scan/signature.h"
-#include "scan_test_helpers.h"
+#include "kernel/known_schemas.h"
+#include "kernel/signature.h"
+#include "kernel_test_helpers.h"
 #include "schema/schema.h"
 #include "support/cpp_literal.h"
 
@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-namespace opscan::scan {
+namespace opscan::kernel {
 namespace {
 
 using test_support::describe;
@@ -917,4 +917,4 @@ TEST(BuildKernelFixIts, ConstTensorTheDeclaredSchemaWritesIsTakenByReference) {
 }
 
 } // namespace
-} // namespace opscan::scan
+} // namespace opscan::kernel

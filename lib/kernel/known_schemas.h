@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-namespace opscan::scan {
+namespace opscan::kernel {
 
 struct KnownSchema {
   schema::Schema schema;
@@ -37,4 +37,4 @@ using KnownSchemas = std::map<schema::OperatorName, KnownSchema>;
 // with an error when the file cannot be read or is not operator YAML.
 std::optional<KnownSchemas> load_known_schemas(const std::string& path, diag::Diagnostics& diags);
 
-} // namespace opscan::scan
+} // namespace opscan::kernel

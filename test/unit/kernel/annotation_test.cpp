@@ -1,13 +1,13 @@
 // parse_annotation: the text of OPSCAN_KERNEL's arguments as the
 // preprocessor stringizes them. Pure: no libclang.
-#include "scan/annotation.h"
+#include "kernel/annotation.h"
 
 #include <gtest/gtest.h>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace opscan::scan {
+namespace opscan::kernel {
 namespace {
 
 TEST(ParseAnnotation, OperatorNameOnly) {
@@ -141,4 +141,4 @@ TEST(ParseAnnotation, Errors) {
 }
 
 } // namespace
-} // namespace opscan::scan
+} // namespace opscan::kernel
