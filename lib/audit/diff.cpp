@@ -118,19 +118,22 @@ std::string spelled(const schema::Return& r) {
   return r.name.empty() ? r.type.str() : r.type.str() + " " + r.name;
 }
 
-// The identity of a kernel within its operator.
-using KernelId = std::pair<std::string, std::string>; // kernel key, dispatch key
+// The identity of a kernel within its operator: the annotation fields it
+// sets.
+using KernelId = std::map<std::string, std::string, std::less<>>;
 
-KernelId id_of(const ir::Kernel& k) {
-  return {k.kernel_key, k.dispatch_key};
+// The first of `fields` that `id` sets; null for a kernel without any.
+const ir::Field* key_field(const KernelId& id, const ir::Fields& fields) {
+  for (const ir::Field& field : fields) {
+    if (id.contains(field.key))
+      return &field;
+  }
+  return nullptr;
 }
 
-std::string describe_id(const KernelId& id) {
-  if (!id.first.empty())
-    return "kernel key " + q(id.first);
-  if (!id.second.empty())
-    return "dispatch key " + q(id.second);
-  return "the kernel without a key";
+std::string describe_id(const KernelId& id, const ir::Fields& fields) {
+  const ir::Field* field = key_field(id, fields);
+  return field != nullptr ? field->noun + " " + q(id.at(field->key)) : "the kernel without a key";
 }
 
 // Old and new arguments matched as diff.h describes.
@@ -213,6 +216,7 @@ Pairing pair_arguments(const std::vector<ir::Argument>& olds,
 // Collects the changes of one comparison.
 class Differ {
 public:
+  explicit Differ(const ir::Fields& fields) : fields_(fields) {}
   std::vector<Change> changes;
 
   void compare_libraries(const Library& o, const Library& n);
@@ -225,6 +229,7 @@ public:
                         const Library& nl, const std::vector<const ir::Kernel*>& news);
 
 private:
+  const ir::Fields& fields_;
   // A record of class `id`; the library is the new side's, else the old's.
   Change& add(std::string_view id, std::string op, std::string message,
               std::optional<Site> old_site, std::optional<Site> new_site) {
@@ -317,14 +322,20 @@ void Differ::compare_operator(const Library& ol, const std::vector<const ir::Ker
   const std::string op = olds.front()->op.str();
   std::map<KernelId, const ir::Kernel*> old_by_id, new_by_id;
   for (const ir::Kernel* k : olds)
-    old_by_id.emplace(id_of(*k), k);
+    old_by_id.emplace(k->fields, k);
   for (const ir::Kernel* k : news)
-    new_by_id.emplace(id_of(*k), k);
-  auto key_class = [](const KernelId& id, bool added) {
-    const bool dispatch = id.first.empty() && !id.second.empty();
-    if (dispatch)
-      return added ? "dispatch-key-added" : "dispatch-key-removed";
-    return added ? "kernel-key-added" : "kernel-key-removed";
+    new_by_id.emplace(k->fields, k);
+  // "<field>-added", the field's IR key spelled with '-' ("kernel-key-added");
+  // a kernel without any field is one kernel key fewer or more.
+  auto key_class = [&](const KernelId& id, bool added) {
+    const ir::Field* field = key_field(id, fields_);
+    std::string name = field != nullptr ? field->key : "kernel_key";
+    std::replace(name.begin(), name.end(), '_', '-');
+    return name + (added ? "-added" : "-removed");
+  };
+  auto value_of = [&](const KernelId& id) {
+    const ir::Field* field = key_field(id, fields_);
+    return field != nullptr ? id.at(field->key) : std::string();
   };
   std::vector<std::pair<const ir::Kernel*, const ir::Kernel*>> pairs;
   for (const auto& [id, k] : old_by_id) {
@@ -332,18 +343,18 @@ void Differ::compare_operator(const Library& ol, const std::vector<const ir::Ker
       pairs.emplace_back(k, it->second);
       continue;
     }
-    const std::string value = id.first.empty() ? id.second : id.first;
     add(key_class(id, false), op,
-        fmt::format("{} of {} removed (C++ function {})", describe_id(id), op, k->cpp_function),
-        site(ol, value, k->location), std::nullopt);
+        fmt::format("{} of {} removed (C++ function {})", describe_id(id, fields_), op,
+                    k->cpp_function),
+        site(ol, value_of(id), k->location), std::nullopt);
   }
   for (const auto& [id, k] : new_by_id) {
     if (old_by_id.contains(id))
       continue;
-    const std::string value = id.first.empty() ? id.second : id.first;
     add(key_class(id, true), op,
-        fmt::format("{} of {} added (C++ function {})", describe_id(id), op, k->cpp_function),
-        std::nullopt, site(nl, value, k->location));
+        fmt::format("{} of {} added (C++ function {})", describe_id(id, fields_), op,
+                    k->cpp_function),
+        std::nullopt, site(nl, value_of(id), k->location));
   }
   // The schemas of kernels with one key; of the first kernels when none has.
   if (pairs.empty())
@@ -509,7 +520,7 @@ void Differ::compare_returns(const Library& ol, const ir::Kernel& o, const Libra
 void Differ::compare_cpp(const Library& ol, const ir::Kernel& o, const Library& nl,
                          const ir::Kernel& n, const Pairing& p) {
   const std::string op = n.op.str();
-  const std::string kernel = ir::describe(n);
+  const std::string kernel = ir::describe(n, fields_);
   auto record = [&](std::string_view id, std::string message, std::string before,
                     std::string after) -> Change& {
     return add(id, op, std::move(message), site(ol, std::move(before), o.location),
@@ -605,10 +616,11 @@ size_t DiffResult::not_allowed() const {
   return count(kBreaking) - allowed();
 }
 
-DiffResult diff(const std::vector<ir::File>& old_side, const std::vector<ir::File>& new_side) {
+DiffResult diff(const std::vector<ir::File>& old_side, const std::vector<ir::File>& new_side,
+                const ir::Fields& fields) {
   DiffResult result;
-  Libraries olds = group_libraries(old_side);
-  Libraries news = group_libraries(new_side);
+  Libraries olds = group_libraries(old_side, fields);
+  Libraries news = group_libraries(new_side, fields);
   result.diagnostics = std::move(olds.diagnostics);
   result.diagnostics.insert(result.diagnostics.end(), news.diagnostics.begin(),
                             news.diagnostics.end());
@@ -623,7 +635,7 @@ DiffResult diff(const std::vector<ir::File>& old_side, const std::vector<ir::Fil
   for (const Library& l : news.libraries)
     new_by_name.emplace(l.name, Side{&l, operators_of(l)});
 
-  Differ differ;
+  Differ differ(fields);
   for (const auto& [name, side] : old_by_name) {
     if (!new_by_name.contains(name))
       differ.library_alone(*side.library, /*added=*/false);

@@ -99,7 +99,9 @@ struct DiffResult {
 };
 
 // Compares the libraries of `old_side` with those of `new_side` (each read
-// and validated). Diagnostics: group_libraries' errors on either side.
-DiffResult diff(const std::vector<ir::File>& old_side, const std::vector<ir::File>& new_side);
+// and validated, their kernels naming `fields`). Diagnostics:
+// group_libraries' errors on either side.
+DiffResult diff(const std::vector<ir::File>& old_side, const std::vector<ir::File>& new_side,
+                const ir::Fields& fields);
 
 } // namespace opscan::audit

@@ -66,7 +66,7 @@ std::string display_name(const std::string& library) {
   return library.empty() ? "(scan output)" : library;
 }
 
-Libraries group_libraries(const std::vector<ir::File>& inputs) {
+Libraries group_libraries(const std::vector<ir::File>& inputs, const ir::Fields& fields) {
   Libraries out;
   std::map<std::string, Library> by_name;
   std::vector<ir::Module> fragments;
@@ -91,7 +91,7 @@ Libraries group_libraries(const std::vector<ir::File>& inputs) {
                   input.positions.at("library")};
   }
   if (!fragments.empty()) {
-    ir::MergeResult merged = ir::merge(std::move(fragments));
+    ir::MergeResult merged = ir::merge(std::move(fragments), fields);
     out.diagnostics.insert(out.diagnostics.end(), merged.diagnostics.begin(),
                            merged.diagnostics.end());
     ir::canonicalize(merged.module);

@@ -46,6 +46,6 @@ struct Libraries {
   std::vector<Library> libraries; // sorted by name
   diag::Diagnostics diagnostics;
 };
-Libraries group_libraries(const std::vector<ir::File>& inputs);
+Libraries group_libraries(const std::vector<ir::File>& inputs, const ir::Fields& fields);
 
 } // namespace opscan::audit

@@ -15,11 +15,12 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string keys_of(const ir::Kernel& k) {
-  if (!k.kernel_key.empty())
-    return "kernel key " + k.kernel_key;
-  if (!k.dispatch_key.empty())
-    return "dispatch key " + k.dispatch_key;
+// The first of `fields` the kernel sets: "kernel key v1/6;0".
+std::string keys_of(const ir::Kernel& k, const ir::Fields& fields) {
+  for (const ir::Field& field : fields) {
+    if (std::string_view value = k.field(field.key); !value.empty())
+      return field.noun + " " + std::string(value);
+  }
   return "";
 }
 
@@ -127,7 +128,8 @@ Coverage coverage_of(const std::vector<Library>& libraries, const OperatorList& 
 }
 
 std::string render_report_markdown(const std::vector<Library>& libraries,
-                                   const std::optional<Coverage>& coverage) {
+                                   const std::optional<Coverage>& coverage,
+                                   const ir::Fields& fields) {
   std::string out = "# opscan report\n";
   for (const Library& library : libraries) {
     out += fmt::format("\n## Library {}\n\n", markdown_code(display_name(library.name)));
@@ -143,7 +145,7 @@ std::string render_report_markdown(const std::vector<Library>& libraries,
       out +=
           fmt::format("| {} | {} | {} | {} | {} |\n", first ? markdown_code(k.op.str()) : "",
                       first ? markdown_code(k.schema().str()) : "", markdown_code(k.cpp_function),
-                      markdown_cell(keys_of(k)), markdown_cell(source_of(k)));
+                      markdown_cell(keys_of(k, fields)), markdown_cell(source_of(k)));
     }
   }
   if (!coverage)
@@ -170,7 +172,7 @@ std::string render_report_markdown(const std::vector<Library>& libraries,
 }
 
 std::string render_report_json(const std::vector<Library>& libraries,
-                               const std::optional<Coverage>& coverage) {
+                               const std::optional<Coverage>& coverage, const ir::Fields& fields) {
   Json libs = Json::array();
   for (const Library& library : libraries) {
     Json operators = Json::array();
@@ -178,11 +180,12 @@ std::string render_report_json(const std::vector<Library>& libraries,
       if (operators.empty() || operators.back()["operator"] != k.op.str())
         operators.push_back(Json{
             {"operator", k.op.str()}, {"schema", k.schema().str()}, {"kernels", Json::array()}});
-      operators.back()["kernels"].push_back(Json{{"cpp_function", k.cpp_function},
-                                                 {"kernel_key", k.kernel_key},
-                                                 {"dispatch_key", k.dispatch_key},
-                                                 {"file", k.location.file},
-                                                 {"line", k.location.line}});
+      Json kernel{{"cpp_function", k.cpp_function}};
+      for (const ir::Field& field : fields)
+        kernel[field.key] = k.field(field.key);
+      kernel["file"] = k.location.file;
+      kernel["line"] = k.location.line;
+      operators.back()["kernels"].push_back(std::move(kernel));
     }
     Json lib{{"name", library.name}, {"ir", library.path}};
     lib["target"] = library.info ? Json(library.info->target) : Json(nullptr);

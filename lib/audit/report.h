@@ -45,9 +45,11 @@ Coverage coverage_of(const std::vector<Library>& libraries, const OperatorList& 
 // The report as Markdown (per library a table of its kernels, then the
 // coverage, if any) or as one JSON document (version 1; docs/auditing.md,
 // "Coverage: opscan report", describes it).
+// Each kernel shows its annotation `fields`.
 std::string render_report_markdown(const std::vector<Library>& libraries,
-                                   const std::optional<Coverage>& coverage);
+                                   const std::optional<Coverage>& coverage,
+                                   const ir::Fields& fields);
 std::string render_report_json(const std::vector<Library>& libraries,
-                               const std::optional<Coverage>& coverage);
+                               const std::optional<Coverage>& coverage, const ir::Fields& fields);
 
 } // namespace opscan::audit

@@ -190,16 +190,11 @@ diag::Diagnostics regenerate(IrFile& file, const emit::TargetRegistry& targets) 
   diag::Diagnostics diags;
   const ir::Locator locator = locator_of(file);
   if (!file.module.library) {
-    const kernel::FieldCheck check = field_check(targets);
     for (size_t i = 0; i < file.module.kernels.size(); ++i) {
       const ir::Kernel& k = file.module.kernels[i];
-      for (ir::Field field : {ir::Field::kernel_key, ir::Field::dispatch_key}) {
-        if (k.field(field).empty())
-          continue;
-        if (auto problem = check(field, k)) {
-          diags.push_back(
-              locator.kernel_error(i, k, emit::field_path(field), problem->code, problem->message));
-        }
+      for (const ir::FieldFinding& found : ir::check_fields(k, targets.fields())) {
+        diags.push_back(
+            locator.kernel_error(i, k, found.field->key, found.field->code, found.problem.message));
       }
     }
     return diags;
@@ -231,7 +226,7 @@ ReadIrs read_irs(const std::vector<std::string>& paths, const emit::TargetRegist
       out.status = worst(out.status, Status::failure);
       continue;
     }
-    ir::ReadResult read = ir::from_json(std::move(*text), path);
+    ir::ReadResult read = ir::from_json(std::move(*text), path, targets.fields());
     out.diagnostics.insert(out.diagnostics.end(), read.diagnostics.begin(), read.diagnostics.end());
     if (!read.module) {
       out.status = worst(out.status, Status::errors);
@@ -402,7 +397,7 @@ Plan plan(std::vector<IrFile> inputs, const Request& request, const emit::Target
     locator.add(input.module, input.positions);
     modules.push_back(std::move(input.module));
   }
-  ir::MergeResult merged = ir::merge(std::move(modules));
+  ir::MergeResult merged = ir::merge(std::move(modules), targets.fields());
   if (diag::has_errors(merged.diagnostics)) {
     Plan plan;
     plan.diagnostics = std::move(merged.diagnostics);
@@ -569,29 +564,6 @@ Written write_libraries(const std::vector<emit::Output>& libraries, const std::s
     written.status = Status::failure;
   }
   return written;
-}
-
-kernel::FieldCheck field_check(const emit::TargetRegistry& targets) {
-  return [&targets](ir::Field field,
-                    const ir::Kernel& kernel) -> std::optional<kernel::FieldProblem> {
-    // A value is fine when a target that reads the field takes it.
-    std::optional<kernel::FieldProblem> problem;
-    for (const std::string& name : targets.names()) {
-      const emit::Target* target = targets.find(name);
-      if (!target->accepts(field))
-        continue;
-      auto error = target->check_field(field, kernel);
-      if (!error)
-        return std::nullopt;
-      if (!problem)
-        problem = kernel::FieldProblem{error->offset, emit::field_code(field), error->message};
-    }
-    if (!problem) {
-      problem = kernel::FieldProblem{0, emit::field_code(field),
-                                   fmt::format("no target reads field '{}'", ir::to_string(field))};
-    }
-    return problem;
-  };
 }
 
 std::optional<std::vector<std::string>> compiler_args(const std::string& flags_file,

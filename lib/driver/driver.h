@@ -58,7 +58,7 @@ struct IrFile : ir::File {
 // own, as it is: a library IR's record (as check_libraries reads it) and
 // its regeneration as recorded (emit::generate, with the target's checks;
 // kept in the IrFile); scan output's annotation fields as a scan checks them
-// (field_check), the rest depending on the target and library a generation
+// (ir::check_fields), the rest depending on the target and library a generation
 // gives it. Only a file's errors are reported.
 struct ReadIrs {
   std::vector<IrFile> files; // those that could be read and are valid
@@ -203,9 +203,6 @@ struct Written {
 Written write_libraries(const std::vector<emit::Output>& libraries, const std::string& out_dir,
                         const std::vector<RoleFile>& inputs, const std::string& stamp = {},
                         const std::optional<Companion>& companion = {});
-
-// The judge of annotation fields for scans: the targets that read a field.
-kernel::FieldCheck field_check(const emit::TargetRegistry& targets);
 
 // The compiler arguments of scan and pch: the lines of `flags_file` (if not
 // empty), each one argument as written (no quoting; empty lines skipped),

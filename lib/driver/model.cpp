@@ -95,6 +95,7 @@ ReadSelection read_operator_selection(const std::string& path) {
     return out;
   }
   ir::OperatorSelection selection;
+  selection.keyed_by = executorch::kKernelKeyField;
   if (executorch::looks_like_program(*head)) {
     ReadModel model = read_model(path);
     out.diagnostics = std::move(model.diagnostics);
@@ -186,9 +187,9 @@ ServedByOperator served_by_operator(const std::vector<IrFile>& libraries,
 }
 
 diag::Note note_at(const Served& s, const std::string& what) {
-  return diag::Note{
-      fmt::format("library '{}' {}: {}", library_name(*s.library), what, ir::describe(*s.kernel)),
-      s.kernel->location};
+  return diag::Note{fmt::format("library '{}' {}: {}", library_name(*s.library), what,
+                                ir::describe(*s.kernel, emit::builtin_targets().fields())),
+                    s.kernel->location};
 }
 
 // An operator the program calls that no library has, with the closest name
@@ -223,7 +224,7 @@ void check_served_twice(const std::string& path, const std::string& op,
                         const std::vector<Served>& served, diag::Diagnostics& diags) {
   std::map<std::string, std::vector<const Served*>> by_key;
   for (const Served& s : served)
-    by_key[s.kernel->kernel_key].push_back(&s);
+    by_key[std::string(s.kernel->field(executorch::kKernelKeyField))].push_back(&s);
   for (const auto& [key, registered] : by_key) {
     std::set<const IrFile*> libs;
     for (const Served* s : registered)
@@ -250,9 +251,10 @@ void serve_keys(const std::string& path, const std::string& op,
   for (const std::string& key : need.keys) {
     std::vector<const Served*> exact, fallback;
     for (const Served& s : served) {
-      if (!key.empty() && s.kernel->kernel_key == key)
+      const std::string_view served_key = s.kernel->field(executorch::kKernelKeyField);
+      if (!key.empty() && served_key == key)
         exact.push_back(&s);
-      if (s.kernel->kernel_key.empty())
+      if (served_key.empty())
         fallback.push_back(&s);
     }
     const std::vector<const Served*>& servers = exact.empty() ? fallback : exact;

@@ -6,15 +6,12 @@
 #include "support/text.h"
 
 #include <algorithm>
-#include <array>
 #include <fmt/format.h>
 #include <map>
 #include <tuple>
 
 namespace opscan::emit {
 namespace {
-
-constexpr std::array<ir::Field, 2> kFields = {ir::Field::kernel_key, ir::Field::dispatch_key};
 
 // What every generation of `options` shares: the target, and the library
 // with its symbols; nullopt (with errors in `diags`) when any is refused.
@@ -41,17 +38,17 @@ std::optional<ResolvedOptions> resolve_options(const Options& options, const Tar
                                      ir::to_string(options.registration))));
     ok = false;
   }
-  for (const auto& [field, value] : options.field_defaults) {
+  for (const auto& [key, value] : options.field_defaults) {
+    const ir::Field* read = target->fields().by_key(key);
     if (value.empty()) {
-      diags.push_back(diag::make_error(field_code(field), {},
-                                       fmt::format("the default {} is empty", field_path(field))));
+      diags.push_back(diag::make_error(read != nullptr ? read->code : "opscan-unsupported-field",
+                                       {}, fmt::format("the default {} is empty", key)));
       ok = false;
-    } else if (!target->accepts(field)) {
+    } else if (read == nullptr) {
       diags.push_back(
           diag::make_error("opscan-unsupported-field", {},
                            fmt::format("a default {} ({}) is given, but the {} target reads no {}",
-                                       field_path(field), support::quoted(value), target->name(),
-                                       field_path(field))));
+                                       key, support::quoted(value), target->name(), key)));
       ok = false;
     }
   }
@@ -69,43 +66,44 @@ std::optional<ResolvedOptions> resolve_options(const Options& options, const Tar
 }
 
 // Gives every field the target reads its value (the kernel's, else the
-// default), and reports fields the target does not read and values it does
-// not understand. A default's problem is reported once, not per kernel.
+// default), and reports fields the target does not read (named as
+// annotated, when a target of `known` defines them) and values it does not
+// understand. A default's problem is reported once, not per kernel.
 void resolve_fields(std::vector<ir::Kernel>& kernels, const Target& target, const Options& options,
-                    Problems& problems) {
-  for (ir::Field field : kFields) {
-    if (!target.accepts(field)) {
-      for (const ir::Kernel& k : kernels) {
-        if (!k.field(field).empty()) {
-          problems.kernel(k, field_path(field), "opscan-unsupported-field",
-                          fmt::format("the annotation sets {} = {}, which the {} target does "
-                                      "not read: remove it, or generate for a target that does",
-                                      ir::to_string(field), support::quoted(k.field(field)),
-                                      target.name()));
-        }
-      }
-      continue;
+                    const ir::Fields& known, Problems& problems) {
+  for (const ir::Kernel& k : kernels) {
+    for (const auto& [key, value] : k.fields) {
+      if (target.fields().by_key(key) != nullptr)
+        continue;
+      const ir::Field* field = known.by_key(key);
+      problems.kernel(k, key, "opscan-unsupported-field",
+                      fmt::format("the annotation sets {} = {}, which the {} target does "
+                                  "not read: remove it, or generate for a target that does",
+                                  field != nullptr ? field->annotation : key,
+                                  support::quoted(value), target.name()));
     }
-    auto given = options.field_defaults.find(field);
-    const std::string fallback =
-        given != options.field_defaults.end() ? given->second : target.default_value(field);
+  }
+  for (const ir::Field& field : target.fields()) {
+    auto given = options.field_defaults.find(field.key);
+    const std::string& fallback =
+        given != options.field_defaults.end() ? given->second : field.default_value;
     bool default_reported = false;
     for (ir::Kernel& k : kernels) {
-      std::string& value = field == ir::Field::kernel_key ? k.kernel_key : k.dispatch_key;
-      const bool defaulted = value.empty();
-      if (defaulted)
-        value = fallback;
-      if (value.empty())
+      const bool defaulted = k.field(field.key).empty();
+      if (defaulted && fallback.empty())
         continue;
-      auto error = target.check_field(field, k);
-      if (!error || (defaulted && default_reported))
+      if (defaulted)
+        k.fields[field.key] = fallback;
+      const std::string& value = k.fields.at(field.key);
+      auto problem = field.check ? field.check(value, k) : std::nullopt;
+      if (!problem || (defaulted && default_reported))
         continue;
       if (defaulted) {
         default_reported = true;
-        problems.error(field_code(field), fmt::format("the default {} {}: {}", field_path(field),
-                                                      support::quoted(value), error->message));
+        problems.error(field.code, fmt::format("the default {} {}: {}", field.key,
+                                               support::quoted(value), problem->message));
       } else {
-        problems.kernel(k, field_path(field), field_code(field), error->message);
+        problems.kernel(k, field.key, field.code, problem->message);
       }
     }
   }
@@ -157,20 +155,7 @@ std::vector<Target::Claim> Target::claims(const ir::Kernel& kernel) const {
 }
 
 std::string describe(const Target& target, const ir::Kernel& kernel) {
-  ir::Kernel seen = kernel;
-  for (ir::Field field : kFields) {
-    if (!target.accepts(field))
-      (field == ir::Field::kernel_key ? seen.kernel_key : seen.dispatch_key).clear();
-  }
-  return ir::describe(seen);
-}
-
-std::string field_code(ir::Field field) {
-  return field == ir::Field::kernel_key ? "opscan-kernel-key" : "opscan-dispatch-key";
-}
-
-std::string_view field_path(ir::Field field) {
-  return field == ir::Field::kernel_key ? "kernel_key" : "dispatch_key";
+  return ir::describe(kernel, target.fields());
 }
 
 void Problems::kernel(const ir::Kernel& kernel, std::string_view field, std::string code,
@@ -210,7 +195,7 @@ Output generate(ir::Module module, const Options& options, const TargetRegistry&
   ir::Module& library = output.module;
   library = std::move(module);
   Problems problems(locator, output.diagnostics);
-  resolve_fields(library.kernels, target, options, problems);
+  resolve_fields(library.kernels, target, options, targets.fields(), problems);
   check_identities(library.kernels, target, problems);
   if (library.kernels.empty()) {
     problems.error("opscan-no-kernels", "no annotated kernels found: nothing to register "
@@ -250,7 +235,7 @@ Output generate(ir::Module module, const Options& options, const TargetRegistry&
   }
   // The IR records the library, so a later run can regenerate it as it is.
   output.files.push_back(
-      {output.library.name + "/ir.json", OutputKind::data, ir::to_json(library)});
+      {output.library.name + "/ir.json", OutputKind::data, ir::to_json(library, targets.fields())});
   return output;
 }
 

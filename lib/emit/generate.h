@@ -32,7 +32,7 @@ struct Output {
 //   opscan-unknown-target, opscan-unsupported-registration,
 //   opscan-unsupported-field   the target does not read a field a kernel
 //                              (or a default) sets
-//   opscan-kernel-key, opscan-dispatch-key   a field's value is not one the
+//   a field's code (opscan-kernel-key, ...)   its value is not one the
 //                              runtime understands
 //   opscan-duplicate-kernel    two kernels of one identity (the target's)
 //   opscan-no-kernels, opscan-libname-*, opscan-ident-*, and the target's own.
@@ -53,11 +53,6 @@ OutputList list_outputs(const Options& options, const TargetRegistry& targets);
 // A kernel as `target` tells kernels apart: its operator and the fields the
 // target reads that are set ("aten::add.out (kernel key 'v1/6;0')").
 std::string describe(const Target& target, const ir::Kernel& kernel);
-
-// The code of problems with an annotation field's value.
-std::string field_code(ir::Field field); // "opscan-kernel-key", "opscan-dispatch-key"
-// The name of a field in the IR ("kernel_key", "dispatch_key").
-std::string_view field_path(ir::Field field);
 
 struct WriteReport {
   std::vector<std::string> written;

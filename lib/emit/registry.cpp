@@ -8,7 +8,22 @@ namespace opscan::emit {
 
 bool TargetRegistry::add(std::shared_ptr<const Target> target) {
   std::string name(target->name());
-  return targets_.emplace(std::move(name), std::move(target)).second;
+  auto [added, fresh] = targets_.emplace(std::move(name), std::move(target));
+  if (!fresh)
+    return false;
+  // Gathered again in the targets' order, so the IR's order of fields does
+  // not depend on the order targets were added in.
+  ir::Fields fields;
+  for (const auto& [_, each] : targets_) {
+    for (const ir::Field& field : each->fields()) {
+      if (!fields.add(field)) {
+        targets_.erase(added);
+        return false;
+      }
+    }
+  }
+  fields_ = std::move(fields);
+  return true;
 }
 
 const Target* TargetRegistry::find(std::string_view name) const {

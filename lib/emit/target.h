@@ -9,6 +9,7 @@
 #pragma once
 
 #include "diag/diag.h"
+#include "ir/fields.h"
 #include "ir/ir.h"
 #include "ir/validate.h"
 
@@ -33,9 +34,10 @@ struct Options {
   std::optional<std::string> library;       // --lib; unset: the unnamed default library
   std::optional<std::string> templates_dir; // overrides the built-in templates
   std::string generator = "opscan";         // "opscan <version>", for the header line
-  // The value of an annotation field for kernels whose annotation sets none
-  // (--dispatch-key sets dispatch_key); only for fields the target accepts.
-  std::map<ir::Field, std::string> field_defaults;
+  // The value of an annotation field, by IR key, for kernels whose
+  // annotation sets none (--dispatch-key sets dispatch_key); only for
+  // fields the target reads. Overrides the field's own default.
+  std::map<std::string, std::string> field_defaults;
   // Per-operator profiling in the wrappers, where the runtime asks for it
   // (ExecuTorch's profiler and event tracer; PyTorch's dispatcher profiles
   // by itself).
@@ -93,12 +95,6 @@ private:
   std::set<std::string> kernels_; // the USRs of kernels with problems
 };
 
-// A problem with an annotation field's value, at a byte offset in the value.
-struct FieldError {
-  size_t offset = 0;
-  std::string message;
-};
-
 class Target {
 public:
   virtual ~Target() = default;
@@ -109,15 +105,9 @@ public:
   // The runtime context its kernels take before their schema arguments.
   virtual bool accepts(ir::ContextKind context) const = 0;
   virtual bool accepts(ir::Registration registration) const = 0;
-  // The annotation fields it reads; every other field must be unset.
-  virtual bool accepts(ir::Field field) const = 0;
-  // The value of `field` (an accepted one) for a kernel whose annotation
-  // sets none; "" when the field stays unset.
-  virtual std::string default_value(ir::Field field) const = 0;
-  // Whether the value `kernel` gives `field` (accepted and set) is one the
-  // runtime understands.
-  virtual std::optional<FieldError> check_field(ir::Field field,
-                                                const ir::Kernel& kernel) const = 0;
+  // The annotation fields it reads, each with its default and its check;
+  // a kernel it generates sets no other.
+  virtual const ir::Fields& fields() const = 0;
 
   // What the runtime registers a kernel under: two kernels of one identity
   // cannot both be registered, by one library or by two in one program.
@@ -145,7 +135,7 @@ public:
   virtual std::vector<OutputFile> outputs(const LibrarySpec& library) const = 0;
 
   // The files of outputs(), rendered, for `module` (its annotation fields
-  // resolved and checked with the hooks above, its identities checked).
+  // resolved and checked as fields() says, its identities checked).
   // Every reason a kernel cannot be generated (its context, types,
   // returns...) goes to `problems`, as do template errors; with any of them
   // the files are not used. Generating is the check: there is no other.

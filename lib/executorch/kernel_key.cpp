@@ -21,6 +21,35 @@ std::optional<long> number(std::string_view text, size_t& pos) {
 
 } // namespace
 
+std::pair<size_t, size_t> key_tensors(const ir::Kernel& kernel) {
+  size_t required = 0, all = 0;
+  for (const ir::Argument& a : kernel.arguments) {
+    const schema::Type& t = a.schema.type;
+    if (t.base != "Tensor" || t.is_list())
+      continue;
+    ++all;
+    required += !t.is_optional();
+  }
+  return {required, all};
+}
+
+const ir::Field& kernel_key_field() {
+  static const ir::Field field{
+      "key",
+      kKernelKeyField,
+      "opscan-kernel-key",
+      "kernel key",
+      "kernel key '{}'",
+      "",
+      [](std::string_view value, const ir::Kernel& kernel) -> std::optional<ir::FieldProblem> {
+        auto [required, all] = key_tensors(kernel);
+        if (auto e = check_kernel_key(value, required, all))
+          return ir::FieldProblem{e->offset, e->message};
+        return std::nullopt;
+      }};
+  return field;
+}
+
 std::optional<KernelKeyError> check_kernel_key(std::string_view key, size_t required_tensors,
                                                size_t all_tensors) {
   constexpr std::string_view kVersion = "v1/";

@@ -2,12 +2,25 @@
 // one entry per tensor argument, e.g. "v1/6;0,1|6;0,1|6;0,1".
 #pragma once
 
+#include "ir/fields.h"
+#include "ir/ir.h"
+
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace opscan::executorch {
+
+// The annotation field `key = "v1/6;0|..."`: a kernel specialised for its
+// tensors' dtypes and dim orders. ExecuTorch's target reads it; its IR key
+// is kKernelKeyField.
+inline constexpr const char* kKernelKeyField = "kernel_key";
+const ir::Field& kernel_key_field();
+
+// The tensor arguments of `kernel` a key has one entry for: plain tensors
+// are required, optional ones may be left out (required, all).
+std::pair<size_t, size_t> key_tensors(const ir::Kernel& kernel);
 
 struct KernelKeyError {
   size_t offset = 0; // in the key

@@ -26,7 +26,6 @@ constexpr Names<ContextKind, 3> kContexts{{"none", "KernelRuntimeContext", "Disp
 constexpr Names<SchemaOrigin, 3> kOrigins{{"inferred", "declared", "known"}};
 constexpr Names<Registration, 3> kRegistrations{{"static", "manual", "named"}};
 constexpr Names<Linkage, 2> kLinkages{{"C++", "C"}};
-constexpr Names<Field, 2> kFields{{"key", "dispatch"}};
 
 // Path, then hash: one path with two hashes (stale fragments) must not
 // depend on input order, and equal entries must end up adjacent for unique.
@@ -34,7 +33,7 @@ auto order_key(const SourceFile& s) {
   return std::tie(s.path, s.sha256);
 }
 auto order_key(const Kernel& k) {
-  return std::tie(k.op, k.kernel_key, k.dispatch_key, k.location.file, k.location.offset, k.usr);
+  return std::tie(k.op, k.fields, k.location.file, k.location.offset, k.usr);
 }
 constexpr auto in_order = [](const auto& a, const auto& b) { return order_key(a) < order_key(b); };
 
@@ -60,9 +59,6 @@ std::string_view to_string(Registration mode) {
 std::string_view to_string(Linkage linkage) {
   return kLinkages.of(linkage);
 }
-std::string_view to_string(Field field) {
-  return kFields.of(field);
-}
 std::optional<ContextKind> parse_context_kind(std::string_view text) {
   return kContexts.parse(text);
 }
@@ -84,17 +80,16 @@ schema::Schema Kernel::schema() const {
   return s;
 }
 
-const std::string& Kernel::field(Field f) const {
-  return f == Field::kernel_key ? kernel_key : dispatch_key;
+void Kernel::set_field(const std::string& key, std::string value) {
+  if (value.empty())
+    fields.erase(key);
+  else
+    fields[key] = std::move(value);
 }
 
-std::string describe(const Kernel& kernel) {
-  std::string text = kernel.op.str();
-  if (!kernel.kernel_key.empty())
-    text += " (kernel key '" + kernel.kernel_key + "')";
-  if (!kernel.dispatch_key.empty())
-    text += " (dispatch key " + kernel.dispatch_key + ")";
-  return text;
+std::string_view Kernel::field(std::string_view key) const {
+  auto it = fields.find(key);
+  return it == fields.end() ? std::string_view() : std::string_view(it->second);
 }
 
 void canonicalize(Module& module) {

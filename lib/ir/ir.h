@@ -7,6 +7,7 @@
 #include "diag/diag.h"
 #include "schema/schema.h"
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -39,14 +40,6 @@ enum class Registration {
 // The language linkage of a kernel: an extern "C" kernel is declared so.
 enum class Linkage { cxx, c };
 
-// The optional fields of an annotation. Each belongs to the targets that
-// accept it (see emit::Target); every other target refuses a kernel that
-// sets it.
-enum class Field {
-  kernel_key,   // key = "v1/6;0,1|..." (ExecuTorch: a dtype-specialised kernel)
-  dispatch_key, // dispatch = "CUDA" (torch: the dispatch key to register under)
-};
-
 // One schema argument and the C++ parameter that takes it.
 struct Argument {
   schema::Argument schema;        // name, parsed type, default, keyword-only
@@ -71,14 +64,17 @@ struct Kernel {
   std::string cpp_canonical_return_type; // fully qualified
   std::string usr;                       // libclang's unified symbol resolution
   ContextKind context = ContextKind::none;
-  std::string kernel_key;   // empty: not set
-  std::string dispatch_key; // empty: not set
-  diag::Location location;  // the function's name in its annotated declaration
+  // The annotation fields it sets (ir/fields.h), by IR key ("kernel_key"):
+  // never an empty value.
+  std::map<std::string, std::string, std::less<>> fields;
+  diag::Location location; // the function's name in its annotated declaration
 
   // The kernel's schema: op, arguments and returns.
   schema::Schema schema() const;
-  // The value of an annotation field ("" when not set).
-  const std::string& field(Field f) const;
+  // The value of the annotation field of IR key `key` ("" when not set).
+  std::string_view field(std::string_view key) const;
+  // Sets the field of IR key `key`; unsets it when `value` is empty.
+  void set_field(const std::string& key, std::string value);
   friend bool operator==(const Kernel&, const Kernel&) = default;
 };
 
@@ -119,18 +115,13 @@ std::string_view to_string(ContextKind kind);    // "none", "KernelRuntimeContex
 std::string_view to_string(SchemaOrigin origin); // "inferred", "declared", "known"
 std::string_view to_string(Registration mode);   // "static", "manual", "named"
 std::string_view to_string(Linkage linkage);     // "C++", "C"
-std::string_view to_string(Field field);         // "key", "dispatch" (as annotated)
 std::optional<ContextKind> parse_context_kind(std::string_view text);
 std::optional<SchemaOrigin> parse_schema_origin(std::string_view text);
 std::optional<Registration> parse_registration(std::string_view text);
 std::optional<Linkage> parse_linkage(std::string_view text);
 
-// "kernel key 'v1/6;0' of aten::add.out" style description: the operator,
-// plus the fields that are set.
-std::string describe(const Kernel& kernel);
-
-// Sorts sources by path and kernels by operator, kernel key, dispatch key
-// and location, so equal content always serialises to the same bytes.
+// Sorts sources by path and kernels by operator, annotation fields and
+// location, so equal content always serialises to the same bytes.
 void canonicalize(Module& module);
 
 // True when canonicalize would leave `module` as it is because its sources
@@ -143,11 +134,13 @@ bool is_canonical(const Module& module);
 // error naming both locations. Which kernels may share an operator is the
 // target's business (emit::Target::identity), not the merge's. The result
 // describes no library (`library` unset), whatever the inputs recorded.
+// Messages show the kernels' `fields` (ir/fields.h).
 struct MergeResult {
   Module module;
   diag::Diagnostics diagnostics;
 };
-MergeResult merge(std::vector<Module> fragments);
+class Fields;
+MergeResult merge(std::vector<Module> fragments, const Fields& fields);
 
 // Selective generation: keeps only the kernels (every kernel key) of the
 // operators named, each "ns::name.overload" or "ns::name" (an operator
@@ -178,6 +171,9 @@ struct OperatorNeed {
 struct OperatorSelection {
   bool all_operators = false; // keep every kernel (include_all_operators)
   std::vector<OperatorNeed> operators;
+  // The IR key of the annotation field the needs' keys are values of
+  // (ExecuTorch's kernel key); a kernel that leaves it unset is the fallback.
+  std::string keyed_by;
 };
 
 // Selective generation by need: keeps, for each operator named, its

@@ -76,7 +76,7 @@ void write_location(Writer& w, const diag::Location& loc) {
   });
 }
 
-void write_kernel(Writer& w, const Kernel& k) {
+void write_kernel(Writer& w, const Kernel& k, const Fields& fields) {
   w.object([&] {
     w.key("operator").object([&] {
       w.key("namespace").string(k.op.ns);
@@ -85,8 +85,14 @@ void write_kernel(Writer& w, const Kernel& k) {
     });
     w.key("schema").string(k.schema().str());
     w.key("schema_origin").string(to_string(k.schema_origin));
-    w.key("kernel_key").string(k.kernel_key);
-    w.key("dispatch_key").string(k.dispatch_key);
+    // Every field the IR can carry, "" when unset; then, not to lose them,
+    // any others the kernel sets (a reader with these fields refuses them).
+    for (const Field& field : fields)
+      w.key(field.key).string(k.field(field.key));
+    for (const auto& [key, value] : k.fields) {
+      if (fields.by_key(key) == nullptr)
+        w.key(key).string(value);
+    }
     w.key("cpp_function").string(k.cpp_function);
     w.key("cpp_inline_namespaces").array([&] {
       for (const std::string& ns : k.cpp_inline_namespaces)
@@ -137,7 +143,7 @@ struct ReadError {
 class Reader {
 public:
   Reader(const Node& value, std::string at, std::initializer_list<const char*> required,
-         std::initializer_list<const char*> optional = {})
+         std::initializer_list<const char*> optional = {}, const Fields* fields = nullptr)
       : value_(value), path_(std::move(at)) {
     if (value_.kind != Node::Kind::object)
       throw ReadError{path_, "must be an object"};
@@ -147,7 +153,8 @@ public:
         return std::any_of(names.begin(), names.end(),
                            [&](const char* n) { return member.key == n; });
       };
-      if (!known(required) && !known(optional)) {
+      if (!known(required) && !known(optional) &&
+          (fields == nullptr || fields->by_key(member.key) == nullptr)) {
         throw ReadError{path(member.key),
                         "unknown field (a misspelling, or an IR from another opscan?)"};
       }
@@ -162,6 +169,12 @@ public:
     for (const char* name : required) {
       if (member(name) == nullptr)
         throw ReadError{path(name), "missing"};
+    }
+    if (fields != nullptr) {
+      for (const Field& field : *fields) {
+        if (member(field.key) == nullptr)
+          throw ReadError{path(field.key), "missing"};
+      }
     }
   }
   std::string path(std::string_view key) const {
@@ -217,8 +230,9 @@ public:
     return Reader(field(key), path(key), required, optional);
   }
   Reader item(const Node& node, std::string path, std::initializer_list<const char*> required,
-              std::initializer_list<const char*> optional = {}) const {
-    return Reader(node, std::move(path), required, optional);
+              std::initializer_list<const char*> optional = {},
+              const Fields* fields = nullptr) const {
+    return Reader(node, std::move(path), required, optional, fields);
   }
   bool has(const char* key) const { return member(key) != nullptr; }
   std::string item_str(const Node& node, const std::string& path) const {
@@ -256,15 +270,17 @@ schema::Type read_type(const Reader& r, const char* key) {
   return std::move(*parsed.value);
 }
 
-Kernel read_kernel(const Reader& r) {
+Kernel read_kernel(const Reader& r, const Fields& fields) {
   Kernel k;
   Reader op = r.object("operator", {"namespace", "name", "overload"});
   k.op = {op.str("namespace"), op.str("name"), op.str("overload")};
   const std::string schema_text = r.str("schema");
   k.schema_origin =
       r.choice("schema_origin", &parse_schema_origin, "\"inferred\", \"declared\" or \"known\"");
-  k.kernel_key = r.str("kernel_key");
-  k.dispatch_key = r.str("dispatch_key");
+  for (const Field& field : fields) {
+    if (std::string value = r.str(field.key.c_str()); !value.empty())
+      k.fields.emplace(field.key, std::move(value));
+  }
   k.cpp_function = r.str("cpp_function");
   r.each("cpp_inline_namespaces", [&](const Node& item, const std::string& path) {
     k.cpp_inline_namespaces.push_back(r.item_str(item, path));
@@ -362,7 +378,7 @@ diag::Location Positions::at(std::string_view path) const {
   return document_->lines().at(file_, node->offset);
 }
 
-std::string to_json(const Module& input) {
+std::string to_json(const Module& input, const Fields& fields) {
   // generate() passes a canonical module: copy and sort only when needed.
   std::optional<Module> sorted;
   if (!is_canonical(input)) {
@@ -396,7 +412,7 @@ std::string to_json(const Module& input) {
     });
     w.key("kernels").array([&] {
       for (const Kernel& k : module.kernels)
-        write_kernel(w, k);
+        write_kernel(w, k, fields);
     });
   });
   std::string out = w.take();
@@ -412,7 +428,7 @@ const Positions::Document::Parse& Positions::Document::parsed() const {
   return *parse;
 }
 
-ReadResult from_json(std::string text, const std::string& path) {
+ReadResult from_json(std::string text, const std::string& path, const Fields& fields) {
   ReadResult result;
   // Kept by the positions, which locate values when a diagnostic asks.
   auto document = std::make_shared<Positions::Document>();
@@ -466,11 +482,13 @@ ReadResult from_json(std::string text, const std::string& path) {
       m.sources.push_back({s.str("path"), s.str("sha256")});
     });
     r.each("kernels", [&](const Node& item, const std::string& item_path) {
-      m.kernels.push_back(read_kernel(r.item(
-          item, item_path,
-          {"operator", "schema", "schema_origin", "kernel_key", "dispatch_key", "cpp_function",
-           "cpp_inline_namespaces", "cpp_linkage", "cpp_noexcept", "context", "arguments",
-           "returns", "cpp_return_type", "cpp_canonical_return_type", "usr", "location"})));
+      m.kernels.push_back(read_kernel(
+          r.item(item, item_path,
+                 {"operator", "schema", "schema_origin", "cpp_function", "cpp_inline_namespaces",
+                  "cpp_linkage", "cpp_noexcept", "context", "arguments", "returns",
+                  "cpp_return_type", "cpp_canonical_return_type", "usr", "location"},
+                 {}, &fields),
+          fields));
     });
     result.module = std::move(m);
   } catch (const ReadError& e) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "diag/diag.h"
+#include "ir/fields.h"
 #include "ir/ir.h"
 
 #include <memory>
@@ -16,7 +17,8 @@ inline constexpr std::string_view kFormat = "opscan-ir";
 inline constexpr int kVersion = 2;
 
 // Deterministic JSON (canonicalised, two-space indent, trailing newline).
-std::string to_json(const Module& module);
+// Each kernel names every one of `fields` ("" when unset), in their order.
+std::string to_json(const Module& module, const Fields& fields);
 
 struct ReadResult;
 
@@ -35,7 +37,7 @@ public:
   struct Document; // the parsed text (ir/json.cpp)
 
 private:
-  friend ReadResult from_json(std::string text, const std::string& path);
+  friend ReadResult from_json(std::string text, const std::string& path, const Fields& fields);
   std::string file_;
   std::shared_ptr<const Document> document_;
 };
@@ -58,8 +60,10 @@ struct File {
 // anything but JSON, duplicate keys, another format or version, unknown or
 // missing fields, values of the wrong JSON type or outside an enum, types
 // and schemas that do not parse, and a "schema" that is not what the
-// operator, arguments and returns spell. The rest of the rules (grammar,
-// invariants, duplicates) are ir::validate's.
-ReadResult from_json(std::string text, const std::string& path);
+// operator, arguments and returns spell. Each kernel names every one of
+// `fields` (the annotation fields of the targets the reader knows), and no
+// other. The rest of the rules (grammar, invariants, duplicates) are
+// ir::validate's.
+ReadResult from_json(std::string text, const std::string& path, const Fields& fields);
 
 } // namespace opscan::ir

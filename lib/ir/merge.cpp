@@ -1,4 +1,5 @@
 // Merging scan fragments into one module, dropping a kernel declared in several files.
+#include "ir/fields.h"
 #include "ir/ir.h"
 
 #include <algorithm>
@@ -15,7 +16,7 @@ bool same_except_location(Kernel a, const Kernel& b) {
 
 } // namespace
 
-MergeResult merge(std::vector<Module> fragments) {
+MergeResult merge(std::vector<Module> fragments, const Fields& fields) {
   MergeResult result;
   Module& out = result.module;
   std::map<std::string, size_t> by_usr;
@@ -41,10 +42,10 @@ MergeResult merge(std::vector<Module> fragments) {
         const Kernel& here = k_first ? seen : k;
         const Kernel& there = k_first ? k : seen;
         std::string message =
-            describe(here) != describe(there)
-                ? "kernel '" + here.cpp_function + "' is annotated as " + describe(here) +
-                      " here and as " + describe(there) + " elsewhere"
-                : "kernel '" + here.cpp_function + "' for " + describe(here) +
+            describe(here, fields) != describe(there, fields)
+                ? "kernel '" + here.cpp_function + "' is annotated as " + describe(here, fields) +
+                      " here and as " + describe(there, fields) + " elsewhere"
+                : "kernel '" + here.cpp_function + "' for " + describe(here, fields) +
                       " differs between translation units (scanned with different flags?)";
         auto d = diag::make_error("opscan-kernel-conflict", here.location, std::move(message));
         d.notes.push_back({"other annotation is here", there.location});

@@ -16,7 +16,7 @@ std::string from(const OperatorNeed& need) {
 // What is kept of one operator: every kernel, or the fallback and those keys.
 struct Kept {
   bool all_keys = false;
-  std::set<std::string> keys;
+  std::set<std::string, std::less<>> keys;
 };
 
 } // namespace
@@ -103,8 +103,8 @@ SelectResult select_kernels(const Module& module, const OperatorSelection& selec
     for (const Kernel& k : module.kernels) {
       if (k.op.str() != op)
         continue;
-      fallback = fallback || k.kernel_key.empty();
-      keys.insert(k.kernel_key);
+      fallback = fallback || k.field(selection.keyed_by).empty();
+      keys.insert(k.field(selection.keyed_by));
     }
     if (fallback)
       continue;
@@ -128,7 +128,8 @@ SelectResult select_kernels(const Module& module, const OperatorSelection& selec
     auto it = kept.find(k.op.str());
     if (it == kept.end())
       return true;
-    return !it->second.all_keys && !k.kernel_key.empty() && !it->second.keys.contains(k.kernel_key);
+    const std::string_view key = k.field(selection.keyed_by);
+    return !it->second.all_keys && !key.empty() && !it->second.keys.contains(key);
   });
   // Sources go with their kernels: a source where only kernels left out
   // are annotated goes too. One where none is annotated stays (its kernels

@@ -239,8 +239,8 @@ private:
     }
     kernel_text(i, "cpp_return_type", k.cpp_return_type);
     kernel_text(i, "cpp_canonical_return_type", k.cpp_canonical_return_type);
-    kernel_text(i, "kernel_key", k.kernel_key);
-    kernel_text(i, "dispatch_key", k.dispatch_key);
+    for (const auto& [key, value] : k.fields)
+      kernel_text(i, key, value);
     kernel_text(i, "location.file", k.location.file);
     kernel_text(i, "usr", k.usr);
     if (k.usr.empty())

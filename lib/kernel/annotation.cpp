@@ -1,7 +1,9 @@
 // Parsing the text of an OPSCAN_KERNEL annotation: its spec and optional fields.
 #include "kernel/annotation.h"
 
+#include <algorithm>
 #include <cctype>
+#include <iterator>
 
 namespace opscan::kernel {
 namespace {
@@ -99,9 +101,41 @@ private:
   size_t pos_ = 0;
 };
 
+// "key or dispatch": the names `known` gives fields, for messages.
+std::string or_list(const ir::Fields& known) {
+  std::string names;
+  size_t left = std::distance(known.begin(), known.end());
+  for (const ir::Field& field : known) {
+    --left;
+    names += field.annotation + (left > 1 ? ", " : left == 1 ? " or " : "");
+  }
+  return names;
+}
+
 } // namespace
 
-ParsedAnnotation parse_annotation(std::string_view text) {
+const Annotation::Field* Annotation::field(std::string_view name) const {
+  for (const Field& f : fields) {
+    if (f.name == name)
+      return &f;
+  }
+  return nullptr;
+}
+
+std::string_view Annotation::value(std::string_view name) const {
+  const Field* f = field(name);
+  return f != nullptr ? std::string_view(f->value) : std::string_view();
+}
+
+std::vector<std::pair<std::string, std::string>> Annotation::values() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const Field& f : fields)
+    out.emplace_back(f.name, f.value);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+ParsedAnnotation parse_annotation(std::string_view text, const ir::Fields& known) {
   Lexer lex(text);
   auto fail_at = [](size_t offset, std::string message) {
     return ParsedAnnotation{std::nullopt, AnnotationError{offset, std::move(message)}};
@@ -117,43 +151,34 @@ ParsedAnnotation parse_annotation(std::string_view text) {
   if (!spec)
     return fail("OPSCAN_KERNEL's first argument must be a string literal: " + error);
   result.spec = std::move(*spec);
-  bool has_key = false, has_dispatch = false;
   while (!lex.at_end()) {
     if (!lex.consume(','))
       return fail("expected ',' before the next field of OPSCAN_KERNEL");
     lex.skip_space();
     const size_t field_at = lex.pos();
     auto name = lex.identifier();
-    if (!name)
-      return fail("expected a field name (key or dispatch)");
-    std::string* target = nullptr;
-    std::vector<size_t>* offsets = nullptr;
-    bool* given = nullptr;
-    if (*name == "key") {
-      target = &result.kernel_key;
-      offsets = &result.key_offsets;
-      given = &has_key;
-    } else if (*name == "dispatch") {
-      target = &result.dispatch_key;
-      offsets = &result.dispatch_offsets;
-      given = &has_dispatch;
-    } else {
-      return fail_at(field_at,
-                     "unknown OPSCAN_KERNEL field '" + *name + "' (known fields: key, dispatch)");
+    if (!name) {
+      return fail(known.empty() ? "expected a field name"
+                                : "expected a field name (" + or_list(known) + ")");
     }
-    if (*given)
+    if (known.by_annotation(*name) == nullptr) {
+      return fail_at(field_at, "unknown OPSCAN_KERNEL field '" + *name + "' (known fields: " +
+                                   (known.empty() ? "none" : known.annotation_names()) + ")");
+    }
+    if (result.field(*name) != nullptr)
       return fail_at(field_at, "field '" + *name + "' given twice");
-    *given = true;
     if (!lex.consume('='))
       return fail("expected '=' after '" + *name + "'");
     lex.skip_space();
-    (*name == "key" ? result.key_offset : result.dispatch_offset) = lex.pos() + 1;
-    auto value = lex.string_literal(error, offsets);
+    Annotation::Field& field = result.fields.emplace_back();
+    field.name = *name;
+    field.offset = lex.pos() + 1;
+    auto value = lex.string_literal(error, &field.offsets);
     if (!value)
       return fail("value of '" + *name + "': " + error);
     if (value->empty())
       return fail("'" + *name + "' is empty");
-    *target = std::move(*value);
+    field.value = std::move(*value);
   }
   return {std::move(result), std::nullopt};
 }

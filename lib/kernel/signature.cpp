@@ -40,11 +40,11 @@ bool is_writable_tensor(const Parameter& p) {
 
 class Builder {
 public:
-  Builder(const Signature& signature, const KnownSchemas* known, const FieldCheck& check_field)
-      : sig_(signature), known_(known), check_field_(check_field) {}
+  Builder(const Signature& signature, const KnownSchemas* known, const ir::Fields& fields)
+      : sig_(signature), known_(known), fields_(fields) {}
 
   Built run() {
-    ParsedAnnotation parsed = parse_annotation(sig_.annotation);
+    ParsedAnnotation parsed = parse_annotation(sig_.annotation, fields_);
     if (!parsed.annotation) {
       error("opscan-annotation-syntax", sig_.annotation_map.at(parsed.error->offset),
             parsed.error->message);
@@ -324,19 +324,15 @@ private:
     return true;
   }
 
-  // Whether the annotation's fields hold values a target understands;
+  // Whether the annotation's fields hold values their targets understand;
   // false after reporting the first that does not, where it is written.
   bool fields_understood(const ir::Kernel& kernel) {
-    if (!check_field_)
-      return true;
-    for (auto [field, start, offsets] :
-         {std::tuple{ir::Field::kernel_key, note_.key_offset, &note_.key_offsets},
-          std::tuple{ir::Field::dispatch_key, note_.dispatch_offset, &note_.dispatch_offsets}}) {
-      if (kernel.field(field).empty())
+    for (const ir::Field& field : fields_) {
+      const Annotation::Field* given = note_.field(field.annotation);
+      if (given == nullptr || !field.check)
         continue;
-      if (auto problem = check_field_(field, kernel)) {
-        error(problem->code, text_at(Annotation::offset_in(*offsets, start, problem->offset)),
-              problem->message);
+      if (auto problem = field.check(given->value, kernel)) {
+        error(field.code, text_at(given->text_offset(problem->offset)), problem->message);
         return false;
       }
     }
@@ -393,8 +389,8 @@ private:
     kernel.cpp_canonical_return_type = sig_.canonical_return_type;
     kernel.usr = sig_.usr;
     kernel.context = sig_.context;
-    kernel.kernel_key = note_.kernel_key;
-    kernel.dispatch_key = note_.dispatch_key;
+    for (const Annotation::Field& given : note_.fields)
+      kernel.set_field(fields_.by_annotation(given.name)->key, given.value);
     kernel.location = sig_.location;
     for (size_t i = 0; i < read.arguments.size(); ++i)
       read.arguments[i].schema = used->arguments[i];
@@ -470,7 +466,7 @@ private:
 
   const Signature& sig_;
   const KnownSchemas* known_;
-  const FieldCheck& check_field_;
+  const ir::Fields& fields_;
   Built out_;
   Annotation note_;
   std::optional<diag::FixIt> spec_fix_;
@@ -493,8 +489,8 @@ diag::Location AnnotationMap::at(size_t offset) const {
 }
 
 Built build_kernel(const Signature& signature, const KnownSchemas* known,
-                   const FieldCheck& check_field) {
-  return Builder(signature, known, check_field).run();
+                   const ir::Fields& fields) {
+  return Builder(signature, known, fields).run();
 }
 
 } // namespace opscan::kernel

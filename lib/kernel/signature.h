@@ -6,6 +6,7 @@
 #pragma once
 
 #include "diag/diag.h"
+#include "ir/fields.h"
 #include "ir/ir.h"
 #include "kernel/known_schemas.h"
 #include "schema/schema.h"
@@ -92,17 +93,6 @@ struct Signature {
   AnnotationMap annotation_map;
 };
 
-// A problem with an annotation field's value (ir::Field), at a byte offset
-// in the value; the scan's caller decides who judges them (the targets that
-// read the field).
-struct FieldProblem {
-  size_t offset = 0;
-  std::string code;
-  std::string message;
-};
-using FieldCheck =
-    std::function<std::optional<FieldProblem>(ir::Field field, const ir::Kernel& kernel)>;
-
 struct Built {
   std::optional<ir::Kernel> kernel; // unset when there are errors
   diag::Diagnostics diagnostics;
@@ -111,9 +101,8 @@ struct Built {
 // The kernel `signature` declares, with its schema: declared in the
 // annotation, else the operator's in `known` (may be null), else inferred;
 // a declared or known schema is checked against the signature (with a
-// fix-it that rewrites a declared one to fit). `check_field`, when set,
-// judges the annotation's fields.
-Built build_kernel(const Signature& signature, const KnownSchemas* known,
-                   const FieldCheck& check_field);
+// fix-it that rewrites a declared one to fit). The annotation may set the
+// `fields` given, each checked as it defines, an error at its value.
+Built build_kernel(const Signature& signature, const KnownSchemas* known, const ir::Fields& fields);
 
 } // namespace opscan::kernel

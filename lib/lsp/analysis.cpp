@@ -24,10 +24,10 @@ std::string hover_text(const ir::Kernel& k, const std::string& target_name,
                        const LibraryContext& context) {
   std::string text = fmt::format("**{}** — schema {}\n\n```\n{}\n```\n", k.op.str(),
                                  ir::to_string(k.schema_origin), k.schema().str());
-  if (!k.kernel_key.empty())
-    text += fmt::format("\nkernel key: `{}`\n", k.kernel_key);
-  if (!k.dispatch_key.empty())
-    text += fmt::format("\ndispatch key: `{}`\n", k.dispatch_key);
+  for (const ir::Field& field : emit::builtin_targets().fields()) {
+    if (std::string_view value = k.field(field.key); !value.empty())
+      text += fmt::format("\n{}: `{}`\n", field.noun, value);
+  }
   if (const emit::Target* target = emit::builtin_targets().find(target_name)) {
     std::vector<std::string> slots = target->stack_layout(k);
     if (!slots.empty()) {
@@ -144,7 +144,6 @@ struct Analyzer::State {
   Workspace workspace;
   UnitCache units;
   std::optional<kernel::KnownSchemas> known;
-  kernel::FieldCheck check_field = driver::field_check(emit::builtin_targets());
   std::set<std::string> told; // messages logged once
   Json log = Json::array();   // for the next answer
 
@@ -195,14 +194,16 @@ void Analyzer::State::note_database(const FileCommand& command, const std::strin
 scan::LiveAnalysis Analyzer::State::parse(FileCommand& command, const Request& doc,
                                           DocumentDiagnostics& out) {
   const kernel::KnownSchemas* schemas = known ? &*known : nullptr;
-  scan::LiveAnalysis analysis = units.analyze(command, doc.buffers, doc.path, schemas, check_field);
+  scan::LiveAnalysis analysis =
+      units.analyze(command, doc.buffers, doc.path, schemas, emit::builtin_targets().fields());
   if (command.main_file != doc.path &&
       std::none_of(analysis.files.begin(), analysis.files.end(),
                    [&](const std::string& f) { return out.here(f); })) {
     // The guessed includer does not include it after all: parse the
     // header alone, with the includer's flags.
     command.main_file = doc.path;
-    analysis = units.analyze(command, doc.buffers, doc.path, schemas, check_field);
+    analysis =
+        units.analyze(command, doc.buffers, doc.path, schemas, emit::builtin_targets().fields());
   }
   if (!command.database.empty())
     workspace.note_includes(command.main_file, command.database, analysis.files);

@@ -107,8 +107,11 @@ diag::Diagnostics claimed_elsewhere(const std::vector<const ir::Kernel*>& kernel
           d.message += fmt::format(" (and more kernels of library '{}')", name);
         d.location = k->location;
         d.notes = {
-            {fmt::format("{} in library '{}'", ir::describe(module.kernels[other]), name), at},
-            {ir::describe(*k) + " here", k->location}};
+            {fmt::format("{} in library '{}'",
+                         ir::describe(module.kernels[other], emit::builtin_targets().fields()),
+                         name),
+             at},
+            {ir::describe(*k, emit::builtin_targets().fields()) + " here", k->location}};
         diags.push_back(std::move(d));
       }
     }

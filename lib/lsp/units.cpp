@@ -36,10 +36,10 @@ scan::LiveUnit& UnitCache::unit_for(const FileCommand& command, const std::strin
 scan::LiveAnalysis UnitCache::analyze(const FileCommand& command,
                                       const std::vector<scan::Buffer>& buffers,
                                       const std::string& path, const kernel::KnownSchemas* known,
-                                      const kernel::FieldCheck& check_field) {
+                                      const ir::Fields& fields) {
   scan::LiveUnit& unit = unit_for(command, path);
   try {
-    return unit.analyze(buffers, known, check_field, path);
+    return unit.analyze(buffers, known, fields, path);
   } catch (const std::exception& e) {
     // One file's failure is that file's diagnostic; the worker goes on.
     units_.remove_if([&](const auto& entry) { return entry.second.get() == &unit; });

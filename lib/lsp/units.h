@@ -24,7 +24,7 @@ public:
   // dropped, and the failure is the file's opscan-internal diagnostic.
   scan::LiveAnalysis analyze(const FileCommand& command, const std::vector<scan::Buffer>& buffers,
                              const std::string& path, const kernel::KnownSchemas* known,
-                             const kernel::FieldCheck& check_field);
+                             const ir::Fields& fields);
 
 private:
   scan::LiveUnit& unit_for(const FileCommand& command, const std::string& path);

@@ -74,13 +74,15 @@ std::optional<diag::Diagnostic> refused_operator(const yaml::Entry& entry,
 // OPSCAN_KERNEL's parentheses) on `fn`: the text as the scan parses it, and
 // its kernel key against the tensors of the function (one entry each).
 std::optional<std::string> refused_annotation(std::string_view args, const scan::FunctionSite& fn) {
-  const kernel::ParsedAnnotation parsed = kernel::parse_annotation(args);
+  // What this import writes: the operator, and a kernel key.
+  static const ir::Fields fields({executorch::kernel_key_field()});
+  const kernel::ParsedAnnotation parsed = kernel::parse_annotation(args, fields);
   if (!parsed.annotation)
     return parsed.error->message;
   auto name = schema::parse_operator_name(parsed.annotation->spec);
   if (!name)
     return name.error->message;
-  const std::string& key = parsed.annotation->kernel_key;
+  const std::string key(parsed.annotation->value(executorch::kernel_key_field().annotation));
   if (key.empty())
     return std::nullopt;
   const auto [required, all] =

@@ -420,7 +420,7 @@ FragmentCache::lookup(const std::string& key, const std::string& file, bool with
   // a valid fragment naming the file, and its sources have the hashes of
   // the inputs they are (one a precompiled header holds is not listed).
   const std::string_view ir_text = all.substr(at);
-  auto read = ir::from_json(std::string(ir_text), "cache");
+  auto read = ir::from_json(std::string(ir_text), "cache", fields_);
   if (!read.module || read.module->library || !ir::validate(*read.module, ir::Locator()).empty())
     return std::nullopt;
   bool names_the_file = false;
@@ -477,7 +477,7 @@ void FragmentCache::store(const std::string& key, const std::string& file,
     block += "absent " + path + "\n";
   const std::string name = write_block(block);
   if (!name.empty())
-    write_entry(key, entry_text(key, file, source, name, ir::to_json(fragment)));
+    write_entry(key, entry_text(key, file, source, name, ir::to_json(fragment, fields_)));
 }
 
 std::string FragmentCache::entry_text(const std::string& key, const std::string& file,

@@ -46,6 +46,7 @@
 // Entries are written atomically; concurrent runs may share a directory.
 #pragma once
 
+#include "ir/fields.h"
 #include "ir/ir.h"
 
 #include <cstdint>
@@ -79,7 +80,9 @@ bool is_recordable_path(std::string_view path);
 
 class FragmentCache {
 public:
-  explicit FragmentCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  // Its entries' kernels carry `fields` (a scan's).
+  FragmentCache(std::filesystem::path dir, ir::Fields fields)
+      : dir_(std::move(dir)), fields_(std::move(fields)) {}
 
   // The key of one file's scan.
   std::string key(const std::string& file, const std::vector<std::string>& args,
@@ -171,6 +174,7 @@ private:
   bool write_file(const std::string& name, const std::string& text);
 
   std::filesystem::path dir_;
+  ir::Fields fields_;
   std::mutex mutex_;
   std::unordered_map<std::string, std::string> hashes_;
   // Looked up by string_view: an entry names thousands of absent paths.

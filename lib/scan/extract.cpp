@@ -22,8 +22,8 @@ namespace {
 class TranslationUnitScanner {
 public:
   TranslationUnitScanner(CXTranslationUnit tu, const kernel::KnownSchemas* known,
-                         const kernel::FieldCheck& check_field)
-      : tu_(tu), known_(known), check_field_(check_field) {}
+                         const ir::Fields& fields)
+      : tu_(tu), known_(known), fields_(fields) {}
 
   Extracted run() {
     diag::Diagnostics errors = clang_errors(tu_);
@@ -178,16 +178,15 @@ private:
   }
 
   // Whether two annotations say the same, however they are spaced.
-  static bool same_annotation(const std::string& a, const std::string& b) {
+  bool same_annotation(const std::string& a, const std::string& b) const {
     if (a == b)
       return true;
     kernel::ParsedAnnotation x = kernel::parse_annotation(
-        std::string_view(a).substr(kernel::kKernelAnnotationPrefix.size()));
+        std::string_view(a).substr(kernel::kKernelAnnotationPrefix.size()), fields_);
     kernel::ParsedAnnotation y = kernel::parse_annotation(
-        std::string_view(b).substr(kernel::kKernelAnnotationPrefix.size()));
+        std::string_view(b).substr(kernel::kKernelAnnotationPrefix.size()), fields_);
     return x.annotation && y.annotation && x.annotation->spec == y.annotation->spec &&
-           x.annotation->kernel_key == y.annotation->kernel_key &&
-           x.annotation->dispatch_key == y.annotation->dispatch_key;
+           x.annotation->values() == y.annotation->values();
   }
 
   void consider(CXCursor function) {
@@ -240,7 +239,7 @@ private:
     sig.annotation = spelling(attr).substr(kernel::kKernelAnnotationPrefix.size());
     sig.annotation_map = map_annotation(tu_, attr, sig.annotation);
 
-    kernel::Built built = kernel::build_kernel(sig, known_, check_field_);
+    kernel::Built built = kernel::build_kernel(sig, known_, fields_);
     result_.diagnostics.insert(result_.diagnostics.end(), built.diagnostics.begin(),
                                built.diagnostics.end());
     if (built.kernel)
@@ -396,7 +395,7 @@ private:
 
   CXTranslationUnit tu_;
   const kernel::KnownSchemas* known_;
-  const kernel::FieldCheck& check_field_;
+  const ir::Fields& fields_;
   bool has_clang_errors_ = false;
   std::optional<bool> has_string_view_;
   Extracted result_;
@@ -444,9 +443,8 @@ diag::Diagnostics clang_errors(CXTranslationUnit tu) {
 }
 
 Extracted extract_kernels(CXTranslationUnit tu, const std::string& main_file,
-                          const kernel::KnownSchemas* known,
-                          const kernel::FieldCheck& check_field) {
-  TranslationUnitScanner scanner(tu, known, check_field);
+                          const kernel::KnownSchemas* known, const ir::Fields& fields) {
+  TranslationUnitScanner scanner(tu, known, fields);
   scanner.note_main_file(main_file);
   return scanner.run();
 }

@@ -31,9 +31,10 @@ constexpr unsigned kExtractParseOptions = CXTranslationUnit_DetailedPreprocessin
 diag::Diagnostics clang_errors(CXTranslationUnit tu);
 
 // The annotated kernels of `tu` (`main_file` is its source), each checked
-// against `known` (may be null) and `check_field`; libclang's errors first.
+// against `known` (may be null), its annotation `fields` checked as they
+// define; libclang's errors first.
 Extracted extract_kernels(CXTranslationUnit tu, const std::string& main_file,
-                          const kernel::KnownSchemas* known, const kernel::FieldCheck& check_field);
+                          const kernel::KnownSchemas* known, const ir::Fields& fields);
 
 // The functions declared at namespace scope in `main_file`, and its includes.
 SourceSites sites_of(CXTranslationUnit tu, const std::string& main_file);

@@ -31,8 +31,7 @@ LiveUnit::LiveUnit(std::string main_file, std::vector<std::string> args, bool ma
 LiveUnit::~LiveUnit() = default;
 
 LiveAnalysis LiveUnit::analyze(const std::vector<Buffer>& buffers,
-                               const kernel::KnownSchemas* known,
-                               const kernel::FieldCheck& check_field,
+                               const kernel::KnownSchemas* known, const ir::Fields& fields,
                                const std::string& suggest_in) {
   LiveAnalysis out;
   std::vector<CXUnsavedFile> unsaved;
@@ -61,7 +60,7 @@ LiveAnalysis LiveUnit::analyze(const std::vector<Buffer>& buffers,
       return out;
   }
   CXTranslationUnit tu = state_->tu.get();
-  Extracted extracted = extract_kernels(tu, main_file_, known, check_field);
+  Extracted extracted = extract_kernels(tu, main_file_, known, fields);
   if (main_file_only_) {
     // A first parse walks the headers too (their declarations are in no
     // preamble yet): what it finds there is left out, as later walks skip it.
@@ -74,7 +73,7 @@ LiveAnalysis LiveUnit::analyze(const std::vector<Buffer>& buffers,
   out.diagnostics.insert(out.diagnostics.end(), extracted.diagnostics.begin(),
                          extracted.diagnostics.end());
   // The same checks a scan makes of its merged module.
-  ir::MergeResult merged = ir::merge({std::move(extracted.fragment)});
+  ir::MergeResult merged = ir::merge({std::move(extracted.fragment)}, fields);
   out.fragment = std::move(merged.module);
   out.diagnostics.insert(out.diagnostics.end(), merged.diagnostics.begin(),
                          merged.diagnostics.end());

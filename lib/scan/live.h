@@ -55,7 +55,7 @@ public:
   // in place of their files, and extracts the kernels; suggestions are for
   // `suggest_in` (the main file, or a header it includes).
   LiveAnalysis analyze(const std::vector<Buffer>& buffers, const kernel::KnownSchemas* known,
-                       const kernel::FieldCheck& check_field, const std::string& suggest_in);
+                       const ir::Fields& fields, const std::string& suggest_in);
 
 private:
   struct State;

@@ -75,7 +75,7 @@ SharedPchResult precompile_shared(const Options& options) {
   std::unique_ptr<CompilationDatabase> db;
   if (!ready_to_parse(options, db, out.diagnostics))
     return out;
-  FragmentCache cache(*options.cache_dir);
+  FragmentCache cache(*options.cache_dir, options.fields);
   PchStore store(std::filesystem::path(*options.cache_dir) / "pch", cache);
   std::vector<PchCandidate> candidates;
   for (CompileCommand& command : commands_for(options, db.get(), out.diagnostics))

@@ -50,7 +50,9 @@ struct ScanContext {
   const CompilationDatabase* db = nullptr;
   const kernel::KnownSchemas* known = nullptr;
   FragmentCache* cache = nullptr;
-  std::string known_hash;        // of the known-schemas file, part of cache keys
+  // Part of cache keys: the known-schemas file's hash, and the fields
+  // annotations may set (one a scan does not know is an error).
+  std::string known_hash;
   PchStore* pch_store = nullptr; // automatic precompiled headers, with a cache
 };
 
@@ -156,7 +158,7 @@ bool parse_prepared(CXIndex index, const ScanContext& context, const FilePlan& p
   }
   const bool shared = pch || with.unit;
   Extracted extracted = extract_kernels(tu, with.unit ? at.unit : command.file, context.known,
-                                        context.options.check_field);
+                                        context.options.fields);
   if (shared && !extracted.diagnostics.empty())
     return false;
   out.fragment = std::move(extracted.fragment);
@@ -221,8 +223,8 @@ namespace {
 
 // What a run's files came to, merged: the module (and its rules checked),
 // every file read, the run's diagnostics.
-void merge_results(std::vector<FileResult>& results, const CompilationDatabase* db,
-                   const std::string& version, Result& out) {
+void merge_results(std::vector<FileResult>& results, const ir::Fields& fields,
+                   const CompilationDatabase* db, const std::string& version, Result& out) {
   std::vector<ir::Module> fragments;
   std::vector<std::string> inputs;
   std::set<std::string> dropped;
@@ -236,7 +238,7 @@ void merge_results(std::vector<FileResult>& results, const CompilationDatabase* 
   if (db)
     inputs.insert(inputs.end(), db->response_files().begin(), db->response_files().end());
   out.inputs = real_paths(inputs);
-  ir::MergeResult merged = ir::merge(std::move(fragments));
+  ir::MergeResult merged = ir::merge(std::move(fragments), fields);
   out.module = std::move(merged.module);
   out.module.libclang_version = version;
   out.diagnostics.insert(out.diagnostics.end(), merged.diagnostics.begin(),
@@ -297,7 +299,7 @@ Result scan(const Options& options) {
   Result out;
   std::optional<FragmentCache> cache;
   if (options.cache_dir)
-    cache.emplace(*options.cache_dir);
+    cache.emplace(*options.cache_dir, options.fields);
   // The cache remembers libclang's version: a scan that parses nothing
   // does not load libclang.
   const std::string version = cache ? cache->libclang_version() : libclang_version();
@@ -317,14 +319,17 @@ Result scan(const Options& options) {
     known_loader = std::jthread(
         [&] { known = kernel::load_known_schemas(*options.schemas_file, known_diagnostics); });
   ScanContext context{options, db.get(), nullptr, nullptr, {}};
+  for (const ir::Field& field : options.fields)
+    context.known_hash += '\0' + field.annotation + '=' + field.key + ':' + field.code;
   if (cache) {
     context.cache = &*cache;
     if (options.schemas_file) {
-      context.known_hash = cache->hash_of(*options.schemas_file);
+      const std::string hash = cache->hash_of(*options.schemas_file);
       // A schemas file that is not a regular file (a pipe) has no hash to
       // key by: without it, the key would be that of a scan without schemas.
-      if (context.known_hash.empty())
+      if (hash.empty())
         context.cache = nullptr;
+      context.known_hash += '\0' + hash;
     }
   }
   const size_t files = options.files.size();
@@ -387,7 +392,7 @@ Result scan(const Options& options) {
   for (FileResult& r : results)
     show_paths(r);
 
-  merge_results(results, db.get(), version, out);
+  merge_results(results, options.fields, db.get(), version, out);
   diag::sort(out.diagnostics);
   return out;
 }

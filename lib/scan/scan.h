@@ -29,9 +29,9 @@ struct Options {
   // With a cache directory: the leading #include lines that files share are
   // precompiled once, and kept in its pch/ (the IR is the same either way).
   bool auto_pch = true;
-  // Judges the values of annotation fields (key = "...", dispatch = "..."),
-  // which belong to the targets that read them; unset: not judged here.
-  kernel::FieldCheck check_field;
+  // The annotation fields kernels may set (key = "...", dispatch = "..."),
+  // each checked as it defines; the targets' (emit::TargetRegistry::fields).
+  ir::Fields fields;
   // Called after each file, from the worker that scanned it (calls are
   // serialised): files done, total, the file.
   std::function<void(size_t done, size_t total, const std::string& file)> progress;

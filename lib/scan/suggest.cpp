@@ -208,7 +208,7 @@ std::vector<KernelSuggestion> suggest_kernels(CXTranslationUnit tu, const std::s
     sig.annotation = support::cpp_string_literal(op->str());
     if (!has_tensor(sig))
       continue;
-    const kernel::Built built = kernel::build_kernel(sig, nullptr, nullptr);
+    const kernel::Built built = kernel::build_kernel(sig, nullptr, ir::Fields());
     if (!built.kernel || !built.diagnostics.empty())
       continue;
     const std::optional<uint32_t> site = annotation_site(tu, function, file);

@@ -45,7 +45,7 @@ void write_side(const TempDir& dir, const std::string& side,
                 const std::vector<audit_test::ir::Module>& modules) {
   fs::create_directories(dir.path() / side);
   for (const audit_test::ir::File& input : audit_test::inputs_of(modules, side))
-    dir.write(input.path, audit_test::ir::to_json(input.module));
+    dir.write(input.path, audit_test::ir::to_json(input.module, audit_test::test_fields()));
 }
 
 class DiffClassCli : public ::testing::TestWithParam<audit_test::Case> {};

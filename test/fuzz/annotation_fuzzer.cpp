@@ -3,9 +3,9 @@
 // within the text; a parsed annotation maps every byte of each field to the
 // text byte (or escape) that spells it, and its fields, written back as
 // literals, parse to the same annotation.
-#include "kernel/annotation.h"
-
+#include "fields.h"
 #include "fuzz_check.h"
+#include "kernel/annotation.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +19,10 @@ namespace {
 
 using opscan::kernel::Annotation;
 using opscan::kernel::parse_annotation;
+
+const opscan::ir::Fields& test_fields() {
+  return opscan::fuzz::builtin_fields();
+}
 
 // The byte a simple escape's letter stands for ('n' -> '\n').
 char unescaped(char letter) {
@@ -89,7 +93,7 @@ std::string literal(std::string_view value) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  const auto parsed = parse_annotation(text);
+  const auto parsed = parse_annotation(text, test_fields());
   FUZZ_CHECK(parsed.annotation.has_value() != parsed.error.has_value(), text);
   if (parsed.error) {
     FUZZ_CHECK(parsed.error->offset <= text.size(), text);
@@ -100,23 +104,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_field(a.spec, a.spec_offsets, a.spec_offset, true, text);
   for (size_t i = 0; i <= a.spec.size() + 1; ++i)
     FUZZ_CHECK(a.text_offset(i) < text.size(), text);
-  const bool has_key = !a.key_offsets.empty(), has_dispatch = !a.dispatch_offsets.empty();
-  check_field(a.kernel_key, a.key_offsets, a.key_offset, has_key, text);
-  check_field(a.dispatch_key, a.dispatch_offsets, a.dispatch_offset, has_dispatch, text);
-  // An empty key or dispatch key is refused, so a given field is non-empty.
-  FUZZ_CHECK(has_key == !a.kernel_key.empty() && has_dispatch == !a.dispatch_key.empty(), text);
+  for (const Annotation::Field& f : a.fields) {
+    check_field(f.value, f.offsets, f.offset, true, text);
+    // An empty value is refused, so a given field is non-empty.
+    FUZZ_CHECK(!f.value.empty(), text);
+  }
 
-  // Written back (dispatch first, which the order must not matter for).
+  // Written back in the other order, which must not matter.
   std::string again = literal(a.spec);
-  if (has_dispatch)
-    again += ", dispatch = " + literal(a.dispatch_key);
-  if (has_key)
-    again += ",key=" + literal(a.kernel_key);
-  const auto reparsed = parse_annotation(again);
+  for (auto f = a.fields.rbegin(); f != a.fields.rend(); ++f)
+    again += (f == a.fields.rbegin() ? ", " : ",") + f->name + " = " + literal(f->value);
+  const auto reparsed = parse_annotation(again, test_fields());
   if (!reparsed.annotation)
     opscan::fuzz::fail(FUZZ_TARGET, ("written back, does not parse: " + again).c_str(), text);
   FUZZ_CHECK(reparsed.annotation->spec == a.spec, text);
-  FUZZ_CHECK(reparsed.annotation->kernel_key == a.kernel_key, text);
-  FUZZ_CHECK(reparsed.annotation->dispatch_key == a.dispatch_key, text);
+  FUZZ_CHECK(reparsed.annotation->values() == a.values(), text);
   return 0;
 }

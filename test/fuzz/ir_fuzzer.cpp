@@ -7,11 +7,11 @@
 // problems in both; diagnostics and looked-up positions lie in the file,
 // their line and column agreeing with their offset.
 #include "diag/diag.h"
+#include "fields.h"
+#include "fuzz_check.h"
 #include "ir/ir.h"
 #include "ir/json.h"
 #include "ir/validate.h"
-
-#include "fuzz_check.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -72,7 +72,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t nul = input.find('\0');
   const std::string_view text = input.substr(0, nul);
 
-  const ir::ReadResult read = ir::from_json(std::string(text), kPath);
+  const ir::ReadResult read =
+      ir::from_json(std::string(text), kPath, opscan::fuzz::builtin_fields());
   FUZZ_CHECK(read.positions.file() == kPath, input);
   if (nul != std::string_view::npos)
     check_location(read.positions.at(input.substr(nul + 1)), text, input);
@@ -85,15 +86,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const diag::Diagnostics problems = validated(read);
   check_diagnostics(problems, text, input);
 
-  const std::string printed = ir::to_json(*read.module);
-  const ir::ReadResult again = ir::from_json(printed, kPath);
+  const std::string printed = ir::to_json(*read.module, opscan::fuzz::builtin_fields());
+  const ir::ReadResult again = ir::from_json(printed, kPath, opscan::fuzz::builtin_fields());
   if (!again.module)
     opscan::fuzz::fail(FUZZ_TARGET, ("printed IR does not read back:\n" + printed).c_str(), input);
   ir::Module canonical = *read.module;
   ir::canonicalize(canonical);
   FUZZ_CHECK(*again.module == canonical, input);
   FUZZ_CHECK(ir::is_canonical(*again.module) == ir::is_canonical(canonical), input);
-  FUZZ_CHECK(ir::to_json(*again.module) == printed, input);
+  FUZZ_CHECK(ir::to_json(*again.module, opscan::fuzz::builtin_fields()) == printed, input);
   const diag::Diagnostics problems_again = validated(again);
   check_diagnostics(problems_again, printed, input);
   FUZZ_CHECK(codes(problems_again) == codes(problems), input);

@@ -5,6 +5,7 @@
 #include "audit/diff.h"
 #include "audit/render.h"
 #include "driver/commands/audit_inputs.h"
+#include "emit/registry.h"
 
 #include <fmt/format.h>
 
@@ -34,7 +35,7 @@ Status run(const Args& args, Session& session) {
   if (status != Status::ok)
     return status;
 
-  audit::DiffResult result = audit::diff(olds, news);
+  audit::DiffResult result = audit::diff(olds, news, emit::builtin_targets().fields());
   if (status = session.report(result.diagnostics); status != Status::ok)
     return status;
   if (allow)

@@ -90,7 +90,7 @@ Request request_of(const GenerateArgs& args) {
     options.templates_dir = args.templates_dir;
   options.generator = generator_name();
   if (args.dispatch_key)
-    options.field_defaults[ir::Field::dispatch_key] = *args.dispatch_key;
+    options.field_defaults["dispatch_key"] = *args.dispatch_key;
   options.profiling = !args.no_profiling;
   request.operators = args.operators;
   return request;

@@ -3,6 +3,7 @@
 
 #include "audit/report.h"
 #include "driver/commands/audit_inputs.h"
+#include "emit/registry.h"
 
 #include <fmt/format.h>
 
@@ -28,15 +29,17 @@ Status run(const Args& args, Session& session) {
     status = worst(status, read_ir_inputs(path, irs, session));
   if (status != Status::ok)
     return status;
-  audit::Libraries libraries = audit::group_libraries(irs);
+  audit::Libraries libraries = audit::group_libraries(irs, emit::builtin_targets().fields());
   if (status = session.report(libraries.diagnostics); status != Status::ok)
     return status;
   std::optional<audit::Coverage> coverage;
   if (list)
     coverage = audit::coverage_of(libraries.libraries, *list, args.against);
   const std::string report = args.format == "json"
-                                 ? audit::render_report_json(libraries.libraries, coverage)
-                                 : audit::render_report_markdown(libraries.libraries, coverage);
+                                 ? audit::render_report_json(libraries.libraries, coverage,
+                                                             emit::builtin_targets().fields())
+                                 : audit::render_report_markdown(libraries.libraries, coverage,
+                                                                 emit::builtin_targets().fields());
   if (args.output.empty()) {
     session.out(report);
   } else {

@@ -1,6 +1,7 @@
 // `opscan scan` (scan.h).
 #include "driver/commands/scan.h"
 
+#include "emit/registry.h"
 #include "ir/json.h"
 
 namespace opscan::driver::scan_command {
@@ -16,9 +17,10 @@ Status run(const Args& args, Session& session) {
     return status;
   if (Status status = session.check_fixes_file(); status != Status::ok)
     return status;
-  Outcome written = write_step({args.output, ir::to_json(module), args.depfile, args.stamp},
-                               inputs, option_inputs(args.scan, session),
-                               session.fixes_with_outputs());
+  Outcome written =
+      write_step({args.output, ir::to_json(module, emit::builtin_targets().fields()), args.depfile,
+                  args.stamp},
+                 inputs, option_inputs(args.scan, session), session.fixes_with_outputs());
   return session.report(written.diagnostics, written.status);
 }
 

@@ -48,7 +48,7 @@ Status scan_into(const ScanArgs& args, Session& session, ir::Module& module,
   if (!args.cache_dir.empty())
     options->cache_dir = args.cache_dir;
   options->auto_pch = !args.no_auto_pch;
-  options->check_field = field_check(emit::builtin_targets());
+  options->fields = emit::builtin_targets().fields();
   options->progress = args.progress;
   scan::Result result = scan::scan(*options);
   result.module.generator = generator_name();

@@ -228,9 +228,9 @@ TEST(AllowParse, DeepNestingIsRefusedAtOnce) {
 // ops::f's alpha: Scalar -> float (breaking), and a new trailing argument
 // with a default (compatible).
 audit::DiffResult changed() {
-  return audit::diff(
-      inputs_of(ops("ops::f(Tensor self, Scalar alpha) -> Tensor")),
-      inputs_of(ops("ops::f(Tensor self, float alpha, int dim=0) -> Tensor"), "new"));
+  return audit::diff(inputs_of(ops("ops::f(Tensor self, Scalar alpha) -> Tensor")),
+                     inputs_of(ops("ops::f(Tensor self, float alpha, int dim=0) -> Tensor"), "new"),
+                     test_fields());
 }
 
 audit::AllowList list_of(const std::string& text) {
@@ -295,7 +295,7 @@ TEST(AllowApply, AnExpiredEntryIsAnErrorAndAllowsNothingEvenWhenItMatches) {
 }
 
 TEST(AllowApply, AnExpiredEntryThatMatchesNothingIsAnErrorToo) {
-  audit::DiffResult result = audit::diff({}, {});
+  audit::DiffResult result = audit::diff({}, {}, test_fields());
   const opscan::diag::Diagnostics diags = audit::apply(
       list_of(entry(R"("operator": "ops::g", "change": "operator-removed", "reason": "r", )"
                     R"("expires": "2020-01-01")")),
@@ -305,8 +305,8 @@ TEST(AllowApply, AnExpiredEntryThatMatchesNothingIsAnErrorToo) {
 }
 
 TEST(AllowApply, LibraryLevelChangesAreAllowedByLibraryName) {
-  audit::DiffResult result =
-      audit::diff(inputs_of({library("a", {}), library("b", {})}), inputs_of({library("a", {})}));
+  audit::DiffResult result = audit::diff(inputs_of({library("a", {}), library("b", {})}),
+                                         inputs_of({library("a", {})}), test_fields());
   ASSERT_EQ(result.not_allowed(), 1u);
   const opscan::diag::Diagnostics diags = audit::apply(
       list_of(entry(R"("operator": "b", "change": "library-removed", "reason": "merged", )"

@@ -22,6 +22,7 @@ namespace audit_test {
 namespace audit = opscan::audit;
 namespace ir = opscan::ir;
 namespace schema = opscan::schema;
+using emit_test::test_fields;
 
 inline const std::string kSha(64, 'a');
 
@@ -33,8 +34,8 @@ inline ir::Kernel kernel(std::string_view schema_text, std::string cpp_function 
                          uint32_t line = 10) {
   ir::Kernel k = emit_test::et_kernel(schema_text, std::move(cpp_function));
   k.usr += "#" + kernel_key + "#" + dispatch_key;
-  k.kernel_key = std::move(kernel_key);
-  k.dispatch_key = std::move(dispatch_key);
+  k.set_field("kernel_key", std::move(kernel_key));
+  k.set_field("dispatch_key", std::move(dispatch_key));
   k.location = {"src/kernels.cpp", line, 9, line * 40};
   return k;
 }
@@ -44,7 +45,7 @@ inline ir::Kernel torch_kernel(std::string_view schema_text, std::string cpp_fun
                                std::string dispatch_key = "") {
   ir::Kernel k = emit_test::torch_kernel(schema_text, std::move(cpp_function));
   k.usr += "##" + dispatch_key;
-  k.dispatch_key = std::move(dispatch_key);
+  k.set_field("dispatch_key", std::move(dispatch_key));
   k.location = {"src/kernels.cpp", 10, 9, 400};
   return k;
 }

@@ -30,7 +30,7 @@ std::vector<std::string> classes(const audit::DiffResult& result) {
 
 audit::DiffResult diff_of(const std::vector<ir::Module>& olds,
                           const std::vector<ir::Module>& news) {
-  return audit::diff(inputs_of(olds, "old"), inputs_of(news, "new"));
+  return audit::diff(inputs_of(olds, "old"), inputs_of(news, "new"), test_fields());
 }
 
 // The one change of the diff of two schemas of one operator.

@@ -18,7 +18,7 @@ audit::DiffResult changed() {
   olds.push_back(library("gone", {}));
   std::vector<ir::Module> news = {library(
       "ops", {kernel("ops::f(Tensor self, float alpha) -> Tensor", "k::f_v2", "", "", 14)})};
-  audit::DiffResult result = audit::diff(inputs_of(olds), inputs_of(news, "new"));
+  audit::DiffResult result = audit::diff(inputs_of(olds), inputs_of(news, "new"), test_fields());
   audit::AllowRead allow = audit::parse_allow_list(
       R"({"allow": [{"operator": "ops::f", "change": "argument-type-changed",
          "reason": "callers | updated `now`", "expires": "2030-01-01"}]})",

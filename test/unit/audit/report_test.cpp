@@ -44,13 +44,16 @@ TEST(OperatorList, AMalformedNameIsLocated) {
 std::vector<audit::Library> two_libraries() {
   const std::string add_out =
       "aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)";
-  audit::Libraries libraries = audit::group_libraries(inputs_of(
-      {library("portable", {kernel(add_out, "k::add_out", "v1/6;0|6;0|6;0", "", 12),
-                            kernel(add_out, "k::add_out_int", "v1/4;0|4;0|4;0", "", 30),
-                            kernel("aten::abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-                                   "k::abs_out", "", "", 50)}),
-       library("quantized", {kernel("aten::abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-                                    "q::abs_out", "", "", 7)})}));
+  audit::Libraries libraries = audit::group_libraries(
+      inputs_of({library("portable",
+                         {kernel(add_out, "k::add_out", "v1/6;0|6;0|6;0", "", 12),
+                          kernel(add_out, "k::add_out_int", "v1/4;0|4;0|4;0", "", 30),
+                          kernel("aten::abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+                                 "k::abs_out", "", "", 50)}),
+                 library("quantized",
+                         {kernel("aten::abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+                                 "q::abs_out", "", "", 7)})}),
+      test_fields());
   EXPECT_TRUE(libraries.diagnostics.empty());
   return libraries.libraries;
 }
@@ -74,7 +77,8 @@ TEST(Report, MarkdownListsEveryKernelAndTheCoverage) {
   const std::vector<audit::Library> libraries = two_libraries();
   const std::string md = audit::render_report_markdown(
       libraries,
-      audit::coverage_of(libraries, list_of("aten::abs.out\naten::mul.out\n"), "core.txt"));
+      audit::coverage_of(libraries, list_of("aten::abs.out\naten::mul.out\n"), "core.txt"),
+      test_fields());
   EXPECT_EQ(md, R"(# opscan report
 
 ## Library `portable`
@@ -113,8 +117,9 @@ TEST(Report, MarkdownListsEveryKernelAndTheCoverage) {
 
 TEST(Report, ScanOutputIsAnUnnamedLibrary) {
   audit::Libraries libraries = audit::group_libraries(
-      inputs_of({fragment({kernel("ops::f(Tensor self) -> Tensor", "k::f")})}));
-  const std::string md = audit::render_report_markdown(libraries.libraries, std::nullopt);
+      inputs_of({fragment({kernel("ops::f(Tensor self) -> Tensor", "k::f")})}), test_fields());
+  const std::string md =
+      audit::render_report_markdown(libraries.libraries, std::nullopt, test_fields());
   EXPECT_NE(md.find("## Library `(scan output)`\n\n1 operator, 1 kernel; scan output (no library "
                     "record); from `old/fragment0/ir.json`."),
             std::string::npos)
@@ -124,8 +129,10 @@ TEST(Report, ScanOutputIsAnUnnamedLibrary) {
 
 TEST(Report, CellsAreEscaped) {
   audit::Libraries libraries = audit::group_libraries(
-      inputs_of({library("a", {kernel("ops::f(Tensor self, str s='`|<b>') -> Tensor", "k::f")})}));
-  const std::string md = audit::render_report_markdown(libraries.libraries, std::nullopt);
+      inputs_of({library("a", {kernel("ops::f(Tensor self, str s='`|<b>') -> Tensor", "k::f")})}),
+      test_fields());
+  const std::string md =
+      audit::render_report_markdown(libraries.libraries, std::nullopt, test_fields());
   // A schema holding a backtick cannot be a code span: it is escaped text.
   EXPECT_NE(md.find("| ops::f(Tensor self, str s='\\`\\|&lt;b&gt;') -&gt; Tensor |"),
             std::string::npos)
@@ -136,7 +143,8 @@ TEST(Report, Json) {
   const std::vector<audit::Library> libraries = two_libraries();
   const Json doc = Json::parse(audit::render_report_json(
       libraries,
-      audit::coverage_of(libraries, list_of("aten::abs.out\naten::mul.out\n"), "core.txt")));
+      audit::coverage_of(libraries, list_of("aten::abs.out\naten::mul.out\n"), "core.txt"),
+      test_fields()));
   EXPECT_EQ(doc["version"], 1);
   ASSERT_EQ(doc["libraries"].size(), 2u);
   const Json& portable = doc["libraries"][0];
@@ -163,7 +171,8 @@ TEST(Report, Json) {
   EXPECT_EQ(coverage["missing_operators"], Json::array({"aten::mul.out"}));
   EXPECT_EQ(coverage["covered_operators"][0]["libraries"], Json::array({"portable", "quantized"}));
   EXPECT_TRUE(
-      Json::parse(audit::render_report_json(libraries, std::nullopt))["coverage"].is_null());
+      Json::parse(audit::render_report_json(libraries, std::nullopt, test_fields()))["coverage"]
+          .is_null());
 }
 
 } // namespace

@@ -15,6 +15,11 @@ namespace opscan::testing {
 
 namespace fs = std::filesystem;
 
+// The annotation fields the IR carries in opscan: the built-in targets'.
+inline const ir::Fields& test_fields() {
+  return emit::builtin_targets().fields();
+}
+
 // A kernel `ns::op(Tensor self) -> Tensor` for ExecuTorch: context first,
 // one tensor in, one returned.
 inline ir::Kernel et_kernel(std::string ns, std::string name, std::string function,
@@ -30,7 +35,7 @@ inline ir::Kernel et_kernel(std::string ns, std::string name, std::string functi
   k.cpp_canonical_return_type = "executorch::runtime::etensor::Tensor";
   k.usr = "c:@F@" + k.cpp_function + "#";
   k.context = ir::ContextKind::runtime_context;
-  k.kernel_key = std::move(key);
+  k.set_field("kernel_key", std::move(key));
   k.location = {"kernels/" + k.cpp_function + ".cpp", 3, 8, 40};
   return k;
 }
@@ -43,7 +48,7 @@ inline ir::Kernel torch_kernel(std::string ns, std::string name, std::string fun
   k.arguments[0].cpp_canonical_type = "const at::Tensor &";
   k.cpp_canonical_return_type = "at::Tensor";
   k.context = ir::ContextKind::none;
-  k.dispatch_key = std::move(dispatch);
+  k.set_field("dispatch_key", std::move(dispatch));
   return k;
 }
 
@@ -75,7 +80,7 @@ inline ir::Module library(std::vector<ir::Kernel> kernels, std::string name,
 // Writes `module` to `dir`/`name` and returns the path.
 inline std::string write_ir(const TempDir& dir, const std::string& name, const ir::Module& module) {
   std::string path = dir.file(name);
-  write_file(path, ir::to_json(module));
+  write_file(path, ir::to_json(module, test_fields()));
   return path;
 }
 

@@ -198,7 +198,8 @@ TEST(CheckLibraries, RecordsMustBeWhatTheTargetGives) {
   std::vector<driver::IrFile> files;
   for (auto [name, module] : {std::pair{"a.json", edited}, std::pair{"c.json", unknown},
                               std::pair{"f.json", fragment({et_kernel("ops", "exp", "exp")})}}) {
-    ir::ReadResult read = ir::from_json(ir::to_json(module), dir.file(name));
+    ir::ReadResult read =
+        ir::from_json(ir::to_json(module, test_fields()), dir.file(name), test_fields());
     files.push_back({{dir.file(name), std::move(*read.module), std::move(read.positions)}});
   }
   diag::Diagnostics diags = driver::check_libraries(files, emit::builtin_targets()).diagnostics;
@@ -206,7 +207,9 @@ TEST(CheckLibraries, RecordsMustBeWhatTheTargetGives) {
   EXPECT_EQ(diags[0].code, "opscan-ir-library");
   EXPECT_EQ(diags[0].message.rfind("library.function: ", 0), 0u) << diags[0].message;
   EXPECT_EQ(diags[0].location.line,
-            ir::from_json(ir::to_json(edited), "").positions.at("library.function").line);
+            ir::from_json(ir::to_json(edited, test_fields()), "", test_fields())
+                .positions.at("library.function")
+                .line);
   EXPECT_EQ(diags[1].code, "opscan-ir-library");
   EXPECT_NE(diags[1].message.find("unknown target 'tvm'"), std::string::npos);
   EXPECT_EQ(diags[2].code, "opscan-ir-not-library");
@@ -233,7 +236,7 @@ TEST(ReadIrs, WhatGenerateRefusesInALibraryIrEveryReaderRefuses) {
   ir::Module no_context = library({et_kernel("ops", "neg", "neg")}, "a");
   no_context.kernels[0].context = ir::ContextKind::none;
   ir::Module long_key = library({torch_kernel("ops", "neg", "neg_cpu")}, "t", "torch");
-  long_key.kernels[0].dispatch_key = std::string(1 << 20, 'A');
+  long_key.kernels[0].set_field("dispatch_key", std::string(1 << 20, 'A'));
   const std::vector<std::string> paths = {write_ir(dir, "a.json", no_context),
                                           write_ir(dir, "t.json", long_key)};
   driver::ReadIrs read = driver::read_irs(paths);
@@ -300,19 +303,20 @@ TEST(ListOutputs, WithoutInputsOrFromRecords) {
 }
 
 TEST(FieldCheck, TheTargetsThatReadAFieldJudgeIt) {
-  kernel::FieldCheck check = driver::field_check(emit::builtin_targets());
+  const ir::Fields& fields = emit::builtin_targets().fields();
   ir::Kernel k = et_kernel("ops", "neg", "neg", "v1/6;0");
-  EXPECT_FALSE(check(ir::Field::kernel_key, k).has_value());
-  k.kernel_key = "v2/6";
-  auto problem = check(ir::Field::kernel_key, k);
-  ASSERT_TRUE(problem.has_value());
-  EXPECT_EQ(problem->code, "opscan-kernel-key");
-  k.dispatch_key = "CUDA";
-  EXPECT_FALSE(check(ir::Field::dispatch_key, k).has_value());
-  k.dispatch_key = "Gpu";
-  problem = check(ir::Field::dispatch_key, k);
-  ASSERT_TRUE(problem.has_value());
-  EXPECT_EQ(problem->code, "opscan-dispatch-key");
+  EXPECT_TRUE(ir::check_fields(k, fields).empty());
+  k.set_field("kernel_key", "v2/6");
+  auto problems = ir::check_fields(k, fields);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].field->code, "opscan-kernel-key");
+  k.set_field("kernel_key", "");
+  k.set_field("dispatch_key", "CUDA");
+  EXPECT_TRUE(ir::check_fields(k, fields).empty());
+  k.set_field("dispatch_key", "Gpu");
+  problems = ir::check_fields(k, fields);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].field->code, "opscan-dispatch-key");
 }
 
 } // namespace

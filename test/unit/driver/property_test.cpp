@@ -124,7 +124,7 @@ void expect_clean(const emit::Output& library, const std::string& trace) {
 // besides, and checks the property for each.
 void check_mutations(const ir::Module& valid, const driver::Request& request) {
   TempDir dir;
-  const Json base = Json::parse(ir::to_json(valid));
+  const Json base = Json::parse(ir::to_json(valid, test_fields()));
   std::vector<Path> paths;
   Path at;
   string_paths(base, at, paths);

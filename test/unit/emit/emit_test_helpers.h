@@ -24,6 +24,11 @@ namespace emit = opscan::emit;
 namespace ir = opscan::ir;
 namespace schema = opscan::schema;
 
+// The annotation fields the IR carries in opscan: the built-in targets'.
+inline const ir::Fields& test_fields() {
+  return emit::builtin_targets().fields();
+}
+
 // ExecuTorch's tensor, as libclang spells its canonical type.
 inline const std::string kEtTensor = "executorch::runtime::etensor::Tensor";
 inline const std::string kEtArrayRef = "executorch::runtime::ArrayRef";
@@ -199,7 +204,8 @@ struct FromIr {
 inline constexpr std::string_view kIrPath = "in/kernels.ir.json";
 
 inline FromIr from_ir(const ir::Module& module) {
-  ir::ReadResult read = ir::from_json(ir::to_json(module), std::string(kIrPath));
+  ir::ReadResult read =
+      ir::from_json(ir::to_json(module, test_fields()), std::string(kIrPath), test_fields());
   EXPECT_TRUE(read.module.has_value())
       << (read.diagnostics.empty() ? std::string() : read.diagnostics[0].message);
   FromIr result{read.module.value_or(ir::Module{}), {}, read.positions};

@@ -794,7 +794,7 @@ TEST(ExecuTorchContext, KernelsMustTakeTheRuntimeContext) {
 
 TEST(ExecuTorchFields, ADispatchKeyIsRefusedAsUnsupported) {
   ir::Kernel k = et_neg_out();
-  k.dispatch_key = "CPU";
+  k.set_field("dispatch_key", "CPU");
   diag::Diagnostic d = only_error(generate(module_of({k}), et()));
   EXPECT_EQ(d.code, "opscan-unsupported-field");
   EXPECT_EQ(d.location, k.location);
@@ -807,9 +807,9 @@ TEST(ExecuTorchFields, ADispatchKeyIsRefusedAsUnsupported) {
   EXPECT_EQ(d.message.rfind("kernels[0].dispatch_key: the annotation sets dispatch", 0), 0u);
 
   const emit::Target& target = *emit::builtin_targets().find("executorch");
-  EXPECT_TRUE(target.accepts(ir::Field::kernel_key));
-  EXPECT_FALSE(target.accepts(ir::Field::dispatch_key));
-  EXPECT_EQ(target.default_value(ir::Field::kernel_key), "");
+  ASSERT_NE(target.fields().by_key("kernel_key"), nullptr);
+  EXPECT_EQ(target.fields().by_key("dispatch_key"), nullptr);
+  EXPECT_EQ(target.fields().by_key("kernel_key")->default_value, "");
 }
 
 // ===== Kernel keys ===========================================================
@@ -890,13 +890,13 @@ TEST(KernelKey, GenerationCountsPlainAndOptionalTensorsButNotLists) {
                          kEtArrayRef + "<" + kEtTensor + ">", "long", kEtTensor + " &"},
                         kEtTensor + " &");
   for (std::string key : {"v1/6;0|6;0", "v1/6;0|6;0|6;0"}) {
-    k.kernel_key = key;
+    k.set_field("kernel_key", key);
     emit::Output output = generate(module_of({k}), et());
     EXPECT_TRUE(output.diagnostics.empty()) << key << "\n" << dump(output.diagnostics);
     EXPECT_TRUE(contains(file(output, "mine/RegisterKernels.cpp"),
                          "Kernel(\"demo::f.out\", \"" + key + "\", demo_f_out),"));
   }
-  k.kernel_key = "v1/6;0|6;0|6;0|6;0";
+  k.set_field("kernel_key", "v1/6;0|6;0|6;0|6;0");
   FromIr in = from_ir(module_of({k}));
   diag::Diagnostic d = only_error(generate(in, et()));
   EXPECT_EQ(d.code, "opscan-kernel-key");
@@ -905,7 +905,7 @@ TEST(KernelKey, GenerationCountsPlainAndOptionalTensorsButNotLists) {
                        "tensor arguments: one entry per tensor argument");
 
   // Scanned: at the kernel.
-  k.kernel_key = "default";
+  k.set_field("kernel_key", "default");
   d = only_error(generate(module_of({k}), et()));
   EXPECT_EQ(d.code, "opscan-kernel-key");
   EXPECT_EQ(d.location, k.location);
@@ -919,7 +919,7 @@ TEST(ExecuTorchIdentity, OneKernelPerOperatorAndKernelKey) {
   ir::Kernel keyed = at(et_neg_out(), 9);
   keyed.cpp_function = "k::neg_out_float";
   keyed.usr += "_float";
-  keyed.kernel_key = "v1/6;0|6;0";
+  keyed.set_field("kernel_key", "v1/6;0|6;0");
   emit::Output output = generate(module_of({keyed, fallback}), et());
   ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
   EXPECT_TRUE(contains(file(output, "mine/RegisterKernels.cpp"),
@@ -946,7 +946,8 @@ TEST(ExecuTorchIdentity, TwoKernelsOfOneKeyAreAnErrorAtTheLaterOne) {
     ir::Kernel second = at(et_neg_out(), 9);
     second.cpp_function = "k::neg_out_again";
     second.usr += "_again";
-    first.kernel_key = second.kernel_key = key;
+    first.set_field("kernel_key", key);
+    second.set_field("kernel_key", key);
     // In source order, whatever the order of the module.
     diag::Diagnostic d = only_error(generate(module_of({second, first}), et()));
     EXPECT_EQ(d.code, "opscan-duplicate-kernel");
@@ -1096,9 +1097,9 @@ TEST(ExecuTorchFunctions, NamedAsExecuTorchNamesThem) {
 
 TEST(ExecuTorchFunctions, KeyedKernelsHaveNoTypedCallButTheFallbackHas) {
   ir::Kernel keyed = et_neg_out();
-  keyed.kernel_key = "v1/6;0|6;0";
+  keyed.set_field("kernel_key", "v1/6;0|6;0");
   ir::Kernel keyed2 = keyed;
-  keyed2.kernel_key = "v1/3;0|3;0";
+  keyed2.set_field("kernel_key", "v1/3;0|3;0");
   keyed2.cpp_function = "k::neg_out_int";
   keyed2.usr += "_int";
   emit::Output only_keyed = generate(module_of({keyed, keyed2}), et());
@@ -1206,7 +1207,7 @@ TEST(ExecuTorchCapacity, RegistrationChecksTheRoomLeftFirst) {
 
 TEST(ExecuTorchCapacity, TheKernelCountHeaderSizesTheRegistryForTheLibrary) {
   ir::Kernel keyed = et_neg_out();
-  keyed.kernel_key = "v1/6;0|6;0";
+  keyed.set_field("kernel_key", "v1/6;0|6;0");
   keyed.cpp_function = "k::neg_out_float";
   keyed.usr += "_float";
   emit::Output output = generate(module_of({et_neg_out(), keyed}), et());
@@ -1295,12 +1296,12 @@ TEST(ExecuTorchFunctions, KeywordNamesAndTheKernelItselfGetNoCall) {
 
 TEST(ExecuTorchSelectedOperators, EveryOperatorWithItsKernelKeys) {
   ir::Kernel keyed = et_neg_out();
-  keyed.kernel_key = "v1/6;0,1|6;0,1";
+  keyed.set_field("kernel_key", "v1/6;0,1|6;0,1");
   keyed.cpp_function = "k::neg_out_float";
   keyed.usr += "_float";
   ir::Kernel abs =
       et_kernel("aten::abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "k::abs_out");
-  abs.kernel_key = "v1/3;0|3;0";
+  abs.set_field("kernel_key", "v1/3;0|3;0");
   emit::Output output = generate(module_of({keyed, et_neg_out(), abs}), et("m"));
   ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
   EXPECT_EQ(file(output, "m/selected_operators.yaml"),

@@ -52,7 +52,7 @@ TEST(GenerateTarget, AnUnknownTargetListsTheRegisteredOnes) {
 
 TEST(GenerateTarget, AFieldDefaultTheTargetDoesNotReadIsRefused) {
   emit::Options o = options("executorch");
-  o.field_defaults[ir::Field::dispatch_key] = "CUDA";
+  o.field_defaults["dispatch_key"] = "CUDA";
   emit::Output output = generate(valid_for("executorch"), o);
   ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
   EXPECT_EQ(output.diagnostics[0].code, "opscan-unsupported-field");
@@ -63,23 +63,23 @@ TEST(GenerateTarget, AFieldDefaultTheTargetDoesNotReadIsRefused) {
   EXPECT_EQ(emit::list_outputs(o, emit::builtin_targets()).diagnostics, output.diagnostics);
 
   o = options("torch", "lib");
-  o.field_defaults[ir::Field::kernel_key] = "v1/6;0|6;0";
+  o.field_defaults["kernel_key"] = "v1/6;0|6;0";
   output = generate(valid_for("torch"), o);
   EXPECT_EQ(codes(output.diagnostics), (std::vector<std::string>{"opscan-unsupported-field"}));
 }
 
 TEST(GenerateTarget, ADefaultOfAFieldItReadsAppliesToKernelsWithoutOne) {
   emit::Options o = options("executorch");
-  o.field_defaults[ir::Field::kernel_key] = "v1/6;0|6;0";
+  o.field_defaults["kernel_key"] = "v1/6;0|6;0";
   ir::Kernel keyed = et_neg_out();
   keyed.cpp_function = "k::neg_out_int";
   keyed.usr += "_int";
-  keyed.kernel_key = "v1/3;0|3;0";
+  keyed.set_field("kernel_key", "v1/3;0|3;0");
   emit::Output output = generate(module_of({et_neg_out(), keyed}), o);
   ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
   ASSERT_EQ(output.module.kernels.size(), 2u);
-  EXPECT_EQ(output.module.kernels[0].kernel_key, "v1/3;0|3;0");
-  EXPECT_EQ(output.module.kernels[1].kernel_key, "v1/6;0|6;0");
+  EXPECT_EQ(output.module.kernels[0].field("kernel_key"), "v1/3;0|3;0");
+  EXPECT_EQ(output.module.kernels[1].field("kernel_key"), "v1/6;0|6;0");
   EXPECT_TRUE(contains(file(output, "mine/RegisterKernels.cpp"),
                        "Kernel(\"demo::neg.out\", \"v1/6;0|6;0\", "));
 }
@@ -149,13 +149,13 @@ TEST(GenerateKernels, AllProblemsInSourceOrder) {
   ir::Kernel dispatch =
       at(et_kernel("demo::abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "k::abs_out"), 9,
          "a.cpp");
-  dispatch.dispatch_key = "CPU";
+  dispatch.set_field("dispatch_key", "CPU");
   ir::Kernel bad_type =
       at(kernel("demo::sum(Tensor self) -> str", "k::sum", ContextKind::runtime_context,
                 {"const " + kEtTensor + " &"}, "std::basic_string_view<char>"),
          2, "a.cpp");
   ir::Kernel bad_key = at(et_kernel("demo::max(Tensor self) -> Tensor", "k::max"), 1, "c.cpp");
-  bad_key.kernel_key = "v1/x";
+  bad_key.set_field("kernel_key", "v1/x");
   emit::Output output =
       generate(module_of({no_context, bad_key, dispatch, bad_type}), options("executorch"));
   EXPECT_EQ(codes(output.diagnostics),
@@ -232,13 +232,13 @@ TEST(GenerateResult, TheLibraryIrRecordsTheLibraryAndTheResolvedFields) {
   // In canonical order, with the default dispatch key.
   ASSERT_EQ(library.kernels.size(), 2u);
   EXPECT_EQ(library.kernels[0].op.ns, "aa_ops");
-  EXPECT_EQ(library.kernels[0].dispatch_key, "CPU");
-  EXPECT_EQ(library.kernels[1].dispatch_key, "CPU");
+  EXPECT_EQ(library.kernels[0].field("dispatch_key"), "CPU");
+  EXPECT_EQ(library.kernels[1].field("dispatch_key"), "CPU");
   EXPECT_TRUE(ir::is_canonical(library));
 
   // ir.json holds exactly that, and reads back as it.
-  EXPECT_EQ(file(output, "lib/ir.json"), ir::to_json(library));
-  ir::ReadResult read = ir::from_json(file(output, "lib/ir.json"), "lib/ir.json");
+  EXPECT_EQ(file(output, "lib/ir.json"), ir::to_json(library, test_fields()));
+  ir::ReadResult read = ir::from_json(file(output, "lib/ir.json"), "lib/ir.json", test_fields());
   ASSERT_TRUE(read.module.has_value()) << dump(read.diagnostics);
   EXPECT_EQ(*read.module, library);
 
@@ -273,7 +273,7 @@ TEST(GenerateResult, OutputDoesNotDependOnTheOrderOfTheKernels) {
          2, "c.cpp")};
   std::vector<ir::Kernel> pt = {at(torch_neg_out("b_ops"), 4), at(torch_neg_out("a_ops"), 8),
                                 at(torch_neg_out("aten"), 1)};
-  pt[2].dispatch_key = "CUDA";
+  pt[2].set_field("dispatch_key", "CUDA");
   for (auto& [target, kernels] :
        {std::pair{std::string("executorch"), et}, std::pair{std::string("torch"), pt}}) {
     std::vector<ir::Kernel> order = kernels;
@@ -370,11 +370,7 @@ public:
   std::string_view description() const override { return "drops a file"; }
   bool accepts(ir::ContextKind c) const override { return base().accepts(c); }
   bool accepts(ir::Registration r) const override { return base().accepts(r); }
-  bool accepts(ir::Field f) const override { return base().accepts(f); }
-  std::string default_value(ir::Field f) const override { return base().default_value(f); }
-  std::optional<emit::FieldError> check_field(ir::Field f, const ir::Kernel& k) const override {
-    return base().check_field(f, k);
-  }
+  const ir::Fields& fields() const override { return base().fields(); }
   std::string identity(const ir::Kernel& k) const override { return base().identity(k); }
   std::vector<std::string> stack_layout(const ir::Kernel& k) const override {
     return base().stack_layout(k);

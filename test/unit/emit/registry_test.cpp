@@ -98,9 +98,9 @@ TEST(AddedTarget, GeneratesItsFilesAndTheLibraryIr) {
   EXPECT_EQ(output.files[1].kind, emit::OutputKind::header);
   EXPECT_EQ(output.module.library,
             (ir::LibraryInfo{"lib", Registration::named, "listing", "listing::register_lib", ""}));
-  EXPECT_EQ(file(output, "lib/ir.json"), ir::to_json(output.module));
+  EXPECT_EQ(file(output, "lib/ir.json"), ir::to_json(output.module, targets.fields()));
   // It reads no field, so the kernels keep none.
-  EXPECT_EQ(output.module.kernels[0].dispatch_key, "");
+  EXPECT_EQ(output.module.kernels[0].field("dispatch_key"), "");
 
   emit::OutputList list = emit::list_outputs(listing(), targets);
   ASSERT_TRUE(list.diagnostics.empty()) << dump(list.diagnostics);
@@ -127,20 +127,20 @@ TEST(AddedTarget, GenerateRefusesWhatItsHooksRefuse) {
     EXPECT_EQ(emit::list_outputs(listing("lib", mode), targets).diagnostics, output.diagnostics);
   }
 
-  // Fields (accepts(Field)): it reads none.
-  for (ir::Field field : {ir::Field::kernel_key, ir::Field::dispatch_key}) {
+  // Fields: it reads none of the other targets'.
+  for (const ir::Field& field : emit::builtin_targets().fields()) {
     ir::Module m = two_kernels();
-    (field == ir::Field::kernel_key ? m.kernels[1].kernel_key : m.kernels[1].dispatch_key) = "v";
+    m.kernels[1].set_field(field.key, "v");
     emit::Output output = generate(m, listing(), targets);
     ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
     EXPECT_EQ(output.diagnostics[0].code, "opscan-unsupported-field");
     EXPECT_EQ(output.diagnostics[0].message,
-              "the annotation sets " + std::string(ir::to_string(field)) +
+              "the annotation sets " + field.annotation +
                   " = 'v', which the listing target does not read: remove it, or generate for a "
                   "target that does");
 
     emit::Options o = listing();
-    o.field_defaults[field] = "v";
+    o.field_defaults[field.key] = "v";
     EXPECT_EQ(codes(generate(two_kernels(), o, targets).diagnostics),
               (Names{"opscan-unsupported-field"}));
   }

@@ -473,13 +473,13 @@ TEST(TorchDispatchKey, KnownKeysAreRegisteredUnderTheirName) {
                           "CompositeImplicitAutograd", "AutogradCPU", "QuantizedCPU"}) {
     SCOPED_TRACE(key);
     ir::Kernel k = torch_neg_out();
-    k.dispatch_key = key;
+    k.set_field("dispatch_key", key);
     emit::Output output = generate(module_of({k}), pt());
     ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
     EXPECT_TRUE(contains(file(output, "lib/RegisterKernels.cpp"),
                          "::torch::Library::IMPL, \"my_ops\", ::c10::DispatchKey::" + key +
                              ", __FILE__, __LINE__));\n"));
-    EXPECT_EQ(output.module.kernels[0].dispatch_key, key);
+    EXPECT_EQ(output.module.kernels[0].field("dispatch_key"), key);
   }
 }
 
@@ -487,7 +487,7 @@ TEST(TorchDispatchKey, UnknownKeysAreRefusedAtTheKernel) {
   for (std::string key : {"GPU", "cpu", "Undefined", "CPU ", "DispatchKey::CPU"}) {
     SCOPED_TRACE(key);
     ir::Kernel k = at(torch_neg_out(), 6);
-    k.dispatch_key = key;
+    k.set_field("dispatch_key", key);
     diag::Diagnostic d = only_error(generate(module_of({k}), pt()));
     EXPECT_EQ(d.code, "opscan-dispatch-key");
     EXPECT_EQ(d.location, k.location);
@@ -496,7 +496,7 @@ TEST(TorchDispatchKey, UnknownKeysAreRefusedAtTheKernel) {
                              "CompositeExplicitAutograd)");
   }
   ir::Kernel k = torch_neg_out();
-  k.dispatch_key = "GPU";
+  k.set_field("dispatch_key", "GPU");
   FromIr in = from_ir(module_of({k}));
   diag::Diagnostic d = only_error(generate(in, pt()));
   EXPECT_EQ(d.location, in.positions.at("kernels[0].dispatch_key"));
@@ -504,24 +504,24 @@ TEST(TorchDispatchKey, UnknownKeysAreRefusedAtTheKernel) {
 }
 
 TEST(TorchDispatchKey, KernelsWithoutOneTakeCpuOrTheGivenDefault) {
-  EXPECT_EQ(torch_target().default_value(ir::Field::dispatch_key), "CPU");
-  EXPECT_TRUE(torch_target().accepts(ir::Field::dispatch_key));
-  EXPECT_FALSE(torch_target().accepts(ir::Field::kernel_key));
+  ASSERT_NE(torch_target().fields().by_key("dispatch_key"), nullptr);
+  EXPECT_EQ(torch_target().fields().by_key("dispatch_key")->default_value, "CPU");
+  EXPECT_EQ(torch_target().fields().by_key("kernel_key"), nullptr);
 
   emit::Output output = generate(module_of({torch_neg_out()}), pt());
   ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
-  EXPECT_EQ(output.module.kernels[0].dispatch_key, "CPU");
+  EXPECT_EQ(output.module.kernels[0].field("dispatch_key"), "CPU");
   EXPECT_TRUE(contains(file(output, "lib/ir.json"), "\"dispatch_key\": \"CPU\""));
 
   ir::Kernel meta = torch_neg_out("other_ops");
-  meta.dispatch_key = "Meta";
+  meta.set_field("dispatch_key", "Meta");
   emit::Options o = pt();
-  o.field_defaults[ir::Field::dispatch_key] = "CUDA";
+  o.field_defaults["dispatch_key"] = "CUDA";
   output = generate(module_of({torch_neg_out(), meta}), o);
   ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
   ASSERT_EQ(output.module.kernels.size(), 2u);
-  EXPECT_EQ(output.module.kernels[0].dispatch_key, "CUDA"); // my_ops
-  EXPECT_EQ(output.module.kernels[1].dispatch_key, "Meta"); // other_ops: its own
+  EXPECT_EQ(output.module.kernels[0].field("dispatch_key"), "CUDA"); // my_ops
+  EXPECT_EQ(output.module.kernels[1].field("dispatch_key"), "Meta"); // other_ops: its own
   const std::string& cpp = file(output, "lib/RegisterKernels.cpp");
   EXPECT_TRUE(contains(cpp, "::torch::Library::IMPL, \"my_ops\", ::c10::DispatchKey::CUDA,"));
   EXPECT_TRUE(contains(cpp, "::torch::Library::IMPL, \"other_ops\", ::c10::DispatchKey::Meta,"));
@@ -530,7 +530,7 @@ TEST(TorchDispatchKey, KernelsWithoutOneTakeCpuOrTheGivenDefault) {
 
 TEST(TorchDispatchKey, AnUnknownDefaultIsReportedOnce) {
   emit::Options o = pt();
-  o.field_defaults[ir::Field::dispatch_key] = "GPU";
+  o.field_defaults["dispatch_key"] = "GPU";
   emit::Output output =
       generate(module_of({at(torch_neg_out(), 3), at(torch_neg_out("other_ops"), 8)}), o);
   diag::Diagnostic d = only_error(output);
@@ -544,7 +544,7 @@ TEST(TorchDispatchKey, AnUnknownDefaultIsReportedOnce) {
 // key at all ("::c10::DispatchKey::,").
 TEST(TorchDispatchKey, AnEmptyDefaultIsNotADispatchKey) {
   emit::Options o = pt();
-  o.field_defaults[ir::Field::dispatch_key] = "";
+  o.field_defaults["dispatch_key"] = "";
   emit::Output output = generate(module_of({torch_neg_out()}), o);
   EXPECT_EQ(codes(output.diagnostics), (std::vector<std::string>{"opscan-dispatch-key"}));
   EXPECT_TRUE(output.files.empty());
@@ -559,7 +559,7 @@ TEST(TorchIdentity, OneOperatorOnTwoKeysIsTwoImplBlocks) {
   ir::Kernel cuda = at(torch_neg_out(), 9);
   cuda.cpp_function = "t::neg_out_cuda";
   cuda.usr += "_cuda";
-  cuda.dispatch_key = "CUDA";
+  cuda.set_field("dispatch_key", "CUDA");
   emit::Output output = generate(module_of({cuda, cpu}), pt());
   ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
   const std::string& cpp = file(output, "lib/RegisterKernels.cpp");
@@ -634,7 +634,7 @@ TEST(TorchFiles, MovedLinesChangeOnlyTheSourcesTable) {
 TEST(TorchIdentity, TwoKernelsOnOneKeyAreADuplicate) {
   // One says CPU, the other takes the default: the same key.
   ir::Kernel first = at(torch_neg_out(), 3);
-  first.dispatch_key = "CPU";
+  first.set_field("dispatch_key", "CPU");
   ir::Kernel second = at(torch_neg_out(), 9);
   second.cpp_function = "t::neg_out_again";
   second.usr += "_again";
@@ -649,7 +649,7 @@ TEST(TorchIdentity, TwoKernelsOnOneKeyAreADuplicate) {
 
 TEST(TorchIdentity, AKernelKeyIsRefusedAsUnsupported) {
   ir::Kernel k = at(torch_neg_out(), 4);
-  k.kernel_key = "v1/6;0|6;0";
+  k.set_field("kernel_key", "v1/6;0|6;0");
   diag::Diagnostic d = only_error(generate(module_of({k}), pt()));
   EXPECT_EQ(d.code, "opscan-unsupported-field");
   EXPECT_EQ(d.location, k.location);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "diag/diag.h"
+#include "emit/registry.h"
 #include "ir/ir.h"
 #include "ir/json.h"
 #include "schema/schema.h"
@@ -25,15 +26,15 @@ inline void PrintTo(const SourceFile& s, std::ostream* os) {
   *os << s.path << "@" << s.sha256;
 }
 inline void PrintTo(const Kernel& k, std::ostream* os) {
-  *os << k.cpp_function << " for " << k.schema().str() << " [" << k.kernel_key << "|"
-      << k.dispatch_key << "] at " << k.location.file << ":" << k.location.offset;
+  *os << k.cpp_function << " for " << k.schema().str() << " [" << k.field("kernel_key") << "|"
+      << k.field("dispatch_key") << "] at " << k.location.file << ":" << k.location.offset;
 }
 inline void PrintTo(const LibraryInfo& l, std::ostream* os) {
   *os << l.name << " (" << to_string(l.registration) << ", " << l.target << ", " << l.function
       << ", " << l.link_anchor << ")";
 }
 inline void PrintTo(const Module& m, std::ostream* os) {
-  *os << "\n" << to_json(m);
+  *os << "\n" << to_json(m, emit::builtin_targets().fields());
 }
 } // namespace opscan::ir
 namespace opscan::diag {
@@ -47,6 +48,11 @@ inline void PrintTo(const Diagnostic& d, std::ostream* os) {
 } // namespace opscan::diag
 
 namespace opscan::ir_test {
+
+// The annotation fields the IR carries in opscan: the built-in targets'.
+inline const ir::Fields& test_fields() {
+  return emit::builtin_targets().fields();
+}
 
 using Json = nlohmann::ordered_json;
 
@@ -106,8 +112,8 @@ inline ir::Kernel add_out(std::string file = "src/ops/añadir_核.cpp", uint32_t
   k.cpp_canonical_return_type = "executorch::runtime::etensor::Tensor &";
   k.usr = "c:@N@custom@N@v2@N@native@F@add_out#";
   k.context = ir::ContextKind::runtime_context;
-  k.kernel_key = "v1/6;0,1|6;0,1|6;0,1";
-  k.dispatch_key = "CPU";
+  k.set_field("kernel_key", "v1/6;0,1|6;0,1|6;0,1");
+  k.set_field("dispatch_key", "CPU");
   k.location = {std::move(file), 7, 19, offset};
   return k;
 }
@@ -123,8 +129,8 @@ inline ir::Kernel add_out_fallback(std::string file = "src/ops/añadir_核.cpp",
   k.cpp_noexcept = false;
   k.usr = "c:@N@custom@F@add_out_fallback#";
   k.context = ir::ContextKind::dispatch_key_set;
-  k.kernel_key = "";
-  k.dispatch_key = "";
+  k.set_field("kernel_key", "");
+  k.set_field("dispatch_key", "");
   k.location.line = 20;
   return k;
 }

@@ -22,7 +22,7 @@ using namespace std::string_literals;
 // ===== Round trip ===========================================================
 
 ReadResult read_ir(const std::string& text) {
-  return from_json(text, kPath);
+  return from_json(text, kPath, test_fields());
 }
 
 // Reads `text` and expects it to read as `expected`.
@@ -36,9 +36,9 @@ void expect_reads_as(const std::string& text, const Module& expected) {
 TEST(IrRoundTrip, EveryFieldSurvives) {
   const Module module = full_module();
   ASSERT_TRUE(is_canonical(module));
-  const std::string json = to_json(module);
+  const std::string json = to_json(module, test_fields());
   expect_reads_as(json, module);
-  EXPECT_EQ(to_json(*read_ir(json).module), json);
+  EXPECT_EQ(to_json(*read_ir(json).module, test_fields()), json);
 }
 
 TEST(IrRoundTrip, EveryEnumValueSurvivesWithItsDocumentedSpelling) {
@@ -59,31 +59,38 @@ TEST(IrRoundTrip, EveryEnumValueSurvivesWithItsDocumentedSpelling) {
   for (const auto& [context, name] : contexts) {
     Module m = full_module();
     m.kernels[2].context = context;
-    EXPECT_NE(to_json(m).find("\"context\": \"" + name + "\""), std::string::npos) << name;
-    expect_reads_as(to_json(m), m);
+    EXPECT_NE(to_json(m, test_fields()).find("\"context\": \"" + name + "\""), std::string::npos)
+        << name;
+    expect_reads_as(to_json(m, test_fields()), m);
   }
   for (const auto& [origin, name] : origins) {
     Module m = full_module();
     m.kernels[2].schema_origin = origin;
-    EXPECT_NE(to_json(m).find("\"schema_origin\": \"" + name + "\""), std::string::npos) << name;
-    expect_reads_as(to_json(m), m);
+    EXPECT_NE(to_json(m, test_fields()).find("\"schema_origin\": \"" + name + "\""),
+              std::string::npos)
+        << name;
+    expect_reads_as(to_json(m, test_fields()), m);
   }
   for (const auto& [linkage, name] : linkages) {
     Module m = full_module();
     m.kernels[2].cpp_linkage = linkage;
-    EXPECT_NE(to_json(m).find("\"cpp_linkage\": \"" + name + "\""), std::string::npos) << name;
-    expect_reads_as(to_json(m), m);
+    EXPECT_NE(to_json(m, test_fields()).find("\"cpp_linkage\": \"" + name + "\""),
+              std::string::npos)
+        << name;
+    expect_reads_as(to_json(m, test_fields()), m);
   }
   for (const auto& [registration, name] : registrations) {
     Module m = full_module();
     m.library->registration = registration;
-    EXPECT_NE(to_json(m).find("\"registration\": \"" + name + "\""), std::string::npos) << name;
-    expect_reads_as(to_json(m), m);
+    EXPECT_NE(to_json(m, test_fields()).find("\"registration\": \"" + name + "\""),
+              std::string::npos)
+        << name;
+    expect_reads_as(to_json(m, test_fields()), m);
   }
   for (bool noexcept_ : {false, true}) {
     Module m = full_module();
     m.kernels[2].cpp_noexcept = noexcept_;
-    expect_reads_as(to_json(m), m);
+    expect_reads_as(to_json(m, test_fields()), m);
   }
 }
 
@@ -91,7 +98,7 @@ TEST(IrRoundTrip, AbsentDefaultStaysAbsentAndEmptyDefaultStaysEmpty) {
   Module module = full_module();
   module.kernels[0].arguments[2].schema.default_value = std::nullopt;
   module.kernels[1].arguments[2].schema.default_value = "";
-  ReadResult r = read_ir(to_json(module));
+  ReadResult r = read_ir(to_json(module, test_fields()));
   ASSERT_TRUE(r.module.has_value()) << r.diagnostics[0].message;
   EXPECT_EQ(r.module->kernels[0].arguments[2].schema.default_value, std::nullopt);
   EXPECT_EQ(r.module->kernels[1].arguments[2].schema.default_value, std::optional<std::string>(""));
@@ -99,17 +106,17 @@ TEST(IrRoundTrip, AbsentDefaultStaysAbsentAndEmptyDefaultStaysEmpty) {
 }
 
 TEST(IrRoundTrip, LibraryOnlyWhenSetAndLinkAnchorOnlyWhenNotEmpty) {
-  const std::string named = to_json(full_module());
+  const std::string named = to_json(full_module(), test_fields());
   EXPECT_EQ(named.find("link_anchor"), std::string::npos);
 
   Module fragment = full_module();
   fragment.library.reset();
-  const std::string fragment_json = to_json(fragment);
+  const std::string fragment_json = to_json(fragment, test_fields());
   EXPECT_EQ(fragment_json.find("\"library\""), std::string::npos);
   expect_reads_as(fragment_json, fragment);
 
   const Module library = static_library();
-  const std::string static_json = to_json(library);
+  const std::string static_json = to_json(library, test_fields());
   EXPECT_NE(static_json.find("    \"target\": \"executorch\",\n"
                              "    \"link_anchor\": \"opscan_static_registration_portable\"\n"
                              "  },\n"),
@@ -126,7 +133,7 @@ TEST(IrRoundTrip, LibraryOnlyWhenSetAndLinkAnchorOnlyWhenNotEmpty) {
 }
 
 TEST(IrRoundTrip, EmptyModule) {
-  const std::string json = to_json(Module{});
+  const std::string json = to_json(Module{}, test_fields());
   EXPECT_EQ(json, "{\n  \"format\": \"opscan-ir\",\n  \"version\": 2,\n  \"generator\": \"\",\n"
                   "  \"libclang_version\": \"\",\n  \"sources\": [],\n  \"kernels\": []\n}\n");
   expect_reads_as(json, Module{});
@@ -138,7 +145,7 @@ TEST(IrRoundTrip, LargeNumbersAndEscapedText) {
                                 UINT32_MAX};
   module.generator = "opscan\n0.2.0 \u00e9 \U0001F600";
   module.kernels[1].cpp_inline_namespaces = {"custom::v2", "custom::v2::native"};
-  expect_reads_as(to_json(module), module);
+  expect_reads_as(to_json(module, test_fields()), module);
 }
 
 // ===== Determinism ==========================================================
@@ -147,9 +154,9 @@ TEST(IrDeterminism, OrderOfKernelsDoesNotMatter) {
   Module base = full_module();
   Kernel other_file = scale("src/another.cpp", 5);
   other_file.usr = "c:@F@scale2";
-  other_file.kernel_key = "v1/7;0";
+  other_file.set_field("kernel_key", "v1/7;0");
   base.kernels.push_back(other_file);
-  const std::string expected = to_json(base);
+  const std::string expected = to_json(base, test_fields());
 
   std::vector<size_t> order(base.kernels.size());
   std::iota(order.begin(), order.end(), 0);
@@ -158,7 +165,7 @@ TEST(IrDeterminism, OrderOfKernelsDoesNotMatter) {
     Module shuffled = base;
     for (size_t i = 0; i < order.size(); ++i)
       shuffled.kernels[i] = base.kernels[order[i]];
-    EXPECT_EQ(to_json(shuffled), expected);
+    EXPECT_EQ(to_json(shuffled, test_fields()), expected);
     ++permutations;
   } while (std::next_permutation(order.begin(), order.end()));
   EXPECT_EQ(permutations, 24);
@@ -171,7 +178,7 @@ TEST(IrDeterminism, KernelsAreSortedByOperatorKeysLocationThenUsr) {
   Kernel c = scale("a.cpp", 90);
   c.usr = "c:@F@a";
   Kernel d = scale("z.cpp", 1);
-  d.dispatch_key = "CUDA";
+  d.set_field("dispatch_key", "CUDA");
   d.usr = "c:@F@d";
   Kernel e = add_out("z.cpp", 1);
   Module m = fragment({}, {a, b, c, d, e});
@@ -190,14 +197,14 @@ TEST(IrDeterminism, OrderOfSourcesDoesNotMatter) {
   // neither may make the output depend on input order.
   module.sources = {
       {"b.cpp", kShaA}, {"a.cpp", kShaB}, {"a.cpp", kShaA}, {"c.h", kShaB}, {"a.cpp", kShaB}};
-  const std::string expected = to_json(module);
+  const std::string expected = to_json(module, test_fields());
   std::vector<size_t> order(module.sources.size());
   std::iota(order.begin(), order.end(), 0);
   do {
     Module shuffled = module;
     for (size_t i = 0; i < order.size(); ++i)
       shuffled.sources[i] = module.sources[order[i]];
-    ASSERT_EQ(to_json(shuffled), expected);
+    ASSERT_EQ(to_json(shuffled, test_fields()), expected);
   } while (std::next_permutation(order.begin(), order.end()));
 
   Module canonical = module;
@@ -243,7 +250,7 @@ TEST(IrDeterminism, WritingSortsACopyAndLeavesTheModuleAsItIs) {
   Module reversed = full_module();
   std::reverse(reversed.kernels.begin(), reversed.kernels.end());
   const Module before = reversed;
-  EXPECT_EQ(to_json(reversed), to_json(full_module()));
+  EXPECT_EQ(to_json(reversed, test_fields()), to_json(full_module(), test_fields()));
   EXPECT_EQ(reversed, before);
 }
 
@@ -262,7 +269,7 @@ TEST(IrWrite, WritesTheDocumentedLayoutExactly) {
                  argument("factor", "float", "double", "double", true, "2.5")};
   k.returns = {result("Tensor", "out")};
   k.schema_origin = SchemaOrigin::known;
-  k.dispatch_key = "CPU";
+  k.set_field("dispatch_key", "CPU");
   k.cpp_function = "demo::v1::scale";
   k.cpp_inline_namespaces = {"demo::v1"};
   k.cpp_linkage = Linkage::c;
@@ -345,7 +352,7 @@ TEST(IrWrite, WritesTheDocumentedLayoutExactly) {
   ]
 }
 )";
-  EXPECT_EQ(to_json(m), expected);
+  EXPECT_EQ(to_json(m, test_fields()), expected);
 }
 
 // to_json writes what nlohmann's dump(2) writes (with
@@ -355,7 +362,7 @@ TEST(IrWrite, WritesTheDocumentedLayoutExactly) {
 std::string written(const std::string& s) {
   Module module;
   module.generator = s;
-  const std::string json = to_json(module);
+  const std::string json = to_json(module, test_fields());
   const std::string before = "\n  \"generator\": ", after = ",\n  \"libclang_version\"";
   const size_t begin = json.find(before) + before.size();
   return json.substr(begin, json.find(after) - begin);
@@ -370,14 +377,16 @@ TEST(IrWrite, LaysOutTheTextAsNlohmannDoes) {
   no_arguments.kernels[2].arguments.clear();
   no_arguments.kernels[2].returns.clear();
   for (const Module& module : {full_module(), static_library(), no_arguments, Module{}}) {
-    const std::string json = to_json(module);
+    const std::string json = to_json(module, test_fields());
     // Parsing keeps the key order; dumping again gives nlohmann's layout.
     EXPECT_EQ(json, Json::parse(json).dump(2) + "\n");
   }
   // Empty arrays as nlohmann writes them. (No IR object is ever empty.)
-  EXPECT_NE(to_json(no_arguments).find("\n      \"arguments\": [],\n      \"returns\": [],\n"),
+  EXPECT_NE(to_json(no_arguments, test_fields())
+                .find("\n      \"arguments\": [],\n      \"returns\": [],\n"),
             std::string::npos);
-  EXPECT_NE(to_json(full_module()).find("\"cpp_inline_namespaces\": [],"), std::string::npos);
+  EXPECT_NE(to_json(full_module(), test_fields()).find("\"cpp_inline_namespaces\": [],"),
+            std::string::npos);
 }
 
 TEST(IrWrite, EscapesQuotesBackslashesAndControlCharacters) {
@@ -420,7 +429,7 @@ TEST(IrWrite, ReplacesInvalidUtf8) {
   // The document stays valid JSON and reads back with the replacement.
   Module module = full_module();
   module.kernels[2].location.file = "legacy\xe9.cpp";
-  ReadResult r2 = read_ir(to_json(module));
+  ReadResult r2 = read_ir(to_json(module, test_fields()));
   ASSERT_TRUE(r2.module.has_value()) << r2.diagnostics[0].message;
   EXPECT_EQ(r2.module->kernels[2].location.file, "legacy" + r + ".cpp");
 }
@@ -477,10 +486,10 @@ diag::Diagnostic expect_invalid(const std::string& text, const std::string& part
 }
 
 Json full_json() {
-  return Json::parse(to_json(full_module()));
+  return Json::parse(to_json(full_module(), test_fields()));
 }
 Json static_json() {
-  return Json::parse(to_json(static_library()));
+  return Json::parse(to_json(static_library(), test_fields()));
 }
 
 // Keys the reader may do without.
@@ -553,7 +562,7 @@ TEST(IrRead, EveryValueOfTheWrongTypeIsNamedAndLocated) {
 TEST(IrRead, NumbersMustBeUnsigned32BitIntegers) {
   for (const char* value : {"-1", "-0", "1.0", "1e2", "4294967296", "18446744073709551616"}) {
     SCOPED_TRACE(value);
-    std::string json = to_json(full_module());
+    std::string json = to_json(full_module(), test_fields());
     const std::string line = "\"line\": 20";
     const size_t at = json.find(line) + line.size() - 2;
     json.replace(at, 2, value);
@@ -563,7 +572,7 @@ TEST(IrRead, NumbersMustBeUnsigned32BitIntegers) {
   }
   Module largest = full_module();
   largest.kernels[0].location = {"a.cpp", 4294967295u, 0, 0};
-  expect_reads_as(to_json(largest), largest);
+  expect_reads_as(to_json(largest, test_fields()), largest);
 }
 
 TEST(IrRead, EnumValuesOutsideTheEnumAreNamedWithTheChoices) {
@@ -673,7 +682,7 @@ std::string inserted(std::string text, const std::string& after, const std::stri
 }
 
 TEST(IrRead, DuplicateKeysAreRefusedAtTheSecond) {
-  const std::string json = to_json(static_library());
+  const std::string json = to_json(static_library(), test_fields());
   struct Case {
     std::string after;  // the member given twice, as written
     std::string second; // inserted after it
@@ -801,7 +810,7 @@ TEST(IrRead, EveryStructuralMessageStartsWithItsPath) {
     cases.push_back({"schema", doc.dump(2), "kernels[1].schema"});
   }
   cases.push_back({"duplicate key",
-                   inserted(to_json(full_module()), "\"usr\": \"c:@F@scale\",",
+                   inserted(to_json(full_module(), test_fields()), "\"usr\": \"c:@F@scale\",",
                             "\n      \"usr\": \"c:@F@scale\","),
                    "kernels[2].usr"});
   for (const Case& c : cases) {
@@ -828,7 +837,7 @@ TEST(IrRead, EmptyAndTruncatedFiles) {
   diag::Diagnostic empty = expect_invalid("", "not valid JSON: the file ends too early");
   EXPECT_EQ(empty.location, location_in("", 0));
 
-  const std::string json = to_json(full_module());
+  const std::string json = to_json(full_module(), test_fields());
   std::string cut = json.substr(0, json.size() / 2);
   cut = cut.substr(0, cut.rfind('\n') + 1); // at a line end, like a short write
   diag::Diagnostic d = expect_invalid(cut, "not valid JSON: the file ends too early (truncated?)");
@@ -839,7 +848,7 @@ TEST(IrRead, EmptyAndTruncatedFiles) {
 }
 
 TEST(IrRead, TrailingGarbageIsDamageNotTruncation) {
-  const std::string json = to_json(full_module());
+  const std::string json = to_json(full_module(), test_fields());
   diag::Diagnostic d = expect_invalid(json + "}\n", "not valid JSON: the IR file is damaged");
   EXPECT_EQ(d.location, location_in(json + "}\n", json.size()));
 }
@@ -855,7 +864,7 @@ TEST(IrRead, NumberTooLargeForADoubleIsInvalidJson) {
 }
 
 TEST(IrRead, UnicodeEscapesAreDecoded) {
-  const std::string json = to_json(full_module());
+  const std::string json = to_json(full_module(), test_fields());
   auto replaced = [&](const std::string& from, const std::string& to) {
     std::string text = json;
     const size_t at = text.find(from);
@@ -884,7 +893,7 @@ TEST(IrRead, UnicodeEscapesAreDecoded) {
 }
 
 TEST(IrRead, ByteOrderMarkIsSkipped) {
-  const std::string json = to_json(full_module());
+  const std::string json = to_json(full_module(), test_fields());
   expect_reads_as("\xEF\xBB\xBF" + json, full_module());
   // Errors after it are located as without it, on their line.
   Json doc = full_json();
@@ -903,7 +912,7 @@ TEST(IrRead, ByteOrderMarkIsSkipped) {
 // to nlohmann: whatever the text, it reads what nlohmann reads.
 TEST(IrRead, ReadsWhatNlohmannReads) {
   const Module module = full_module();
-  const std::string json = to_json(module);
+  const std::string json = to_json(module, test_fields());
   std::string crlf = json;
   for (size_t at = 0; (at = crlf.find('\n', at)) != std::string::npos; at += 3)
     crlf.replace(at, 1, "\r\n\t");
@@ -920,7 +929,7 @@ TEST(IrRead, ReadsWhatNlohmannReads) {
 }
 
 TEST(IrRead, BadJsonIsReportedWhereNlohmannFindsIt) {
-  const std::string json = to_json(full_module());
+  const std::string json = to_json(full_module(), test_fields());
   std::vector<std::string> bad;
   for (const std::string& broken : {"\xff"s, "\xC3("s, "\xED\xA0\x80"s, "\xC0\xAF"s, "\x01"s,
                                     "\x1b"s, "\0"s, "\n"s, "\t"s, "\\x"s, "\\u12"s, "\\'"s}) {
@@ -959,7 +968,8 @@ TEST(IrRead, AgreesWithNlohmannOnEveryOneByteDamage) {
   Module small = fragment({{"a.cpp", kShaA}}, {scale("a.cpp", 40)});
   small.kernels[0].cpp_inline_namespaces = {"custom"};
   small.kernels[0].arguments[1].schema.default_value = "1.5";
-  const std::string json = Json::parse(to_json(small)).dump(); // compact: fewer cases
+  const std::string json =
+      Json::parse(to_json(small, test_fields())).dump(); // compact: fewer cases
   const std::string replacements = "\"\\{}[],:0-.eEtu \x01\x7f\x80\xff"s;
   size_t cases = 0;
   for (size_t i = 0; i < json.size(); ++i) {
@@ -997,7 +1007,7 @@ TEST(IrRead, DeepNestingIsNoProblem) {
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
   EXPECT_EQ(expect_invalid(deep).message, "the IR: must be an object");
   // Where the reader wants something else.
-  std::string json = to_json(full_module());
+  std::string json = to_json(full_module(), test_fields());
   json.replace(json.find("\"sources\": [") + 12, 0, deep + ", ");
   expect_invalid(json, "sources[0]: must be an object");
 }

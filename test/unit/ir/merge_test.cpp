@@ -24,14 +24,14 @@ TEST(IrMerge, SameKernelInTwoFragmentsIsKeptOnce) {
   const Module one = fragment({{"src/one.cpp", kShaA}, {"src/z.h", kShaB}}, {far});
   const Module two = fragment({{"src/two.cpp", kShaB}, {"src/z.h", kShaB}}, {near});
 
-  MergeResult ab = merge({one, two});
-  MergeResult ba = merge({two, one});
+  MergeResult ab = merge({one, two}, test_fields());
+  MergeResult ba = merge({two, one}, test_fields());
   EXPECT_TRUE(ab.diagnostics.empty());
   EXPECT_TRUE(ba.diagnostics.empty());
   ASSERT_EQ(ab.module.kernels.size(), 1u);
   EXPECT_EQ(ab.module.kernels[0].location, near.location); // the smaller (file, offset)
   EXPECT_EQ(ab.module, ba.module);
-  EXPECT_EQ(to_json(ab.module), to_json(ba.module));
+  EXPECT_EQ(to_json(ab.module, test_fields()), to_json(ba.module, test_fields()));
   const std::vector<SourceFile> sources = {
       {"src/one.cpp", kShaA}, {"src/two.cpp", kShaB}, {"src/z.h", kShaB}};
   EXPECT_EQ(ab.module.sources, sources);
@@ -45,7 +45,7 @@ TEST(IrMerge, SmallerOffsetWinsInTheSameFile) {
   const Module three = fragment({}, {scale("src/a.h", 50)});
   for (const auto& order : std::vector<std::vector<Module>>{
            {one, two, three}, {two, three, one}, {three, one, two}, {three, two, one}}) {
-    MergeResult merged = merge(order);
+    MergeResult merged = merge(order, test_fields());
     EXPECT_TRUE(merged.diagnostics.empty());
     ASSERT_EQ(merged.module.kernels.size(), 1u);
     EXPECT_EQ(merged.module.kernels[0].location.offset, 10u);
@@ -55,13 +55,13 @@ TEST(IrMerge, SmallerOffsetWinsInTheSameFile) {
 TEST(IrMerge, OneUsrAnnotatedTwoWaysConflicts) {
   const Kernel here = scale("src/a.cpp", 10);
   Kernel there = scale("src/b.cpp", 20);
-  there.kernel_key = "v1/6;0";
+  there.set_field("kernel_key", "v1/6;0");
   for (bool swapped : {false, true}) {
     SCOPED_TRACE(swapped ? "b first" : "a first");
     std::vector<Module> fragments = {fragment({}, {here}), fragment({}, {there})};
     if (swapped)
       std::swap(fragments[0], fragments[1]);
-    MergeResult merged = merge(fragments);
+    MergeResult merged = merge(fragments, test_fields());
     ASSERT_EQ(merged.diagnostics.size(), 1u);
     const diag::Diagnostic& d = merged.diagnostics[0];
     EXPECT_EQ(d.code, "opscan-kernel-conflict");
@@ -83,7 +83,7 @@ TEST(IrMerge, OneUsrWithAnyOtherFieldDifferentConflicts) {
   // Everything of a kernel but its location must agree between
   // translation units.
   const std::vector<std::pair<const char*, void (*)(Kernel&)>> changes = {
-      {"dispatch key", [](Kernel& k) { k.dispatch_key = "CUDA"; }},
+      {"dispatch key", [](Kernel& k) { k.set_field("dispatch_key", "CUDA"); }},
       {"operator", [](Kernel& k) { k.op.overload = "Tensor"; }},
       {"canonical type", [](Kernel& k) { k.arguments[1].cpp_canonical_type = "float"; }},
       {"default", [](Kernel& k) { k.arguments[1].schema.default_value = "1.0"; }},
@@ -101,7 +101,7 @@ TEST(IrMerge, OneUsrWithAnyOtherFieldDifferentConflicts) {
     const Kernel here = scale("src/a.cpp", 10);
     Kernel there = scale("src/b.cpp", 20);
     change(there);
-    MergeResult merged = merge({fragment({}, {there}), fragment({}, {here})});
+    MergeResult merged = merge({fragment({}, {there}), fragment({}, {here})}, test_fields());
     ASSERT_EQ(merged.diagnostics.size(), 1u);
     const diag::Diagnostic& d = merged.diagnostics[0];
     EXPECT_EQ(d.code, "opscan-kernel-conflict");
@@ -116,7 +116,7 @@ TEST(IrMerge, ConflictInTypesOnlyIsExplained) {
   const Kernel here = scale("src/a.cpp", 10);
   Kernel there = scale("src/b.cpp", 20);
   there.arguments[1].cpp_canonical_type = "float";
-  MergeResult merged = merge({fragment({}, {here}), fragment({}, {there})});
+  MergeResult merged = merge({fragment({}, {here}), fragment({}, {there})}, test_fields());
   ASSERT_EQ(merged.diagnostics.size(), 1u);
   EXPECT_EQ(merged.diagnostics[0].message,
             "kernel 'custom::scale' for custom::scale differs between translation units "
@@ -133,7 +133,8 @@ TEST(IrMerge, TwoFunctionsForOneOperatorAndKeyAreTheTargetsBusiness) {
   Kernel keyed = add_out("src/a.cpp", 50);
   Kernel same_key = add_out("src/b.cpp", 50);
   same_key.usr = "c:@F@add_out_again";
-  MergeResult merged = merge({fragment({}, {second, same_key}), fragment({}, {first, keyed})});
+  MergeResult merged =
+      merge({fragment({}, {second, same_key}), fragment({}, {first, keyed})}, test_fields());
   EXPECT_TRUE(merged.diagnostics.empty());
   EXPECT_EQ(merged.module.kernels, (std::vector<Kernel>{keyed, same_key, first, second}));
 }
@@ -145,7 +146,7 @@ TEST(IrMerge, SameSourceWithDifferentContentIsStale) {
   const Module four = fragment({{"include/k.h", kShaA}}, {});
   for (const auto& fragments : std::vector<std::vector<Module>>{
            {one, two}, {two, one}, {one, two, three}, {three, two, one}, {four, two, one, three}}) {
-    MergeResult merged = merge(fragments);
+    MergeResult merged = merge(fragments, test_fields());
     ASSERT_EQ(merged.diagnostics.size(), 1u); // one per file, however many fragments disagree
     const diag::Diagnostic& d = merged.diagnostics[0];
     EXPECT_EQ(d.code, "opscan-ir-stale");
@@ -155,7 +156,7 @@ TEST(IrMerge, SameSourceWithDifferentContentIsStale) {
   }
   // One report per file that disagrees.
   const Module five = fragment({{"src/a.cpp", kShaC}}, {});
-  MergeResult two_files = merge({one, two, five});
+  MergeResult two_files = merge({one, two, five}, test_fields());
   ASSERT_EQ(two_files.diagnostics.size(), 2u);
   EXPECT_EQ(two_files.diagnostics[0].location.file, "include/k.h");
   EXPECT_EQ(two_files.diagnostics[1].location.file, "src/a.cpp");
@@ -164,7 +165,8 @@ TEST(IrMerge, SameSourceWithDifferentContentIsStale) {
 TEST(IrMerge, AStaleSourceIsListedOnceInTheMergedModule) {
   // Reported as stale, and kept once: the merged module is a valid IR.
   MergeResult merged = merge({fragment({{"include/k.h", kShaB}, {"src/a.cpp", kShaA}}, {}),
-                              fragment({{"include/k.h", kShaA}}, {})});
+                              fragment({{"include/k.h", kShaA}}, {})},
+                             test_fields());
   ASSERT_EQ(merged.diagnostics.size(), 1u);
   EXPECT_EQ(merged.diagnostics[0].code, "opscan-ir-stale");
   EXPECT_EQ(merged.module.sources,
@@ -174,7 +176,8 @@ TEST(IrMerge, AStaleSourceIsListedOnceInTheMergedModule) {
 
 TEST(IrMerge, SameSourceWithSameContentIsFine) {
   MergeResult merged =
-      merge({fragment({{"include/k.h", kShaA}}, {}), fragment({{"include/k.h", kShaA}}, {})});
+      merge({fragment({{"include/k.h", kShaA}}, {}), fragment({{"include/k.h", kShaA}}, {})},
+            test_fields());
   EXPECT_TRUE(merged.diagnostics.empty());
   EXPECT_EQ(merged.module.sources, (std::vector<SourceFile>{{"include/k.h", kShaA}}));
 }
@@ -188,7 +191,7 @@ TEST(IrMerge, MergedLibrariesMakeNoLibrary) {
   Module b = fragment({{"src/b.cpp", kShaB}}, {add_out("src/b.cpp", 10)});
   b.library =
       LibraryInfo{"b", Registration::static_init, "torch", "", "opscan_static_registration_b"};
-  MergeResult merged = merge({a, b});
+  MergeResult merged = merge({a, b}, test_fields());
   EXPECT_TRUE(merged.diagnostics.empty());
   EXPECT_EQ(merged.module.library, std::nullopt);
   EXPECT_EQ(merged.module.kernels.size(), 2u);
@@ -204,7 +207,7 @@ TEST(IrMerge, GeneratorAndLibclangComeFromTheFirstFragmentThatHasThem) {
   Module second = fragment({}, {});
   second.generator = "opscan 9";
   second.libclang_version = "clang 15";
-  MergeResult merged = merge({empty, first, second});
+  MergeResult merged = merge({empty, first, second}, test_fields());
   EXPECT_EQ(merged.module.generator, "opscan 0.2.0");
   EXPECT_EQ(merged.module.libclang_version, "clang 15");
 }
@@ -212,14 +215,15 @@ TEST(IrMerge, GeneratorAndLibclangComeFromTheFirstFragmentThatHasThem) {
 TEST(IrMerge, ResultIsCanonical) {
   MergeResult merged = merge({fragment({{"z.cpp", kShaA}}, {scale("z.cpp", 5)}),
                               fragment({{"a.cpp", kShaB}, {"a.cpp", kShaB}},
-                                       {add_out_fallback("a.cpp", 9), add_out("a.cpp", 1)})});
+                                       {add_out_fallback("a.cpp", 9), add_out("a.cpp", 1)})},
+                             test_fields());
   EXPECT_TRUE(merged.diagnostics.empty());
   EXPECT_TRUE(is_canonical(merged.module));
   EXPECT_EQ(merged.module.sources.size(), 2u);
 }
 
 TEST(IrMerge, NothingToMerge) {
-  MergeResult merged = merge({});
+  MergeResult merged = merge({}, test_fields());
   EXPECT_TRUE(merged.diagnostics.empty());
   EXPECT_EQ(merged.module, Module{});
 }
@@ -229,8 +233,10 @@ TEST(IrMerge, NothingToMerge) {
 // The operators of a module's kernels, "ns::name.overload [key]", in order.
 std::vector<std::string> operators_of(const Module& m) {
   std::vector<std::string> ops;
-  for (const Kernel& k : m.kernels)
-    ops.push_back(k.op.str() + (k.kernel_key.empty() ? "" : " [" + k.kernel_key + "]"));
+  for (const Kernel& k : m.kernels) {
+    const std::string key(k.field("kernel_key"));
+    ops.push_back(k.op.str() + (key.empty() ? "" : " [" + key + "]"));
+  }
   return ops;
 }
 
@@ -322,30 +328,34 @@ OperatorNeed need(std::string name, std::optional<std::set<std::string>> keys) {
 TEST(IrSelectKernels, KeepsFallbacksAndTheKeysNeeded) {
   const std::string key = "v1/6;0,1|6;0,1|6;0,1";
   // A key the operator has a kernel for: that kernel and the fallback.
-  SelectResult keyed = select_kernels(full_module(), {false, {need("aten::add.out", {{key}})}});
+  SelectResult keyed =
+      select_kernels(full_module(), {false, {need("aten::add.out", {{key}})}, "kernel_key"});
   EXPECT_TRUE(keyed.diagnostics.empty());
   EXPECT_EQ(operators_of(keyed.module),
             (std::vector<std::string>{"aten::add.out", "aten::add.out [" + key + "]"}));
   // Another key (served by the fallback), or none: the fallback only.
   for (const std::string& other : {std::string("v1/7;0,1|7;0,1|7;0,1"), std::string()}) {
     SelectResult fallback =
-        select_kernels(full_module(), {false, {need("aten::add.out", {{other}})}});
+        select_kernels(full_module(), {false, {need("aten::add.out", {{other}})}, "kernel_key"});
     EXPECT_TRUE(fallback.diagnostics.empty());
     EXPECT_EQ(operators_of(fallback.module), std::vector<std::string>{"aten::add.out"});
   }
   // nullopt, or --operators naming it too: every kernel.
   SelectResult all = select_kernels(
-      full_module(), {false, {need("aten::add.out", {{""}}), need("aten::add.out", std::nullopt)}});
+      full_module(),
+      {false, {need("aten::add.out", {{""}}), need("aten::add.out", std::nullopt)}, "kernel_key"});
   EXPECT_EQ(operators_of(all.module).size(), 2u);
   // include_all_operators: the module as it is.
-  EXPECT_EQ(select_kernels(full_module(), {true, {}}).module, full_module());
+  EXPECT_EQ(select_kernels(full_module(), {true, {}, "kernel_key"}).module, full_module());
 }
 
 TEST(IrSelectKernels, AKeyWithoutItsKernelOrAFallbackIsAnError) {
   Module m = full_module();
-  std::erase_if(m.kernels, [](const Kernel& k) { return k.kernel_key.empty(); });
+  std::erase_if(m.kernels, [](const Kernel& k) { return k.field("kernel_key").empty(); });
   SelectResult result = select_kernels(
-      m, {false, {need("aten::add.out", {{"", "v1/7;0,1|7;0,1|7;0,1", "v1/6;0,1|6;0,1|6;0,1"}})}});
+      m, {false,
+          {need("aten::add.out", {{"", "v1/7;0,1|7;0,1|7;0,1", "v1/6;0,1|6;0,1|6;0,1"}})},
+          "kernel_key"});
   ASSERT_EQ(result.diagnostics.size(), 2u);
   EXPECT_EQ(result.diagnostics[0].code, "opscan-unknown-kernel-key");
   EXPECT_EQ(result.diagnostics[0].location, (diag::Location{"model.pte", 0, 0, 0}));
@@ -359,7 +369,8 @@ TEST(IrSelectKernels, AKeyWithoutItsKernelOrAFallbackIsAnError) {
 }
 
 TEST(IrSelectKernels, UnknownOperatorsAndAllOverloads) {
-  SelectResult unknown = select_kernels(full_module(), {false, {need("aten::add.Tensor", {{""}})}});
+  SelectResult unknown =
+      select_kernels(full_module(), {false, {need("aten::add.Tensor", {{""}})}, "kernel_key"});
   ASSERT_EQ(unknown.diagnostics.size(), 1u);
   EXPECT_EQ(unknown.diagnostics[0].code, "opscan-unknown-operator");
   EXPECT_EQ(unknown.diagnostics[0].message,
@@ -367,7 +378,9 @@ TEST(IrSelectKernels, UnknownOperatorsAndAllOverloads) {
             "'aten::add.out'?");
   OperatorNeed every = need("aten::add", std::nullopt);
   every.all_overloads = true;
-  EXPECT_EQ(operators_of(select_kernels(full_module(), {false, {every}}).module).size(), 2u);
+  EXPECT_EQ(
+      operators_of(select_kernels(full_module(), {false, {every}, "kernel_key"}).module).size(),
+      2u);
 }
 
 } // namespace

@@ -174,8 +174,10 @@ private:
 std::vector<Json> documents() {
   Module fragment_module = full_module();
   fragment_module.library.reset();
-  return {Json::parse(to_json(full_module())), Json::parse(to_json(static_library())),
-          Json::parse(to_json(fragment_module)), Json::parse(to_json(Module{}))};
+  return {Json::parse(to_json(full_module(), test_fields())),
+          Json::parse(to_json(static_library(), test_fields())),
+          Json::parse(to_json(fragment_module, test_fields())),
+          Json::parse(to_json(Module{}, test_fields()))};
 }
 
 TEST(IrSchemaFile, IsDraft202012ForVersion2) {
@@ -245,7 +247,7 @@ TEST(IrSchemaFile, WalkerFindsMismatches) {
   {
     ::testing::ScopedFakeTestPartResultReporter reporter(
         ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &failures);
-    walker.walk(Json::parse(to_json(module)));
+    walker.walk(Json::parse(to_json(module, test_fields())));
   }
   std::string all;
   for (int i = 0; i < failures.size(); ++i)
@@ -265,7 +267,7 @@ std::vector<Walker::Object> objects_of(const Schema& schema, const Json& doc) {
 }
 
 bool reads(const Json& doc) {
-  return from_json(doc.dump(2), kPath).module.has_value();
+  return from_json(doc.dump(2), kPath, test_fields()).module.has_value();
 }
 
 TEST(IrSchemaFile, RequiredIsWhatTheReaderRequires) {
@@ -296,7 +298,7 @@ TEST(IrSchemaFile, RequiredIsWhatTheReaderRequires) {
 TEST(IrSchemaFile, NoObjectTakesOtherKeysAndNeitherDoesTheReader) {
   const Schema schema = load_schema();
   Walker resolver(schema);
-  const Json doc = Json::parse(to_json(static_library()));
+  const Json doc = Json::parse(to_json(static_library(), test_fields()));
   for (const Walker::Object& object : objects_of(schema, doc)) {
     SCOPED_TRACE(object.at.to_string());
     EXPECT_EQ(resolver.resolve(object.schema).second.value("additionalProperties", true), false);
@@ -332,7 +334,7 @@ TEST(IrSchemaFile, EnumsAreTheSpellingsTheReaderTakes) {
        {std::string(to_string(Registration::static_init)),
         std::string(to_string(Registration::manual)), std::string(to_string(Registration::named))}},
   };
-  const Json doc = Json::parse(to_json(full_module()));
+  const Json doc = Json::parse(to_json(full_module(), test_fields()));
   for (const Case& c : cases) {
     SCOPED_TRACE(c.schema_at);
     const Schema& choices = schema.at(Schema::json_pointer(c.schema_at)).at("enum");
@@ -350,7 +352,7 @@ TEST(IrSchemaFile, EnumsAreTheSpellingsTheReaderTakes) {
 
 TEST(IrSchemaFile, NumbersAreWhatTheReaderTakes) {
   const Schema schema = load_schema();
-  const Json doc = Json::parse(to_json(full_module()));
+  const Json doc = Json::parse(to_json(full_module(), test_fields()));
   for (const char* key : {"line", "column", "offset"}) {
     SCOPED_TRACE(key);
     const Schema& s = schema["$defs"]["location"]["properties"][key];
@@ -376,7 +378,7 @@ TEST(IrSchemaFile, NumbersAreWhatTheReaderTakes) {
 // Whether opscan takes `module` with no problem at `path`: it reads back,
 // and ir::validate reports nothing there.
 bool accepted_at(const Module& module, const std::string& path) {
-  ReadResult read = from_json(to_json(module), kPath);
+  ReadResult read = from_json(to_json(module, test_fields()), kPath, test_fields());
   if (!read.module)
     return false;
   Locator locator;
@@ -447,7 +449,7 @@ TEST(IrSchemaFile, PatternsAcceptWhatOpscanAccepts) {
        {"c:@F@scale", "", "c:@F@\n", "c:@F@\x01"}},
       {"/$defs/kernel/properties/kernel_key",
        "kernels[0].kernel_key",
-       [](Module& m, const std::string& v) { m.kernels[0].kernel_key = v; },
+       [](Module& m, const std::string& v) { m.kernels[0].set_field("kernel_key", v); },
        {"", "v1/6;0", "v1\n", "\x7f"}},
       {"/$defs/argument/properties/cpp_type",
        "kernels[0].arguments[0].cpp_type",

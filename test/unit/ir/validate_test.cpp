@@ -43,9 +43,9 @@ std::string messages(const diag::Diagnostics& diags) {
 Validated validated(const Module& module, const std::optional<Module>& layout = std::nullopt) {
   Validated v;
   EXPECT_TRUE(is_canonical(layout ? *layout : module)) << "kernels[i] must be module.kernels[i]";
-  v.json = to_json(layout ? *layout : module);
+  v.json = to_json(layout ? *layout : module, test_fields());
   v.doc = Json::parse(v.json);
-  ReadResult read = from_json(v.json, kPath);
+  ReadResult read = from_json(v.json, kPath, test_fields());
   EXPECT_TRUE(read.module.has_value()) << messages(read.diagnostics);
   if (!read.module)
     return v;
@@ -152,8 +152,8 @@ TEST(IrValidate, KernelTextIsPrintableUtf8) {
       {"cpp_return_type", [](Kernel& k) -> std::string& { return k.cpp_return_type; }},
       {"cpp_canonical_return_type",
        [](Kernel& k) -> std::string& { return k.cpp_canonical_return_type; }},
-      {"kernel_key", [](Kernel& k) -> std::string& { return k.kernel_key; }},
-      {"dispatch_key", [](Kernel& k) -> std::string& { return k.dispatch_key; }},
+      {"kernel_key", [](Kernel& k) -> std::string& { return k.fields["kernel_key"]; }},
+      {"dispatch_key", [](Kernel& k) -> std::string& { return k.fields["dispatch_key"]; }},
       {"location.file", [](Kernel& k) -> std::string& { return k.location.file; }},
       {"usr", [](Kernel& k) -> std::string& { return k.usr; }},
       {"arguments[3].cpp_type", [](Kernel& k) -> std::string& { return k.arguments[3].cpp_type; }},
@@ -660,9 +660,9 @@ TEST(IrLocator, KernelsAreFoundByUsrInTheFileTheyWereReadFrom) {
   const Module a =
       fragment({{"a.cpp", kShaA}}, {add_out_fallback("a.cpp", 5), add_out("a.cpp", 9)});
   const Module b = fragment({{"b.cpp", kShaB}}, {scale("b.cpp", 7)});
-  const std::string a_json = to_json(a), b_json = to_json(b);
-  ReadResult read_a = from_json(a_json, "a.json");
-  ReadResult read_b = from_json(b_json, "b.json");
+  const std::string a_json = to_json(a, test_fields()), b_json = to_json(b, test_fields());
+  ReadResult read_a = from_json(a_json, "a.json", test_fields());
+  ReadResult read_b = from_json(b_json, "b.json", test_fields());
   ASSERT_TRUE(read_a.module && read_b.module);
   Locator locator;
   locator.add(*read_a.module, read_a.positions);

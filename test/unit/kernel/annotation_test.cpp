@@ -1,6 +1,7 @@
 // parse_annotation: the text of OPSCAN_KERNEL's arguments as the
 // preprocessor stringizes them. Pure: no libclang.
 #include "kernel/annotation.h"
+#include "kernel_test_helpers.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -10,25 +11,27 @@
 namespace opscan::kernel {
 namespace {
 
+using test_support::test_fields;
+
 TEST(ParseAnnotation, OperatorNameOnly) {
-  ParsedAnnotation parsed = parse_annotation(R"("aten::add.out")");
+  ParsedAnnotation parsed = parse_annotation(R"("aten::add.out")", test_fields());
   ASSERT_TRUE(parsed.annotation) << parsed.error->message;
   EXPECT_FALSE(parsed.error);
   EXPECT_EQ(parsed.annotation->spec, "aten::add.out");
   EXPECT_EQ(parsed.annotation->spec_offset, 1u);
-  EXPECT_EQ(parsed.annotation->kernel_key, "");
-  EXPECT_EQ(parsed.annotation->dispatch_key, "");
+  EXPECT_EQ(parsed.annotation->value("key"), "");
+  EXPECT_EQ(parsed.annotation->value("dispatch"), "");
 }
 
 TEST(ParseAnnotation, FullSchema) {
   const std::string schema = "my_ops::mul3.out(Tensor input, *, Tensor(a!) out) -> Tensor(a!)";
-  ParsedAnnotation parsed = parse_annotation("\"" + schema + "\"");
+  ParsedAnnotation parsed = parse_annotation("\"" + schema + "\"", test_fields());
   ASSERT_TRUE(parsed.annotation) << parsed.error->message;
   EXPECT_EQ(parsed.annotation->spec, schema);
 }
 
 TEST(ParseAnnotation, LeadingSpaceMovesTheSpec) {
-  ParsedAnnotation parsed = parse_annotation(R"(   "t::f")");
+  ParsedAnnotation parsed = parse_annotation(R"(   "t::f")", test_fields());
   ASSERT_TRUE(parsed.annotation) << parsed.error->message;
   EXPECT_EQ(parsed.annotation->spec_offset, 4u);
   EXPECT_EQ(parsed.annotation->text_offset(0), 4u);
@@ -38,34 +41,34 @@ TEST(ParseAnnotation, LeadingSpaceMovesTheSpec) {
 TEST(ParseAnnotation, KeyAndDispatchFields) {
   // As stringized from: "aten::add.out", key = "v1/6;0,1|6;0,1", dispatch = "CPU"
   const std::string_view text = R"("aten::add.out", key = "v1/6;0,1|6;0,1", dispatch = "CPU")";
-  ParsedAnnotation parsed = parse_annotation(text);
+  ParsedAnnotation parsed = parse_annotation(text, test_fields());
   ASSERT_TRUE(parsed.annotation) << parsed.error->message;
   EXPECT_EQ(parsed.annotation->spec, "aten::add.out");
-  EXPECT_EQ(parsed.annotation->kernel_key, "v1/6;0,1|6;0,1");
-  EXPECT_EQ(parsed.annotation->dispatch_key, "CPU");
+  EXPECT_EQ(parsed.annotation->value("key"), "v1/6;0,1|6;0,1");
+  EXPECT_EQ(parsed.annotation->value("dispatch"), "CPU");
   // Each field's offset is its value's first character, where problems with
   // the value are reported.
-  EXPECT_EQ(parsed.annotation->key_offset, text.find("v1/"));
-  EXPECT_EQ(parsed.annotation->dispatch_offset, text.find("CPU"));
+  EXPECT_EQ(parsed.annotation->field("key")->offset, text.find("v1/"));
+  EXPECT_EQ(parsed.annotation->field("dispatch")->offset, text.find("CPU"));
 
   // Written without spaces, in the other order.
   const std::string_view tight = R"("aten::add.out",dispatch="CUDA",key="k")";
-  parsed = parse_annotation(tight);
+  parsed = parse_annotation(tight, test_fields());
   ASSERT_TRUE(parsed.annotation) << parsed.error->message;
-  EXPECT_EQ(parsed.annotation->kernel_key, "k");
-  EXPECT_EQ(parsed.annotation->dispatch_key, "CUDA");
-  EXPECT_EQ(parsed.annotation->key_offset, tight.rfind('k'));
-  EXPECT_EQ(parsed.annotation->dispatch_offset, tight.find("CUDA"));
+  EXPECT_EQ(parsed.annotation->value("key"), "k");
+  EXPECT_EQ(parsed.annotation->value("dispatch"), "CUDA");
+  EXPECT_EQ(parsed.annotation->field("key")->offset, tight.rfind('k'));
+  EXPECT_EQ(parsed.annotation->field("dispatch")->offset, tight.find("CUDA"));
 }
 
 TEST(ParseAnnotation, AdjacentLiteralsAreConcatenated) {
   // What a macro writes: OPSCAN_KERNEL("t::" #name ".out").
   const std::string_view text = R"("t::" "neg" ".out", key = "a" "b")";
-  ParsedAnnotation parsed = parse_annotation(text);
+  ParsedAnnotation parsed = parse_annotation(text, test_fields());
   ASSERT_TRUE(parsed.annotation) << parsed.error->message;
   const Annotation& a = *parsed.annotation;
   EXPECT_EQ(a.spec, "t::neg.out");
-  EXPECT_EQ(a.kernel_key, "ab");
+  EXPECT_EQ(a.value("key"), "ab");
   // Each byte of the spec maps back to where it is written.
   EXPECT_EQ(a.text_offset(0), text.find('t'));
   EXPECT_EQ(a.text_offset(3), text.find('n'));
@@ -77,13 +80,13 @@ TEST(ParseAnnotation, AdjacentLiteralsAreConcatenated) {
 
 TEST(ParseAnnotation, EscapesAreDecodedAndOffsetsFollowTheSource) {
   const std::string_view text = R"x("t::f(str s='\"') -> ()")x";
-  ParsedAnnotation parsed = parse_annotation(text);
+  ParsedAnnotation parsed = parse_annotation(text, test_fields());
   ASSERT_TRUE(parsed.annotation) << parsed.error->message;
   EXPECT_EQ(parsed.annotation->spec, R"x(t::f(str s='"') -> ())x");
   const size_t close_paren = parsed.annotation->spec.find(')');
   EXPECT_EQ(parsed.annotation->text_offset(close_paren), text.find(')'));
 
-  parsed = parse_annotation(R"("a\tb\nc\\d\'e")");
+  parsed = parse_annotation(R"("a\tb\nc\\d\'e")", test_fields());
   ASSERT_TRUE(parsed.annotation) << parsed.error->message;
   EXPECT_EQ(parsed.annotation->spec, "a\tb\nc\\d'e");
 }
@@ -132,7 +135,7 @@ TEST(ParseAnnotation, Errors) {
   };
   for (const AnnotationErrorCase& c : cases) {
     SCOPED_TRACE(c.text);
-    ParsedAnnotation parsed = parse_annotation(c.text);
+    ParsedAnnotation parsed = parse_annotation(c.text, test_fields());
     EXPECT_FALSE(parsed.annotation);
     ASSERT_TRUE(parsed.error);
     EXPECT_EQ(parsed.error->offset, c.offset);

@@ -4,10 +4,12 @@
 
 #include "diag/diag.h"
 #include "files.h"
+#include "ir/fields.h"
 #include "schema/schema.h"
 #include "support/files.h"
 
 #include <filesystem>
+#include <functional>
 #include <gtest/gtest.h>
 #include <optional>
 #include <ostream>
@@ -26,6 +28,17 @@ inline void PrintTo(const FixIt& fix, std::ostream* os) {
 } // namespace opscan::diag
 
 namespace opscan::kernel::test_support {
+
+// Fields named like the built-in targets' (key = "...", dispatch = "..."),
+// each checked by `check` (unset: any value is taken), with `code`s.
+inline ir::Fields test_fields(
+    std::function<std::optional<ir::FieldProblem>(std::string_view, const ir::Kernel&)> check = {},
+    std::string key_code = "opscan-kernel-key", std::string dispatch_code = "opscan-dispatch-key") {
+  return ir::Fields(
+      {{"key", "kernel_key", std::move(key_code), "kernel key", "kernel key '{}'", "", check},
+       {"dispatch", "dispatch_key", std::move(dispatch_code), "dispatch key", "dispatch key {}", "",
+        check}});
+}
 
 namespace fs = std::filesystem;
 using opscan::testing::TempDir;

@@ -24,6 +24,7 @@ namespace {
 
 using test_support::describe;
 using test_support::parsed_schema;
+using test_support::test_fields;
 using test_support::type;
 
 const std::string kFile = "kernels.cpp";
@@ -138,8 +139,8 @@ std::vector<Parameter> add_parameters() {
 }
 
 Built build(const Signature& s, const KnownSchemas* known = nullptr,
-            const FieldCheck& check = nullptr) {
-  return build_kernel(s, known, check);
+            const ir::Fields& fields = test_fields()) {
+  return build_kernel(s, known, fields);
 }
 
 // The one diagnostic of `built` (a copy): an error with `code` at `where`
@@ -180,8 +181,8 @@ TEST(BuildKernel, InferredSchemaAndEverythingTheSignatureSays) {
   EXPECT_EQ(k.cpp_canonical_return_type, kCanonicalTensor + " &");
   EXPECT_EQ(k.usr, "c:@N@ns@F@f#");
   EXPECT_EQ(k.context, ir::ContextKind::runtime_context);
-  EXPECT_EQ(k.kernel_key, "");
-  EXPECT_EQ(k.dispatch_key, "");
+  EXPECT_EQ(k.field("kernel_key"), "");
+  EXPECT_EQ(k.field("dispatch_key"), "");
   EXPECT_EQ(k.location, kFunction);
   // The context is not an argument; each argument keeps its C++ types.
   ASSERT_EQ(k.arguments.size(), 4u);
@@ -641,54 +642,62 @@ TEST(BuildKernelFixIts, NoInsertionWhenTheParameterEndsInAnotherFile) {
 }
 
 // ---------------------------------------------------------------------------
-// Annotation fields: judged by check_field, which the targets provide
+// Annotation fields: judged by each field's check, which its target defines
 
 struct FieldCall {
-  ir::Field field;
   std::string value;
   std::string op;
   friend bool operator==(const FieldCall&, const FieldCall&) = default;
 };
 
-// A check that records its calls and finds fault with values equal to `bad`.
-FieldCheck recording(std::vector<FieldCall>& calls, std::string bad = "",
-                     FieldProblem problem = {}) {
-  return [&calls, bad, problem](ir::Field field,
-                                const ir::Kernel& kernel) -> std::optional<FieldProblem> {
-    calls.push_back({field, kernel.field(field), kernel.op.str()});
-    if (!bad.empty() && kernel.field(field) == bad)
-      return problem;
+// What a check finds wrong, and the code its field reports it with.
+struct Fault {
+  size_t offset = 0;
+  std::string code;
+  std::string message;
+};
+
+// Fields whose checks record their calls and find fault with values equal
+// to `bad`.
+ir::Fields recording(std::vector<FieldCall>& calls, std::string bad = "", Fault fault = {}) {
+  auto check = [&calls, bad, fault](std::string_view value,
+                                    const ir::Kernel& kernel) -> std::optional<ir::FieldProblem> {
+    calls.push_back({std::string(value), kernel.op.str()});
+    if (!bad.empty() && value == bad)
+      return ir::FieldProblem{fault.offset, fault.message};
     return std::nullopt;
   };
+  if (fault.code.empty())
+    return test_fields(check);
+  return test_fields(check, fault.code, fault.code);
 }
 
 TEST(BuildKernelFields, CheckedOnlyWhenSet) {
   std::vector<FieldCall> calls;
-  FieldCheck check = recording(calls);
+  const ir::Fields check = recording(calls);
   Built built = build(signature(R"x("t::add.out")x", add_parameters()), nullptr, check);
   ASSERT_TRUE(built.kernel) << describe(built.diagnostics);
   EXPECT_TRUE(calls.empty());
 
   built = build(signature(R"x("t::add.out", dispatch = "CPU")x", add_parameters()), nullptr, check);
   ASSERT_TRUE(built.kernel) << describe(built.diagnostics);
-  EXPECT_EQ(calls, (std::vector<FieldCall>{{ir::Field::dispatch_key, "CPU", "t::add.out"}}));
+  EXPECT_EQ(calls, (std::vector<FieldCall>{{"CPU", "t::add.out"}}));
 
   calls.clear();
   built = build(signature(R"x("t::add.out", dispatch = "CPU", key = "v1/6;0")x", add_parameters()),
                 nullptr, check);
   ASSERT_TRUE(built.kernel) << describe(built.diagnostics);
-  EXPECT_EQ(built.kernel->kernel_key, "v1/6;0");
-  EXPECT_EQ(built.kernel->dispatch_key, "CPU");
-  EXPECT_EQ(calls, (std::vector<FieldCall>{{ir::Field::kernel_key, "v1/6;0", "t::add.out"},
-                                           {ir::Field::dispatch_key, "CPU", "t::add.out"}}));
+  EXPECT_EQ(built.kernel->field("kernel_key"), "v1/6;0");
+  EXPECT_EQ(built.kernel->field("dispatch_key"), "CPU");
+  EXPECT_EQ(calls, (std::vector<FieldCall>{{"v1/6;0", "t::add.out"}, {"CPU", "t::add.out"}}));
 }
 
 TEST(BuildKernelFields, WithoutACheckAnyValueIsRecorded) {
   Built built =
       build(signature(R"x("t::add.out", key = "not a key", dispatch = "?")x", add_parameters()));
   ASSERT_TRUE(built.kernel) << describe(built.diagnostics);
-  EXPECT_EQ(built.kernel->kernel_key, "not a key");
-  EXPECT_EQ(built.kernel->dispatch_key, "?");
+  EXPECT_EQ(built.kernel->field("kernel_key"), "not a key");
+  EXPECT_EQ(built.kernel->field("dispatch_key"), "?");
 }
 
 TEST(BuildKernelFields, NotCheckedWhenTheKernelHasErrors) {

@@ -148,6 +148,7 @@ TEST(WorkspaceCommand, ASettingNamesTheDatabaseForEveryFile) {
 void generate_library(const fs::path& build, const std::string& name,
                       const std::vector<std::string>& sources) {
   scan::Options options;
+  options.fields = emit::builtin_targets().fields();
   options.files = sources;
   options.extra_args = {"-std=c++17", "-I" + kInclude, "-I" + kExamples};
   scan::Result scanned = scan::scan(options);

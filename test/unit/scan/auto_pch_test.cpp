@@ -98,6 +98,7 @@ protected:
   Result run(const std::vector<std::string>& files, bool auto_pch, const std::string& cache,
              unsigned jobs = 1) {
     Options options;
+    options.fields = test_fields();
     options.files = files;
     options.extra_args = {"-std=c++17", "-I" + dir_.file("include")};
     options.jobs = jobs;
@@ -112,7 +113,7 @@ protected:
     Result with = run(files, true, "cache");
     Result without = run(files, false, "cache-off");
     EXPECT_EQ(without.files_with_pch, 0u);
-    EXPECT_EQ(ir::to_json(with.module), ir::to_json(without.module));
+    EXPECT_EQ(ir::to_json(with.module, test_fields()), ir::to_json(without.module, test_fields()));
     EXPECT_EQ(describe(with.diagnostics), describe(without.diagnostics));
     EXPECT_EQ(with.inputs, without.inputs);
     EXPECT_FALSE(fs::exists(dir_.file("cache-off/pch")));
@@ -131,11 +132,12 @@ TEST_F(AutoPchTest, SharedPrefixIsPrecompiledOnceAndGivesTheSameIr) {
   EXPECT_EQ(result.pchs, 1u);
   EXPECT_EQ(result.files_with_pch, 8u);
   // Two workers: the same IR, however many files had the header.
-  EXPECT_EQ(ir::to_json(run(files, true, "cache-2", 2).module), ir::to_json(result.module));
+  EXPECT_EQ(ir::to_json(run(files, true, "cache-2", 2).module, test_fields()),
+            ir::to_json(result.module, test_fields()));
   // A second run, nothing changed: every file from the cache.
   const Result again = run(files, true, "cache");
   EXPECT_EQ(again.files_parsed, 0u);
-  EXPECT_EQ(ir::to_json(again.module), ir::to_json(result.module));
+  EXPECT_EQ(ir::to_json(again.module, test_fields()), ir::to_json(result.module, test_fields()));
   // One file edited: parsed alone, and the scan stores no header (a unit
   // needs two files) ...
   write_file(files[3], text_of(files[3]) + "// edited\n");
@@ -164,6 +166,7 @@ TEST_F(AutoPchTest, SharedPrefixIsPrecompiledOnceAndGivesTheSameIr) {
 TEST_F(AutoPchTest, WithoutACacheLivesOnlyForTheScan) {
   const std::vector<std::string> files = kernels("n", "#include <common.h>\n", 7);
   Options options;
+  options.fields = test_fields();
   options.files = files;
   options.extra_args = {"-std=c++17", "-I" + dir_.file("include")};
   options.jobs = 1;
@@ -172,7 +175,7 @@ TEST_F(AutoPchTest, WithoutACacheLivesOnlyForTheScan) {
   const Result without = scan(options);
   EXPECT_EQ(with.files_with_pch, 7u);
   EXPECT_EQ(without.files_with_pch, 0u);
-  EXPECT_EQ(ir::to_json(with.module), ir::to_json(without.module));
+  EXPECT_EQ(ir::to_json(with.module, test_fields()), ir::to_json(without.module, test_fields()));
   EXPECT_EQ(with.inputs, without.inputs);
   for (const std::string& input : with.inputs)
     EXPECT_EQ(input.find("opscan-pch-"), std::string::npos) << input;
@@ -323,12 +326,14 @@ TEST_F(AutoPchTest, ADamagedStoreIsMadeAgain) {
   const Result alone = run({files[0]}, true, "cache");
   EXPECT_EQ(alone.diagnostics.size(), 0u) << describe(alone.diagnostics);
   EXPECT_EQ(alone.files_with_pch, 1u);
-  EXPECT_EQ(ir::to_json(alone.module), ir::to_json(run({files[0]}, false, "cache-off").module));
+  EXPECT_EQ(ir::to_json(alone.module, test_fields()),
+            ir::to_json(run({files[0]}, false, "cache-off").module, test_fields()));
 }
 
 TEST_F(AutoPchTest, ForcedIncludesGetNone) {
   const std::vector<std::string> files = kernels("f", "#include <common.h>\n", 7);
   Options options;
+  options.fields = test_fields();
   options.files = files;
   options.extra_args = {"-std=c++17", "-I" + dir_.file("include"), "-include", "extra.h"};
   options.cache_dir = dir_.file("cache");
@@ -344,6 +349,7 @@ TEST(AutoPchExamples, GiveTheSameIrWithAndWithout) {
     files.push_back((kRepo / "examples/kernels" / name).string());
   auto run = [&](bool auto_pch) {
     Options options;
+    options.fields = test_fields();
     options.files = files;
     options.extra_args = {"-std=c++17", "-I" + (kRepo / "include").string(),
                           "-I" + (kRepo / "examples/include").string()};
@@ -354,7 +360,7 @@ TEST(AutoPchExamples, GiveTheSameIrWithAndWithout) {
   const Result with = run(true);
   const Result without = run(false);
   EXPECT_EQ(with.diagnostics.size(), 0u) << describe(with.diagnostics);
-  EXPECT_EQ(ir::to_json(with.module), ir::to_json(without.module));
+  EXPECT_EQ(ir::to_json(with.module, test_fields()), ir::to_json(without.module, test_fields()));
   EXPECT_EQ(with.inputs, without.inputs);
 }
 

@@ -49,6 +49,7 @@ protected:
 
   Options options(std::vector<std::string> args = kArgs, unsigned jobs = 1) const {
     Options options;
+    options.fields = test_fields();
     for (const char* name : {"a", "b", "c"})
       options.files.push_back(path(std::string("src/") + name + ".cpp").string());
     options.extra_args = std::move(args);
@@ -175,7 +176,7 @@ TEST_F(FragmentCacheTest, NoChangeParsesNothing) {
   Result warm = run();
   EXPECT_EQ(warm.files_parsed, 0u);
   EXPECT_TRUE(warm.diagnostics.empty()) << describe(warm.diagnostics);
-  EXPECT_EQ(ir::to_json(warm.module), ir::to_json(cold.module));
+  EXPECT_EQ(ir::to_json(warm.module, test_fields()), ir::to_json(cold.module, test_fields()));
   // A hit still knows what the file read.
   EXPECT_EQ(warm.inputs, cold.inputs);
   EXPECT_TRUE(std::find(warm.inputs.begin(), warm.inputs.end(),
@@ -187,7 +188,7 @@ TEST_F(FragmentCacheTest, AHeaderChangeReparsesExactlyItsIncluders) {
   write("src/h1.h", "#pragma once\n#include \"" + data_file("et_types.h") + "\"\n// changed\n");
   Result after = run();
   EXPECT_EQ(after.files_parsed, 2u); // a and b, not c
-  EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+  EXPECT_EQ(ir::to_json(after.module, test_fields()), ir::to_json(cold.module, test_fields()));
   // A changed source: only that file.
   write("src/c.cpp", "#include \"h2.h\"\nOPSCAN_KERNEL(\"t::c2.out\")\nTensor& c_out("
                      "KernelRuntimeContext& ctx, const Tensor& self, Tensor& out);\n");
@@ -245,7 +246,7 @@ TEST_F(FragmentCacheTest, DamagedEntriesAreRebuilt) {
   Result after = run();
   EXPECT_EQ(after.files_parsed, 2u);
   EXPECT_TRUE(after.diagnostics.empty()) << describe(after.diagnostics);
-  EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+  EXPECT_EQ(ir::to_json(after.module, test_fields()), ir::to_json(cold.module, test_fields()));
   EXPECT_EQ(run().files_parsed, 0u); // and rewritten whole
 }
 
@@ -301,7 +302,7 @@ TEST_F(FragmentCacheTest, ABlockThatIsNotWhatItsNameSaysIsAMiss) {
     Result after = run();
     EXPECT_EQ(after.files_parsed, 2u); // a and b
     EXPECT_TRUE(after.diagnostics.empty()) << describe(after.diagnostics);
-    EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+    EXPECT_EQ(ir::to_json(after.module, test_fields()), ir::to_json(cold.module, test_fields()));
     EXPECT_EQ(without_stamps(with_block(entry_with("\"a_out\""))), without_stamps(a_with_block));
     EXPECT_EQ(run().files_parsed, 0u);
   }
@@ -333,7 +334,7 @@ TEST_F(FragmentCacheTest, AnEntryBreakingTheIRRulesIsAMissAndIsRewritten) {
   Result after = run();
   EXPECT_EQ(after.files_parsed, 1u);
   EXPECT_TRUE(after.diagnostics.empty()) << describe(after.diagnostics);
-  EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+  EXPECT_EQ(ir::to_json(after.module, test_fields()), ir::to_json(cold.module, test_fields()));
   // Rewritten as the scan made it (but for stamps since recorded), and used
   // from then on.
   EXPECT_EQ(without_stamps(with_block(entry)), without_stamps(original_with_block));
@@ -348,10 +349,11 @@ TEST_F(FragmentCacheTest, ConcurrentRunsShareTheCacheSafely) {
   second.join();
   EXPECT_TRUE(results[0].diagnostics.empty()) << describe(results[0].diagnostics);
   EXPECT_TRUE(results[1].diagnostics.empty()) << describe(results[1].diagnostics);
-  EXPECT_EQ(ir::to_json(results[0].module), ir::to_json(results[1].module));
+  EXPECT_EQ(ir::to_json(results[0].module, test_fields()),
+            ir::to_json(results[1].module, test_fields()));
   Result warm = run();
   EXPECT_EQ(warm.files_parsed, 0u);
-  EXPECT_EQ(ir::to_json(warm.module), ir::to_json(results[0].module));
+  EXPECT_EQ(ir::to_json(warm.module, test_fields()), ir::to_json(results[0].module, test_fields()));
   // No temporary files are left behind.
   for (const fs::path& e : entries())
     EXPECT_EQ(e.extension(), ".entry") << e;
@@ -410,7 +412,7 @@ TEST_F(IncludeResolutionTest, ANewHeaderLaterOnThePathIsAMissToo) {
   write("new/k.h", kernel_file("new_k"));
   Result after = run_k(old_then_new);
   EXPECT_EQ(after.files_parsed, 1u);
-  EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+  EXPECT_EQ(ir::to_json(after.module, test_fields()), ir::to_json(cold.module, test_fields()));
   EXPECT_EQ(run_k(old_then_new).files_parsed, 0u);
 }
 
@@ -574,7 +576,7 @@ TEST_F(FragmentCacheTest, AnEntryOfAnotherKeyIsAMiss) {
     Result after = run();
     EXPECT_EQ(after.files_parsed, 1u);
     EXPECT_TRUE(after.diagnostics.empty()) << describe(after.diagnostics);
-    EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+    EXPECT_EQ(ir::to_json(after.module, test_fields()), ir::to_json(cold.module, test_fields()));
     // a's own entry untouched (but for stamps since recorded)
     EXPECT_EQ(without_stamps(with_block(a)), without_stamps(a_text));
     EXPECT_EQ(without_stamps(with_block(b)), without_stamps(b_text));
@@ -646,7 +648,7 @@ TEST_F(FragmentCacheTest, AnEntryThatIsAFifoIsAMissAndIsNotOpened) {
   Result after = run();
   EXPECT_EQ(fifo.readers(), 0);
   EXPECT_EQ(after.files_parsed, 1u);
-  EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+  EXPECT_EQ(ir::to_json(after.module, test_fields()), ir::to_json(cold.module, test_fields()));
   EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(b)));
   EXPECT_EQ(run().files_parsed, 0u);
 }
@@ -681,7 +683,7 @@ TEST_F(FragmentCacheTest, AnInputThatIsAFifoIsAMissAndIsNotOpened) {
   Result after = run();
   EXPECT_EQ(fifo.readers(), 0);
   EXPECT_EQ(after.files_parsed, 1u);
-  EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+  EXPECT_EQ(ir::to_json(after.module, test_fields()), ir::to_json(cold.module, test_fields()));
 }
 
 TEST_F(FragmentCacheTest, AnOversizedEntryIsAMiss) {
@@ -737,7 +739,7 @@ TEST_F(FragmentCacheTest, HandEditedEntriesAreValidated) {
     Result after = run();
     EXPECT_EQ(after.files_parsed, 1u);
     EXPECT_TRUE(after.diagnostics.empty()) << describe(after.diagnostics);
-    EXPECT_EQ(ir::to_json(after.module), ir::to_json(cold.module));
+    EXPECT_EQ(ir::to_json(after.module, test_fields()), ir::to_json(cold.module, test_fields()));
     // The same, but for the stamps of inputs that have since become old
     // enough to record.
     EXPECT_EQ(without_stamps(with_block(b)), without_stamps(original_with_block));
@@ -768,7 +770,7 @@ TEST_F(FragmentCacheTest, UnchangedStampsAreTrustedUnread) {
   EXPECT_NE(stamps.at(path("src/h1.h").string()), "-");
   // A lookup now reads no input.
   const size_t key_at = text.find("\nkey ") + 5;
-  FragmentCache cache(path("cache"));
+  FragmentCache cache(path("cache"), test_fields());
   auto hit = cache.lookup(text.substr(key_at, text.find('\n', key_at) - key_at),
                           path("src/b.cpp").string());
   EXPECT_TRUE(hit);

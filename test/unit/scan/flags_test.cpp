@@ -903,6 +903,7 @@ TEST(DroppedFlagNotes, DatabaseEntriesWithTheirOwnDependencyFiles) {
   dir.write("compile_commands.json", "[" + entries + "]");
   const testing::Snapshot before = testing::snapshot(dir.path());
   Options options;
+  options.fields = test_fields();
   options.files = files;
   options.build_dir = dir.path().string();
   Result result = scan(options);
@@ -921,6 +922,7 @@ TEST(DroppedFlagNotes, DatabaseEntriesWithTheirOwnDependencyFiles) {
 TEST(DroppedFlagNotes, LocateFunctionsAndPrecompileToo) {
   TempDir dir;
   Options options;
+  options.fields = test_fields();
   options.files = {data_file("returns.cpp"), data_file("noexcept.cpp")};
   options.extra_args = {"-std=c++17", "-MMD", "-MF", dir.file("deps.d")};
   LocateResult located = locate_functions(options);

@@ -17,6 +17,7 @@ std::string yaml_data(std::string_view name) {
 // Scans autogen_kernels.cpp with --schemas test/data/schemas_yaml/<schemas>.
 Result scan_autogen_kernels(std::string_view schemas) {
   Options options;
+  options.fields = test_fields();
   options.files = {yaml_data("autogen_kernels.cpp")};
   options.extra_args = kArgs;
   options.jobs = 1;

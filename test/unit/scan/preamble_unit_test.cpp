@@ -32,6 +32,7 @@ protected:
 
   Result run(const std::vector<std::string>& files, bool units, const std::string& cache = {}) {
     Options options;
+    options.fields = test_fields();
     options.files = files;
     options.extra_args = {"-std=c++17", "-I" + dir_.file("include")};
     options.jobs = 2;
@@ -46,7 +47,7 @@ protected:
     Result with = run(files, true);
     Result without = run(files, false);
     EXPECT_EQ(without.files_with_pch, 0u);
-    EXPECT_EQ(ir::to_json(with.module), ir::to_json(without.module));
+    EXPECT_EQ(ir::to_json(with.module, test_fields()), ir::to_json(without.module, test_fields()));
     EXPECT_EQ(describe(with.diagnostics), describe(without.diagnostics));
     EXPECT_EQ(with.inputs, without.inputs);
     return with;
@@ -71,6 +72,7 @@ protected:
 
   LocateResult locate(const std::vector<std::string>& files, bool units) {
     Options options;
+    options.fields = test_fields();
     options.files = files;
     options.extra_args = {"-std=c++17", "-I" + dir_.file("include")};
     options.jobs = 2;
@@ -217,13 +219,15 @@ TEST_F(PreambleUnitTest, TheCacheKnowsEachFileAndTheSharedHeaders) {
   write_file(files[2], text_of(files[2]) + "// edited\n");
   const Result edited = run(files, true, "cache");
   EXPECT_EQ(edited.files_parsed, 1u);
-  EXPECT_EQ(ir::to_json(edited.module), ir::to_json(run(files, false).module));
+  EXPECT_EQ(ir::to_json(edited.module, test_fields()),
+            ir::to_json(run(files, false).module, test_fields()));
   // A header of the preamble, edited: every file.
   write("include/real.h", "#pragma once\n#include <common.h>\nusing Real = double;\n");
   const Result header = run(files, true, "cache");
   EXPECT_EQ(header.files_parsed, 4u);
   EXPECT_EQ(argument_types(header.module.kernels.at(3)).at(1), "float");
-  EXPECT_EQ(ir::to_json(header.module), ir::to_json(run(files, false).module));
+  EXPECT_EQ(ir::to_json(header.module, test_fields()),
+            ir::to_json(run(files, false).module, test_fields()));
 }
 
 TEST_F(PreambleUnitTest, LocatedSitesAreThoseOfPlainParses) {

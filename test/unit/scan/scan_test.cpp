@@ -112,6 +112,7 @@ TEST(ScanningArguments, HeadersAreCxx17UnlessTheArgumentsSayOtherwise) {
                        "OPSCAN_KERNEL(\"t::later\") void later(const Tensor& self);\n#endif\n}\n");
   // A .h file is C++, not C; C++17 unless -std says otherwise.
   Options options;
+  options.fields = test_fields();
   options.files = {header};
   Result plain = scan(options);
   EXPECT_TRUE(plain.diagnostics.empty()) << describe(plain.diagnostics);
@@ -330,15 +331,15 @@ TEST(ScanKernels, NoRuntimeContextKeyAndDispatch) {
   EXPECT_EQ(plain->context, ir::ContextKind::none);
   EXPECT_EQ(plain->schema().str(),
             "t::no_context.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
-  EXPECT_EQ(plain->kernel_key, "");
-  EXPECT_EQ(plain->dispatch_key, "");
+  EXPECT_EQ(plain->field("kernel_key"), "");
+  EXPECT_EQ(plain->field("dispatch_key"), "");
 
   const ir::Kernel* keyed = find_kernel(module, "t::keyed.out");
   ASSERT_NE(keyed, nullptr);
   EXPECT_EQ(keyed->context, ir::ContextKind::runtime_context);
   // Without a check_field, the values are recorded as written.
-  EXPECT_EQ(keyed->kernel_key, "v1/6;0,1|6;0,1");
-  EXPECT_EQ(keyed->dispatch_key, "CPU");
+  EXPECT_EQ(keyed->field("kernel_key"), "v1/6;0,1|6;0,1");
+  EXPECT_EQ(keyed->field("dispatch_key"), "CPU");
   EXPECT_EQ(keyed->op.ns, "t");
   EXPECT_EQ(keyed->op.name, "keyed");
   EXPECT_EQ(keyed->op.overload, "out");
@@ -356,7 +357,8 @@ TEST(ScanKernels, ScanOutputPassesTheIRRules) {
     EXPECT_FALSE(result.module.kernels.empty());
     EXPECT_TRUE(ir::validate(result.module, ir::Locator()).empty());
     // And survives the JSON round trip.
-    ir::ReadResult read = ir::from_json(ir::to_json(result.module), "scan.json");
+    ir::ReadResult read =
+        ir::from_json(ir::to_json(result.module, test_fields()), "scan.json", test_fields());
     ASSERT_TRUE(read.module) << describe(read.diagnostics);
     EXPECT_EQ(*read.module, result.module);
   }
@@ -498,7 +500,7 @@ TEST(ScanKernels, DeclarationAndDefinitionAreOneKernel) {
     EXPECT_EQ(k.location.line, rows[i].line);
     EXPECT_EQ(k.location.column, rows[i].column);
   }
-  EXPECT_EQ(result.module.kernels[0].kernel_key, "v1/6;0|6;0");
+  EXPECT_EQ(result.module.kernels[0].field("kernel_key"), "v1/6;0|6;0");
   // The header's inline kernel is refused (see InlineAndConstexprKernelsAreRefused).
   expect_diagnostics(result.diagnostics, data_file("include/decl_kernels.h"),
                      {{"opscan-scan-inline", 18, 15, "kernel 'decl_def::in_header' is inline"}});
@@ -562,6 +564,7 @@ TEST(ScanKernels, Examples) {
 
 Result scan_known(std::vector<std::string> files, std::string schemas_file) {
   Options options;
+  options.fields = test_fields();
   for (const std::string& f : files)
     options.files.push_back(data_file(f));
   options.extra_args = kArgs;
@@ -648,38 +651,36 @@ TEST(ScanKnownSchemas, UnreadableFileStopsTheScan) {
 }
 
 // ---------------------------------------------------------------------------
-// Annotation fields: check_field (the targets' judgement)
+// Annotation fields: each checked as its target defines (ir::Field::check)
 
 TEST(ScanFields, CheckFieldSeesSetFieldsOnly) {
   std::mutex mutex;
-  std::vector<std::pair<ir::Field, std::string>> calls;
+  std::vector<std::string> calls;
   Options options;
+  options.fields = test_fields(
+      [&](std::string_view value, const ir::Kernel&) -> std::optional<ir::FieldProblem> {
+        std::lock_guard lock(mutex);
+        calls.emplace_back(value);
+        return std::nullopt;
+      });
   options.files = {data_file("parameters.cpp")};
   options.extra_args = kArgs;
-  options.check_field = [&](ir::Field field,
-                            const ir::Kernel& kernel) -> std::optional<kernel::FieldProblem> {
-    std::lock_guard lock(mutex);
-    calls.emplace_back(field, kernel.field(field));
-    return std::nullopt;
-  };
   Result result = scan(options);
-  EXPECT_EQ(calls,
-            (std::vector<std::pair<ir::Field, std::string>>{
-                {ir::Field::kernel_key, "v1/6;0,1|6;0,1"}, {ir::Field::dispatch_key, "CPU"}}));
+  EXPECT_EQ(calls, (std::vector<std::string>{"v1/6;0,1|6;0,1", "CPU"}));
   EXPECT_NE(find_kernel(result.module, "t::keyed.out"), nullptr);
 }
 
 TEST(ScanFields, ProblemIsReportedAtTheValueInTheSource) {
   const std::string file = data_file("parameters.cpp");
   Options options;
+  options.fields =
+      test_fields([](std::string_view value, const ir::Kernel&) -> std::optional<ir::FieldProblem> {
+        if (value.starts_with("v1/"))
+          return ir::FieldProblem{4, "dtype 6 is not allowed here"};
+        return std::nullopt;
+      });
   options.files = {file};
   options.extra_args = kArgs;
-  options.check_field = [](ir::Field field,
-                           const ir::Kernel&) -> std::optional<kernel::FieldProblem> {
-    if (field == ir::Field::kernel_key)
-      return kernel::FieldProblem{4, "opscan-kernel-key", "dtype 6 is not allowed here"};
-    return std::nullopt;
-  };
   Result result = scan(options);
   const LineColumn at = locate(file, "v1/6;0,1|6;0,1", 4);
   expect_diagnostics(result.diagnostics, file,
@@ -1071,6 +1072,7 @@ Tensor& NAME_out(const Tensor& self, Tensor& out);
 
   Result scan_with_database(std::vector<std::string> files, unsigned jobs = 1) {
     Options options;
+    options.fields = test_fields();
     options.files = std::move(files);
     options.build_dir = (dir_.path() / "build").string();
     options.jobs = jobs;
@@ -1112,6 +1114,7 @@ TEST_F(CompilationDatabaseTest, FileMissingFromTheDatabase) {
 
 TEST_F(CompilationDatabaseTest, MissingDatabase) {
   Options options;
+  options.fields = test_fields();
   options.files = {one_};
   options.build_dir = dir_.path().string(); // no compile_commands.json here
   Result result = scan(options);
@@ -1127,6 +1130,7 @@ TEST_F(CompilationDatabaseTest, MissingDatabase) {
 TEST_F(CompilationDatabaseTest, ADatabaseThatIsNotARegularFileIsNeverOpened) {
   ASSERT_EQ(::mkfifo((dir_.path() / "compile_commands.json").c_str(), 0666), 0);
   Options options;
+  options.fields = test_fields();
   options.files = {one_};
   options.build_dir = dir_.path().string();
   Result result = scan(options);
@@ -1151,6 +1155,7 @@ TEST(LocateFunctions, GivesTheTensorsAKernelKeyHasEntriesFor) {
                    "Tensor& g(const Tensor& self, double x);\n"
                    "void h(const Tensor& self, int* unmapped);\n}\n");
   Options options;
+  options.fields = test_fields();
   options.files = {file};
   options.extra_args = kArgs;
   const LocateResult located = locate_functions(options);
@@ -1174,10 +1179,10 @@ TEST(ScanDeterminism, JobsAndFileOrderDoNotChangeTheOutput) {
   std::reverse(files.begin(), files.end());
   Result reversed = scan_paths(files, kArgs, 2);
 
-  const std::string json = ir::to_json(serial.module);
+  const std::string json = ir::to_json(serial.module, test_fields());
   EXPECT_EQ(serial.module.kernels.size(), 9u);
-  EXPECT_EQ(ir::to_json(parallel.module), json);
-  EXPECT_EQ(ir::to_json(reversed.module), json);
+  EXPECT_EQ(ir::to_json(parallel.module, test_fields()), json);
+  EXPECT_EQ(ir::to_json(reversed.module, test_fields()), json);
   EXPECT_EQ(describe(parallel.diagnostics), describe(serial.diagnostics));
   EXPECT_EQ(describe(reversed.diagnostics), describe(serial.diagnostics));
   EXPECT_EQ(serial.diagnostics.size(), 4u) << describe(serial.diagnostics);
@@ -2031,7 +2036,7 @@ TEST(FixIts, AppliedTheFileScansClean) {
   // The annotation's other fields are kept.
   const ir::Kernel* div = find_kernel(fixed.module, "t::div.Scalar_out");
   ASSERT_NE(div, nullptr);
-  EXPECT_EQ(div->kernel_key, "v1/6;0,1|6;0,1");
+  EXPECT_EQ(div->field("kernel_key"), "v1/6;0,1|6;0,1");
 }
 
 TEST(FixIts, NoneWhereTheRepairBelongsElsewhereOrIsNotOneEdit) {

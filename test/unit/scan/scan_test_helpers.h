@@ -31,6 +31,7 @@ namespace opscan::scan::test_support {
 namespace fs = std::filesystem;
 using kernel::test_support::describe;
 using kernel::test_support::parsed_schema;
+using kernel::test_support::test_fields;
 using kernel::test_support::text_of;
 using kernel::test_support::type;
 using opscan::testing::TempDir;
@@ -51,6 +52,7 @@ inline std::string shown(const std::string& path) {
 inline Result scan_paths(std::vector<std::string> files, std::vector<std::string> args = kArgs,
                          unsigned jobs = 1) {
   Options options;
+  options.fields = test_fields();
   options.files = std::move(files);
   options.extra_args = std::move(args);
   options.jobs = jobs;

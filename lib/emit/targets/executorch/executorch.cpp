@@ -26,6 +26,8 @@ namespace opscan::emit {
 namespace executorch {
 namespace {
 
+using ::opscan::executorch::kKernelKeyField;
+
 // Everything generated for one kernel.
 struct KernelCode {
   std::string wrapper;                  // RegisterKernels.cpp
@@ -246,10 +248,10 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Op
                              "  }}\n"
                              "{}{}}}\n",
                              schema_comment, name, n + 1, n + 1, op_literal, source, body, finish);
-  code.entry = kernel.kernel_key.empty()
-                   ? fmt::format("Kernel({}, {}),", op_literal, name)
-                   : fmt::format("Kernel({}, {}, {}),", op_literal,
-                                 support::cpp_string_literal(kernel.kernel_key), name);
+  const std::string key(kernel.field(kKernelKeyField));
+  code.entry = key.empty() ? fmt::format("Kernel({}, {}),", op_literal, name)
+                           : fmt::format("Kernel({}, {}, {}),", op_literal,
+                                         support::cpp_string_literal(key), name);
   code.declaration = fmt::format(
       "{}\n{}\n", schema_comment,
       function_declaration(kernel, code.result_type,
@@ -265,7 +267,7 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Op
 class TypedCalls {
 public:
   void add(const ir::Kernel& kernel, const KernelCode& code, diag::Diagnostics& diags) {
-    if (!kernel.kernel_key.empty()) {
+    if (!kernel.field(kKernelKeyField).empty()) {
       // Kernels are in canonical order, so an operator's fallback comes first.
       if (seen_.insert(kernel.op.str()).second) {
         blocks_[kernel.op.ns].push_back(fmt::format(
@@ -371,8 +373,10 @@ std::string yaml_entry(std::string_view key, std::string_view value) {
 std::pair<std::vector<std::string>, std::vector<std::string>>
 selected_operators(const ir::Module& module) {
   std::map<std::string, std::set<std::string>> keys;
-  for (const ir::Kernel& k : module.kernels)
-    keys[k.op.str()].insert(k.kernel_key.empty() ? "default" : k.kernel_key);
+  for (const ir::Kernel& k : module.kernels) {
+    const std::string key(k.field(kKernelKeyField));
+    keys[k.op.str()].insert(key.empty() ? "default" : key);
+  }
   std::vector<std::string> operators, metadata;
   for (const auto& [op, op_keys] : keys) {
     operators.push_back(yaml_entry(op, "\n"
@@ -388,20 +392,6 @@ selected_operators(const ir::Module& module) {
   return {operators, metadata};
 }
 
-// The tensor arguments a kernel key has one entry for: plain tensors are
-// required, optional ones may be left out.
-std::pair<size_t, size_t> key_tensors(const ir::Kernel& kernel) {
-  size_t required = 0, all = 0;
-  for (const ir::Argument& a : kernel.arguments) {
-    const schema::Type& t = a.schema.type;
-    if (t.base != "Tensor" || t.is_list())
-      continue;
-    ++all;
-    required += !t.is_optional();
-  }
-  return {required, all};
-}
-
 class ExecuTorchTarget final : public Target {
 public:
   std::string_view name() const override { return ::opscan::executorch::kTargetName; }
@@ -412,18 +402,10 @@ public:
     return context == ir::ContextKind::runtime_context;
   }
   bool accepts(ir::Registration) const override { return true; }
-  bool accepts(ir::Field field) const override { return field == ir::Field::kernel_key; }
-  std::string default_value(ir::Field) const override { return {}; }
-
-  std::optional<FieldError> check_field(ir::Field, const ir::Kernel& kernel) const override {
-    auto [required, all] = key_tensors(kernel);
-    if (auto e = ::opscan::executorch::check_kernel_key(kernel.kernel_key, required, all))
-      return FieldError{e->offset, e->message};
-    return std::nullopt;
-  }
+  const ir::Fields& fields() const override { return fields_; }
 
   std::string identity(const ir::Kernel& kernel) const override {
-    return kernel.op.str() + "\n" + kernel.kernel_key;
+    return kernel.op.str() + "\n" + std::string(kernel.field(kKernelKeyField));
   }
 
   // As the wrapper reads them (kernel_code): the arguments in schema order,
@@ -467,6 +449,9 @@ public:
 
   std::vector<OutputFile> generate(const ir::Module& module, const LibrarySpec& library,
                                    const Options& options, Problems& problems) const override;
+
+private:
+  const ir::Fields fields_{{::opscan::executorch::kernel_key_field()}};
 };
 
 std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
@@ -491,7 +476,7 @@ std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
     wrappers.push_back(code.wrapper);
     entries.push_back(code.entry);
     sources.push_back(code.source);
-    keys.push_back(support::cpp_string_literal(kernel.kernel_key) + ",");
+    keys.push_back(support::cpp_string_literal(kernel.field(kKernelKeyField)) + ",");
     declarations.add(kernel, code.declaration);
     calls.add(kernel, code, diags);
   }

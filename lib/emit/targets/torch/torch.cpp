@@ -121,6 +121,10 @@ std::optional<TorchType> torch_type(const schema::Type& type, bool is_return) {
 }
 
 // The dispatch keys a kernel may be registered under (c10::DispatchKey).
+// The IR key of the field `dispatch = "CUDA"`: the dispatch key a kernel
+// registers under.
+constexpr const char* kDispatchKeyField = "dispatch_key";
+
 bool is_dispatch_key(std::string_view key) {
   static constexpr std::array<std::string_view, 38> kKeys = {
       "CPU",
@@ -261,19 +265,10 @@ public:
     return context != ir::ContextKind::runtime_context;
   }
   bool accepts(ir::Registration) const override { return true; }
-  bool accepts(ir::Field field) const override { return field == ir::Field::dispatch_key; }
-  std::string default_value(ir::Field) const override { return "CPU"; }
-
-  std::optional<FieldError> check_field(ir::Field, const ir::Kernel& kernel) const override {
-    if (is_dispatch_key(kernel.dispatch_key))
-      return std::nullopt;
-    return FieldError{0, support::quoted(kernel.dispatch_key) +
-                             " is not a dispatch key (e.g. CPU, CUDA, Meta, "
-                             "CompositeExplicitAutograd)"};
-  }
+  const ir::Fields& fields() const override { return fields_; }
 
   std::string identity(const ir::Kernel& kernel) const override {
-    return kernel.op.str() + "\n" + kernel.dispatch_key;
+    return kernel.op.str() + "\n" + std::string(kernel.field(kDispatchKeyField));
   }
 
   // The dispatcher's boxed calling convention: the arguments are the last
@@ -317,6 +312,17 @@ public:
 
   std::vector<OutputFile> generate(const ir::Module& module, const LibrarySpec& library,
                                    const Options& options, Problems& problems) const override;
+
+private:
+  const ir::Fields fields_{
+      {{"dispatch", kDispatchKeyField, "opscan-dispatch-key", "dispatch key", "dispatch key {}",
+        "CPU", [](std::string_view value, const ir::Kernel&) -> std::optional<ir::FieldProblem> {
+          if (is_dispatch_key(value))
+            return std::nullopt;
+          return ir::FieldProblem{0, support::quoted(value) +
+                                         " is not a dispatch key (e.g. CPU, CUDA, Meta, "
+                                         "CompositeExplicitAutograd)"};
+        }}}};
 };
 
 // Each line of each item, indented.
@@ -368,7 +374,7 @@ std::vector<OutputFile> TorchTarget::generate(const ir::Module& module, const Li
         support::cpp_string_literal(fmt::format("{}:{} (kernel library '{}')", kernel.location.file,
                                                 kernel.location.line, library.name)) +
         ",");
-    impls[{kernel.op.ns, kernel.dispatch_key}].push_back(fmt::format(
+    impls[{kernel.op.ns, std::string(kernel.field(kDispatchKeyField))}].push_back(fmt::format(
         "m.impl({},\n       ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN({}))\n"
         "           .debug(::{}[{}]));",
         support::cpp_string_literal(kernel.op.unqualified()), code.wrapper_name, sources_table,

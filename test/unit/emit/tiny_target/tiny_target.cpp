@@ -20,11 +20,7 @@ public:
   bool accepts(ir::Registration registration) const override {
     return registration == ir::Registration::named;
   }
-  bool accepts(ir::Field) const override { return false; }
-  std::string default_value(ir::Field) const override { return {}; }
-  std::optional<FieldError> check_field(ir::Field, const ir::Kernel&) const override {
-    return std::nullopt; // reads no field, so never asked
-  }
+  const ir::Fields& fields() const override { return fields_; }
 
   std::string identity(const ir::Kernel& kernel) const override { return kernel.op.str(); }
   std::vector<std::string> stack_layout(const ir::Kernel&) const override { return {}; }
@@ -47,7 +43,10 @@ public:
                         "kernel '" + k.cpp_function + "' (" + k.op.str() + "): the " + name_ +
                             " target takes kernels without a runtime context");
       }
-      files[0].content += k.op.str() + " " + k.cpp_function + "\n";
+      files[0].content += k.op.str() + " " + k.cpp_function;
+      if (std::string_view note = k.field(kNoteField); !note.empty())
+        files[0].content += " (" + std::string(note) + ")";
+      files[0].content += "\n";
     }
     const std::string guard = include_guard(library.name, "LISTING_H");
     const std::string function = unqualified(symbols(library).registration_function);
@@ -62,7 +61,20 @@ public:
   }
 
 private:
+  static constexpr const char* kNoteField = "listing_note";
   std::string name_;
+  // note = "fast path": words for kernels.txt, in lowercase letters and
+  // spaces; none by default.
+  const ir::Fields fields_{
+      {{"note", kNoteField, "opscan-listing-note", "note", "note '{}'", "",
+        [](std::string_view value, const ir::Kernel&) -> std::optional<ir::FieldProblem> {
+          for (size_t i = 0; i < value.size(); ++i) {
+            if (value[i] != ' ' && (value[i] < 'a' || value[i] > 'z'))
+              return ir::FieldProblem{i, "a note is lowercase letters and "
+                                         "spaces"};
+          }
+          return std::nullopt;
+        }}}};
 };
 
 } // namespace

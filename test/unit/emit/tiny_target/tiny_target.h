@@ -2,8 +2,9 @@
 // this folder and one TargetRegistry::add line (see registry_test.cpp). It
 // registers nothing; it lists a library's kernels in "<lib>/kernels.txt" and
 // declares a registration function in "<lib>/Listing.h". It takes kernels
-// without a runtime context, has named registration only, reads no
-// annotation field, and registers one kernel per operator.
+// without a runtime context, has named registration only, reads one
+// annotation field of its own (note = "fast path", shown in kernels.txt),
+// and registers one kernel per operator.
 #pragma once
 
 #include "emit/target.h"
