@@ -185,16 +185,34 @@ std::vector<std::string> Declarations::blocks() const {
   return out;
 }
 
-void render_files(std::string_view target, std::vector<OutputFile>& files,
-                  const std::vector<TemplateEnv>& values, const TemplateEnv& common,
-                  const Options& options, diag::Diagnostics& diags) {
-  for (size_t i = 0; i < files.size() && i < values.size(); ++i) {
-    TemplateEnv env = values[i];
-    env.insert(common.begin(), common.end());
-    const std::string& path = files[i].path;
-    const std::string name = std::string(target) + "/" + path.substr(path.rfind('/') + 1);
-    if (auto text = render(name, env, options, diags))
-      files[i].content = std::move(*text);
+std::vector<TemplatedFile> registration_files(std::string register_declaration,
+                                              TemplateEnv register_kernels,
+                                              std::vector<std::string> sources,
+                                              const Declarations& declarations) {
+  return {{"RegisterKernels.h",
+           OutputKind::header,
+           {{"declarations", std::move(register_declaration)}},
+           "REGISTER_KERNELS_H"},
+          {"RegisterKernels.cpp", OutputKind::source, std::move(register_kernels)},
+          {"KernelSources.cpp", OutputKind::source, {{"kernel_sources", std::move(sources)}}},
+          {"NativeFunctions.h",
+           OutputKind::header,
+           {{"declarations", declarations.blocks()}},
+           "NATIVE_FUNCTIONS_H"}};
+}
+
+void render_files(std::string_view target, const LibrarySpec& library,
+                  const std::vector<TemplatedFile>& files, const TemplateEnv& common,
+                  const Options& options, diag::Diagnostics& diags, OutputSink& sink) {
+  for (const TemplatedFile& f : files) {
+    sink.file(library.name + "/" + f.path, f.kind, [&] {
+      TemplateEnv env = f.values;
+      env.insert(common.begin(), common.end());
+      if (!f.guard_tag.empty())
+        env.emplace("include_guard", include_guard(library.name, f.guard_tag));
+      const std::string name = std::string(target) + "/" + f.path.substr(f.path.rfind('/') + 1);
+      return render(name, env, options, diags).value_or("");
+    });
   }
 }
 

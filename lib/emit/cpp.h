@@ -89,12 +89,32 @@ private:
   std::map<std::string, std::vector<std::string>> inline_names_; // by namespace
 };
 
-// Renders each of `files` (a target's outputs, in order) from the template
-// of the same name in templates/<target>/, with its own values (`values`,
-// one per file) and the values every file has (`common`).
-void render_files(std::string_view target, std::vector<OutputFile>& files,
-                  const std::vector<TemplateEnv>& values, const TemplateEnv& common,
-                  const Options& options, diag::Diagnostics& diags);
+// One of a target's files: its path in the library's directory and the
+// values its template has besides the common ones.
+struct TemplatedFile {
+  std::string path; // "RegisterKernels.h"; the template is templates/<target>/<its file name>
+  OutputKind kind = OutputKind::data;
+  TemplateEnv values;
+  // A header's tag ("FUNCTIONS_H"): its template's ${include_guard} is
+  // include_guard(<library>, guard_tag).
+  std::string guard_tag = {};
+};
+
+// The files both built-in runtimes write first, alike: RegisterKernels.h
+// (${declarations}: `register_declaration`), RegisterKernels.cpp (with
+// `register_kernels`), KernelSources.cpp (${kernel_sources}: `sources`) and
+// NativeFunctions.h (${declarations}: the kernels' `declarations`).
+std::vector<TemplatedFile> registration_files(std::string register_declaration,
+                                              TemplateEnv register_kernels,
+                                              std::vector<std::string> sources,
+                                              const Declarations& declarations);
+
+// Writes each of `files`, in order, through `sink` as "<library>/<path>",
+// rendered when the sink asks from its template with its values and those
+// every file has (`common`); template errors go to `diags`.
+void render_files(std::string_view target, const LibrarySpec& library,
+                  const std::vector<TemplatedFile>& files, const TemplateEnv& common,
+                  const Options& options, diag::Diagnostics& diags, OutputSink& sink);
 
 // Static mode: the definition of the library's link anchor, with the comment
 // that says why it is there.

@@ -40,8 +40,9 @@ Output generate(ir::Module module, const Options& options, const TargetRegistry&
                 const ir::Locator& locator);
 
 // What a generation with `options` would write and define, without any
-// input: the same checks of the target, mode and library name; files
-// without content.
+// input: the same checks of the target, mode and library name, then the
+// target's generation of no kernels through a sink that lists (files
+// without content; no template is read).
 struct OutputList {
   LibrarySpec library;
   Symbols symbols;

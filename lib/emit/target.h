@@ -13,6 +13,7 @@
 #include "ir/ir.h"
 #include "ir/validate.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -74,6 +75,20 @@ struct OutputFile {
   std::string content;
 };
 
+// Where a target writes its files. A sink that lists the outputs records
+// names and kinds and never renders; one that generates renders each file.
+class OutputSink {
+public:
+  virtual ~OutputSink() = default;
+  // One generated file, in order: its path relative to the output
+  // directory ("<lib>/RegisterKernels.h") and its kind. `render` produces
+  // its content, reporting a template's errors to the Problems'
+  // diagnostics (the content is then not used); it may be called during
+  // this call only, at most once. A sink that only lists never calls it.
+  virtual void file(std::string path, OutputKind kind,
+                    const std::function<std::string()>& render) = 0;
+};
+
 // Where a target reports what it refuses. Problems with a kernel are located
 // by the IR's locator: at the JSON path of the field in an IR file, or at
 // the kernel's source.
@@ -129,18 +144,20 @@ public:
   virtual std::vector<std::string> stack_layout(const ir::Kernel& kernel) const = 0;
 
   virtual Symbols symbols(const LibrarySpec& library) const = 0;
-  // The files a generation writes, in this order, with their kind; the
-  // same in every registration mode (so build files never disagree with
-  // the generator).
-  virtual std::vector<OutputFile> outputs(const LibrarySpec& library) const = 0;
 
-  // The files of outputs(), rendered, for `module` (its annotation fields
-  // resolved and checked as fields() says, its identities checked).
-  // Every reason a kernel cannot be generated (its context, types,
-  // returns...) goes to `problems`, as do template errors; with any of them
-  // the files are not used. Generating is the check: there is no other.
-  virtual std::vector<OutputFile> generate(const ir::Module& module, const LibrarySpec& library,
-                                           const Options& options, Problems& problems) const = 0;
+  // Writes the library's files for `module` (its annotation fields resolved
+  // and checked as fields() says, its identities checked) through
+  // `sink`: every file, in one order, the same names and kinds in every
+  // registration mode and for every module, the empty one too (build files
+  // list the outputs by generating no kernels through a sink that never
+  // renders, so they never disagree with a generation). Every reason a
+  // kernel cannot be generated (its context, types, returns...) goes to
+  // `problems` whether or not the sink renders; a template's errors go
+  // there when a file is rendered. With any problem the files are not used.
+  // Generating is the check: there is no other. An empty module has no
+  // problems.
+  virtual void generate(const ir::Module& module, const LibrarySpec& library,
+                        const Options& options, Problems& problems, OutputSink& sink) const = 0;
 };
 
 } // namespace opscan::emit

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <gtest/gtest.h>
 #include <memory>
 #include <string>
@@ -25,6 +26,35 @@ const std::vector<Registration> kModes = {Registration::static_init, Registratio
 // A valid one-kernel module for each built-in target.
 ir::Module valid_for(const std::string& target) {
   return module_of({target == "torch" ? torch_neg_out() : et_neg_out()});
+}
+
+// A sink that records the files a target writes and how often it rendered.
+class Recording final : public emit::OutputSink {
+public:
+  explicit Recording(bool render) : render_(render) {}
+  void file(std::string path, emit::OutputKind kind,
+            const std::function<std::string()>& render) override {
+    files.push_back({std::move(path), kind, render_ ? render() : ""});
+    renders += render_;
+  }
+  std::vector<emit::OutputFile> files;
+  size_t renders = 0;
+
+private:
+  bool render_;
+};
+
+// What `target` lists for `library`: the files it writes for `module` (by
+// default no kernels) through a sink that never renders.
+std::vector<emit::OutputFile> listed(const emit::Target& target, const emit::LibrarySpec& library,
+                                     const ir::Module& module = {}, const emit::Options& o = {}) {
+  diag::Diagnostics diags;
+  ir::Locator locator;
+  emit::Problems problems(locator, diags);
+  Recording sink(false);
+  target.generate(module, library, o, problems, sink);
+  EXPECT_TRUE(diags.empty()) << dump(diags);
+  return sink.files;
 }
 
 // ===== The target ===========================================================
@@ -206,7 +236,7 @@ TEST(GenerateResult, FilesAreTheTargetsOutputsThenTheLibraryIr) {
         EXPECT_EQ(output.library.name, name);
         EXPECT_EQ(output.library.registration, mode);
         std::vector<emit::OutputFile> expected =
-            emit::builtin_targets().find(target)->outputs(output.library);
+            listed(*emit::builtin_targets().find(target), output.library);
         expected.push_back({name + "/ir.json", emit::OutputKind::data, ""});
         ASSERT_EQ(paths(output.files), paths(expected));
         for (size_t i = 0; i < expected.size(); ++i) {
@@ -361,44 +391,73 @@ TEST(GenerateTemplates, TemplateErrorsGenerateNothing) {
   }
 }
 
-// ===== A target that breaks its contract ======================================
+// ===== The sink ==============================================================
 
-// The executorch target, except that it writes one file fewer than it lists.
-class Forgetful final : public emit::Target {
-public:
-  std::string_view name() const override { return "forgetful"; }
-  std::string_view description() const override { return "drops a file"; }
-  bool accepts(ir::ContextKind c) const override { return base().accepts(c); }
-  bool accepts(ir::Registration r) const override { return base().accepts(r); }
-  const ir::Fields& fields() const override { return base().fields(); }
-  std::string identity(const ir::Kernel& k) const override { return base().identity(k); }
-  std::vector<std::string> stack_layout(const ir::Kernel& k) const override {
-    return base().stack_layout(k);
-  }
-  emit::Symbols symbols(const emit::LibrarySpec& l) const override { return base().symbols(l); }
-  std::vector<emit::OutputFile> outputs(const emit::LibrarySpec& l) const override {
-    return base().outputs(l);
-  }
-  std::vector<emit::OutputFile> generate(const ir::Module& m, const emit::LibrarySpec& l,
-                                         const emit::Options& o, emit::Problems& p) const override {
-    std::vector<emit::OutputFile> files = base().generate(m, l, o, p);
-    files.pop_back();
-    return files;
-  }
+TEST(GenerateSink, ListingReadsNoTemplate) {
+  for (std::string target : emit::builtin_targets().names()) {
+    SCOPED_TRACE(target);
+    // Every template of the target broken.
+    TempDir dir; // of override templates
+    emit::Options o = options(target);
+    emit::OutputList plain = emit::list_outputs(o, emit::builtin_targets());
+    ASSERT_TRUE(plain.diagnostics.empty()) << dump(plain.diagnostics);
+    for (const emit::OutputFile& f : plain.files) {
+      if (!f.path.ends_with("/ir.json"))
+        dir.write(target + "/" + f.path.substr(f.path.rfind('/') + 1), "${broken\n");
+    }
+    o.templates_dir = dir.path().string();
 
-private:
-  static const emit::Target& base() { return *emit::builtin_targets().find("executorch"); }
-};
+    emit::OutputList list = emit::list_outputs(o, emit::builtin_targets());
+    EXPECT_TRUE(list.diagnostics.empty()) << dump(list.diagnostics);
+    EXPECT_EQ(paths(list.files), paths(plain.files));
 
-TEST(GenerateContract, ATargetWritingOtherFilesThanItListsIsAnInternalError) {
-  emit::TargetRegistry targets;
-  ASSERT_TRUE(targets.add(std::make_shared<Forgetful>()));
-  emit::Output output = generate(valid_for("executorch"), options("forgetful"), targets);
-  ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
-  EXPECT_EQ(output.diagnostics[0].code, "opscan-internal");
-  EXPECT_EQ(output.diagnostics[0].message,
-            "the forgetful target generated other files than it lists");
-  EXPECT_TRUE(output.files.empty());
+    // A generation reads them: one error for each of the target's files.
+    emit::Output output = generate(valid_for(target), o);
+    EXPECT_EQ(codes(output.diagnostics),
+              std::vector<std::string>(plain.files.size() - 1, "opscan-template"));
+    EXPECT_TRUE(output.files.empty());
+  }
+}
+
+// The run-time check that a target writes what it lists, as a test: in every
+// mode it has, listing (of no kernels or of a library's) records the names
+// and kinds a generation renders, in its order.
+TEST(GenerateSink, ATargetListsWhatItGenerates) {
+  ASSERT_EQ(emit::builtin_targets().names(), (std::vector<std::string>{"executorch", "torch"}));
+  for (std::string name : emit::builtin_targets().names()) {
+    const emit::Target& target = *emit::builtin_targets().find(name);
+    for (Registration mode : kModes) {
+      if (!target.accepts(mode))
+        continue;
+      SCOPED_TRACE(name + " " + std::string(ir::to_string(mode)));
+      emit::Options o = options(name, "lib", mode);
+      emit::Output output = generate(valid_for(name), o);
+      ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+
+      diag::Diagnostics diags;
+      ir::Locator locator;
+      emit::Problems problems(locator, diags);
+      Recording rendering(true);
+      target.generate(output.module, output.library, o, problems, rendering);
+      ASSERT_TRUE(diags.empty()) << dump(diags);
+      EXPECT_EQ(rendering.renders, rendering.files.size());
+      output.files.pop_back(); // the library IR, which emit::generate adds
+      ASSERT_EQ(paths(rendering.files), paths(output.files));
+      for (size_t i = 0; i < output.files.size(); ++i) {
+        EXPECT_EQ(rendering.files[i].kind, output.files[i].kind);
+        EXPECT_EQ(rendering.files[i].content, output.files[i].content);
+      }
+
+      for (const ir::Module& module : {ir::Module{}, output.module}) {
+        std::vector<emit::OutputFile> list = listed(target, output.library, module, o);
+        ASSERT_EQ(paths(list), paths(output.files));
+        for (size_t i = 0; i < list.size(); ++i) {
+          EXPECT_EQ(list[i].kind, output.files[i].kind) << list[i].path;
+          EXPECT_EQ(list[i].content, "");
+        }
+      }
+    }
+  }
 }
 
 // ===== write_outputs =========================================================

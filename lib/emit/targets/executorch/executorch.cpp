@@ -435,29 +435,16 @@ public:
     return registration_symbols(library, "torch::executor::");
   }
 
-  std::vector<OutputFile> outputs(const LibrarySpec& library) const override {
-    const std::string dir = library.name + "/";
-    return {{dir + "RegisterKernels.h", OutputKind::header, ""},
-            {dir + "RegisterKernels.cpp", OutputKind::source, ""},
-            {dir + "KernelSources.cpp", OutputKind::source, ""},
-            {dir + "NativeFunctions.h", OutputKind::header, ""},
-            {dir + "Functions.h", OutputKind::header, ""},
-            {dir + "selected_operators.yaml", OutputKind::data, ""},
-            {dir + "kernel_count/executorch/runtime/kernel/selected_max_kernel_num.h",
-             OutputKind::header, ""}};
-  }
-
-  std::vector<OutputFile> generate(const ir::Module& module, const LibrarySpec& library,
-                                   const Options& options, Problems& problems) const override;
+  void generate(const ir::Module& module, const LibrarySpec& library, const Options& options,
+                Problems& problems, OutputSink& sink) const override;
 
 private:
   const ir::Fields fields_{{::opscan::executorch::kernel_key_field()}};
 };
 
-std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
-                                                   const LibrarySpec& library,
-                                                   const Options& options,
-                                                   Problems& problems) const {
+void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& library,
+                                const Options& options, Problems& problems,
+                                OutputSink& sink) const {
   diag::Diagnostics& diags = problems.diagnostics();
   const Symbols symbols = this->symbols(library);
   std::vector<std::string> wrappers, entries, sources, keys;
@@ -523,25 +510,24 @@ std::vector<OutputFile> ExecuTorchTarget::generate(const ir::Module& module,
                               {"library", library.name},
                               {"library_literal", support::cpp_string_literal(library.name)},
                               {"sources_table", kernel_sources_symbol(library)}};
-  std::vector<OutputFile> files = outputs(library);
-  render_files(name(), files,
-               {{{"include_guard", include_guard(library.name, "REGISTER_KERNELS_H")},
-                 {"declarations", register_declaration}},
-                {{"wrappers", wrappers},
-                 {"kernels", entries},
-                 {"kernel_keys", keys},
-                 {"registration", registration},
-                 {"profiling_includes", profiling_includes}},
-                {{"kernel_sources", sources}},
-                {{"include_guard", include_guard(library.name, "NATIVE_FUNCTIONS_H")},
-                 {"declarations", declarations.blocks()}},
-                {{"include_guard", include_guard(library.name, "FUNCTIONS_H")},
-                 {"functions", calls.render()}},
-                {{"operators", operators}, {"et_kernel_metadata", kernel_metadata}},
-                {{"include_guard", include_guard(library.name, "SELECTED_MAX_KERNEL_NUM_H")},
-                 {"kernel_count", std::to_string(count)}}},
-               common, options, diags);
-  return files;
+  std::vector<TemplatedFile> files =
+      registration_files(register_declaration,
+                         {{"wrappers", wrappers},
+                          {"kernels", entries},
+                          {"kernel_keys", keys},
+                          {"registration", registration},
+                          {"profiling_includes", profiling_includes}},
+                         sources, declarations);
+  files.push_back(
+      {"Functions.h", OutputKind::header, {{"functions", calls.render()}}, "FUNCTIONS_H"});
+  files.push_back({"selected_operators.yaml",
+                   OutputKind::data,
+                   {{"operators", operators}, {"et_kernel_metadata", kernel_metadata}}});
+  files.push_back({"kernel_count/executorch/runtime/kernel/selected_max_kernel_num.h",
+                   OutputKind::header,
+                   {{"kernel_count", std::to_string(count)}},
+                   "SELECTED_MAX_KERNEL_NUM_H"});
+  render_files(name(), library, files, common, options, diags, sink);
 }
 
 } // namespace

@@ -302,16 +302,8 @@ public:
     return registration_symbols(library, "");
   }
 
-  std::vector<OutputFile> outputs(const LibrarySpec& library) const override {
-    const std::string dir = library.name + "/";
-    return {{dir + "RegisterKernels.h", OutputKind::header, ""},
-            {dir + "RegisterKernels.cpp", OutputKind::source, ""},
-            {dir + "KernelSources.cpp", OutputKind::source, ""},
-            {dir + "NativeFunctions.h", OutputKind::header, ""}};
-  }
-
-  std::vector<OutputFile> generate(const ir::Module& module, const LibrarySpec& library,
-                                   const Options& options, Problems& problems) const override;
+  void generate(const ir::Module& module, const LibrarySpec& library, const Options& options,
+                Problems& problems, OutputSink& sink) const override;
 
 private:
   const ir::Fields fields_{
@@ -337,8 +329,8 @@ std::string indented(const std::vector<std::string>& items, const char* indent) 
   return out;
 }
 
-std::vector<OutputFile> TorchTarget::generate(const ir::Module& module, const LibrarySpec& library,
-                                              const Options& options, Problems& problems) const {
+void TorchTarget::generate(const ir::Module& module, const LibrarySpec& library,
+                           const Options& options, Problems& problems, OutputSink& sink) const {
   diag::Diagnostics& diags = problems.diagnostics();
   const Symbols symbols = this->symbols(library);
   std::vector<std::string> wrappers;
@@ -444,16 +436,11 @@ std::vector<OutputFile> TorchTarget::generate(const ir::Module& module, const Li
   const TemplateEnv common = {{"generator", options.generator},
                               {"library", library.name},
                               {"sources_table", sources_table}};
-  std::vector<OutputFile> files = outputs(library);
-  render_files(name(), files,
-               {{{"include_guard", include_guard(library.name, "REGISTER_KERNELS_H")},
-                 {"declarations", register_declaration}},
-                {{"wrappers", wrappers}, {"registration", blocks}},
-                {{"kernel_sources", sources}},
-                {{"include_guard", include_guard(library.name, "NATIVE_FUNCTIONS_H")},
-                 {"declarations", declarations.blocks()}}},
-               common, options, diags);
-  return files;
+  render_files(name(), library,
+               registration_files(register_declaration,
+                                  {{"wrappers", wrappers}, {"registration", blocks}}, sources,
+                                  declarations),
+               common, options, diags, sink);
 }
 
 } // namespace
