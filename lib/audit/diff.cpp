@@ -122,18 +122,23 @@ std::string spelled(const schema::Return& r) {
 // sets.
 using KernelId = std::map<std::string, std::string, std::less<>>;
 
-// The first of `fields` that `id` sets; null for a kernel without any.
-const ir::Field* key_field(const KernelId& id, const ir::Fields& fields) {
+// A kernel's identity as a change shows it: by the first of `fields` it
+// sets; a kernel without any is the fallback, one kernel key more or fewer.
+struct ShownKey {
+  std::string change; // the field's IR key spelled with '-': "kernel-key"
+  std::string value;  // "" for the fallback
+  std::string text;   // "kernel key 'v1/6;0'"
+};
+ShownKey shown_key(const KernelId& id, const ir::Fields& fields) {
   for (const ir::Field& field : fields) {
-    if (id.contains(field.key))
-      return &field;
+    auto it = id.find(field.key);
+    if (it == id.end())
+      continue;
+    std::string change = field.key;
+    std::replace(change.begin(), change.end(), '_', '-');
+    return {change, it->second, field.noun + " " + q(it->second)};
   }
-  return nullptr;
-}
-
-std::string describe_id(const KernelId& id, const ir::Fields& fields) {
-  const ir::Field* field = key_field(id, fields);
-  return field != nullptr ? field->noun + " " + q(id.at(field->key)) : "the kernel without a key";
+  return {"kernel-key", "", "the kernel without a key"};
 }
 
 // Old and new arguments matched as diff.h describes.
@@ -325,36 +330,24 @@ void Differ::compare_operator(const Library& ol, const std::vector<const ir::Ker
     old_by_id.emplace(k->fields, k);
   for (const ir::Kernel* k : news)
     new_by_id.emplace(k->fields, k);
-  // "<field>-added", the field's IR key spelled with '-' ("kernel-key-added");
-  // a kernel without any field is one kernel key fewer or more.
-  auto key_class = [&](const KernelId& id, bool added) {
-    const ir::Field* field = key_field(id, fields_);
-    std::string name = field != nullptr ? field->key : "kernel_key";
-    std::replace(name.begin(), name.end(), '_', '-');
-    return name + (added ? "-added" : "-removed");
-  };
-  auto value_of = [&](const KernelId& id) {
-    const ir::Field* field = key_field(id, fields_);
-    return field != nullptr ? id.at(field->key) : std::string();
-  };
   std::vector<std::pair<const ir::Kernel*, const ir::Kernel*>> pairs;
   for (const auto& [id, k] : old_by_id) {
     if (auto it = new_by_id.find(id); it != new_by_id.end()) {
       pairs.emplace_back(k, it->second);
       continue;
     }
-    add(key_class(id, false), op,
-        fmt::format("{} of {} removed (C++ function {})", describe_id(id, fields_), op,
-                    k->cpp_function),
-        site(ol, value_of(id), k->location), std::nullopt);
+    const ShownKey key = shown_key(id, fields_);
+    add(key.change + "-removed", op,
+        fmt::format("{} of {} removed (C++ function {})", key.text, op, k->cpp_function),
+        site(ol, key.value, k->location), std::nullopt);
   }
   for (const auto& [id, k] : new_by_id) {
     if (old_by_id.contains(id))
       continue;
-    add(key_class(id, true), op,
-        fmt::format("{} of {} added (C++ function {})", describe_id(id, fields_), op,
-                    k->cpp_function),
-        std::nullopt, site(nl, value_of(id), k->location));
+    const ShownKey key = shown_key(id, fields_);
+    add(key.change + "-added", op,
+        fmt::format("{} of {} added (C++ function {})", key.text, op, k->cpp_function),
+        std::nullopt, site(nl, key.value, k->location));
   }
   // The schemas of kernels with one key; of the first kernels when none has.
   if (pairs.empty())
