@@ -42,10 +42,13 @@ const Field* Fields::by_annotation(std::string_view name) const {
   return nullptr;
 }
 
-std::string Fields::annotation_names() const {
+std::string Fields::annotation_names(std::string_view last) const {
   std::string names;
-  for (const Field& field : fields_)
-    names += (names.empty() ? "" : ", ") + field.annotation;
+  for (size_t i = 0; i < fields_.size(); ++i) {
+    if (i > 0)
+      names += i + 1 == fields_.size() ? last : ", ";
+    names += fields_[i].annotation;
+  }
   return names;
 }
 

@@ -45,6 +45,7 @@ struct Field {
 class Fields {
 public:
   Fields() = default;
+  // Each of `fields` added in turn (one that add() refuses is left out).
   explicit Fields(std::vector<Field> fields);
   // Adds `field`. One that is there already (same key, annotation name and
   // code) is not added twice: two targets may read one field. False (and
@@ -52,8 +53,9 @@ public:
   bool add(Field field);
   const Field* by_key(std::string_view key) const;
   const Field* by_annotation(std::string_view name) const;
-  // "key, dispatch": the annotation names, for messages.
-  std::string annotation_names() const;
+  // The annotation names, for messages: "key, dispatch", or with
+  // `last` before the last one, "key or dispatch".
+  std::string annotation_names(std::string_view last = ", ") const;
 
   auto begin() const { return fields_.begin(); }
   auto end() const { return fields_.end(); }

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <iterator>
 
 namespace opscan::kernel {
 namespace {
@@ -101,17 +100,6 @@ private:
   size_t pos_ = 0;
 };
 
-// "key or dispatch": the names `known` gives fields, for messages.
-std::string or_list(const ir::Fields& known) {
-  std::string names;
-  size_t left = std::distance(known.begin(), known.end());
-  for (const ir::Field& field : known) {
-    --left;
-    names += field.annotation + (left > 1 ? ", " : left == 1 ? " or " : "");
-  }
-  return names;
-}
-
 } // namespace
 
 const Annotation::Field* Annotation::field(std::string_view name) const {
@@ -159,7 +147,7 @@ ParsedAnnotation parse_annotation(std::string_view text, const ir::Fields& known
     auto name = lex.identifier();
     if (!name) {
       return fail(known.empty() ? "expected a field name"
-                                : "expected a field name (" + or_list(known) + ")");
+                                : "expected a field name (" + known.annotation_names(" or ") + ")");
     }
     if (known.by_annotation(*name) == nullptr) {
       return fail_at(field_at, "unknown OPSCAN_KERNEL field '" + *name + "' (known fields: " +

@@ -110,11 +110,11 @@ bool is_recordable_path(std::string_view path) {
 }
 
 std::string FragmentCache::key(const std::string& file, const std::vector<std::string>& args,
-                               const std::string& known_schemas_hash) {
+                               const std::string& extra) {
   std::string material = std::string(kHeader) + '\0' + std::string(support::opscan_version()) +
                          '\0' + libclang_version() + '\0';
   std::error_code ec;
-  material += std::filesystem::current_path(ec).string() + '\0' + file + '\0' + known_schemas_hash;
+  material += std::filesystem::current_path(ec).string() + '\0' + file + '\0' + extra;
   for (const char* variable : kIncludePathVariables) {
     // Set-but-empty and unset are told apart.
     const char* value = std::getenv(variable);

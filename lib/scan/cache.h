@@ -84,9 +84,10 @@ public:
   FragmentCache(std::filesystem::path dir, ir::Fields fields)
       : dir_(std::move(dir)), fields_(std::move(fields)) {}
 
-  // The key of one file's scan.
+  // The key of one file's scan; `extra` is what else it depends on
+  // (the scan's fields, the known schemas' hash).
   std::string key(const std::string& file, const std::vector<std::string>& args,
-                  const std::string& known_schemas_hash);
+                  const std::string& extra);
 
   // libclang's version (scan::libclang_version()), read from the cache when
   // it recorded it for the same library file, else from libclang (loading

@@ -50,9 +50,9 @@ struct ScanContext {
   const CompilationDatabase* db = nullptr;
   const kernel::KnownSchemas* known = nullptr;
   FragmentCache* cache = nullptr;
-  // Part of cache keys: the known-schemas file's hash, and the fields
-  // annotations may set (one a scan does not know is an error).
-  std::string known_hash;
+  // Part of cache keys: the fields annotations may set (one a scan does
+  // not know is an error) and the known-schemas file's hash.
+  std::string key_material;
   PchStore* pch_store = nullptr; // automatic precompiled headers, with a cache
 };
 
@@ -74,7 +74,7 @@ FileResult prepare(const ScanContext& context, const std::string& file, FilePlan
   // Only clean scans are cached, so a hit has no diagnostics to replay.
   if (context.cache && result.diagnostics.empty()) {
     prepared.cache_key =
-        context.cache->key(prepared.command->file, prepared.command->args, context.known_hash);
+        context.cache->key(prepared.command->file, prepared.command->args, context.key_material);
     if (auto hit = context.cache->lookup(prepared.cache_key, prepared.command->file)) {
       result.fragment = std::move(hit->fragment);
       result.inputs = std::move(hit->inputs);
@@ -320,7 +320,7 @@ Result scan(const Options& options) {
         [&] { known = kernel::load_known_schemas(*options.schemas_file, known_diagnostics); });
   ScanContext context{options, db.get(), nullptr, nullptr, {}};
   for (const ir::Field& field : options.fields)
-    context.known_hash += '\0' + field.annotation + '=' + field.key + ':' + field.code;
+    context.key_material += '\0' + field.annotation + '=' + field.key + ':' + field.code;
   if (cache) {
     context.cache = &*cache;
     if (options.schemas_file) {
@@ -329,7 +329,7 @@ Result scan(const Options& options) {
       // key by: without it, the key would be that of a scan without schemas.
       if (hash.empty())
         context.cache = nullptr;
-      context.known_hash += '\0' + hash;
+      context.key_material += '\0' + hash;
     }
   }
   const size_t files = options.files.size();

@@ -52,6 +52,16 @@ ir::Module two_kernels() {
       {torch_neg_out("my_ops"), at(torch_kernel("aten::abs(Tensor self) -> Tensor", "t::abs"), 3)});
 }
 
+TEST(AddedTarget, ItsFieldsJoinTheRegistrysInTheTargetsOrder) {
+  const emit::TargetRegistry targets = with_listing();
+  EXPECT_EQ(targets.fields().annotation_names(), "key, note, dispatch");
+  EXPECT_EQ(emit::builtin_targets().fields().annotation_names(), "key, dispatch");
+  // Two targets reading one field (the same definition) share it.
+  emit::TargetRegistry two = with_listing();
+  EXPECT_TRUE(two.add(emit::make_listing_target("listing2")));
+  EXPECT_EQ(two.fields().annotation_names(), "key, note, dispatch");
+}
+
 TEST(AddedTarget, TheRegistryCopyHasItAndTheBuiltInOneDoesNot) {
   const emit::TargetRegistry targets = with_listing();
   EXPECT_EQ(targets.names(), (Names{"executorch", "listing", "torch"}));
