@@ -19,8 +19,8 @@ std::optional<long> number(std::string_view text, size_t& pos) {
   return value;
 }
 
-} // namespace
-
+// The tensor arguments of `kernel` a key has one entry for: plain tensors
+// are required, optional ones may be left out (required, all).
 std::pair<size_t, size_t> key_tensors(const ir::Kernel& kernel) {
   size_t required = 0, all = 0;
   for (const ir::Argument& a : kernel.arguments) {
@@ -32,6 +32,8 @@ std::pair<size_t, size_t> key_tensors(const ir::Kernel& kernel) {
   }
   return {required, all};
 }
+
+} // namespace
 
 const ir::Field& kernel_key_field() {
   static const ir::Field field{

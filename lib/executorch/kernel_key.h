@@ -18,10 +18,6 @@ namespace opscan::executorch {
 inline constexpr const char* kKernelKeyField = "kernel_key";
 const ir::Field& kernel_key_field();
 
-// The tensor arguments of `kernel` a key has one entry for: plain tensors
-// are required, optional ones may be left out (required, all).
-std::pair<size_t, size_t> key_tensors(const ir::Kernel& kernel);
-
 struct KernelKeyError {
   size_t offset = 0; // in the key
   std::string message;

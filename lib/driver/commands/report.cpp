@@ -29,17 +29,16 @@ Status run(const Args& args, Session& session) {
     status = worst(status, read_ir_inputs(path, irs, session));
   if (status != Status::ok)
     return status;
-  audit::Libraries libraries = audit::group_libraries(irs, emit::builtin_targets().fields());
+  const ir::Fields& fields = emit::builtin_targets().fields();
+  audit::Libraries libraries = audit::group_libraries(irs, fields);
   if (status = session.report(libraries.diagnostics); status != Status::ok)
     return status;
   std::optional<audit::Coverage> coverage;
   if (list)
     coverage = audit::coverage_of(libraries.libraries, *list, args.against);
-  const std::string report = args.format == "json"
-                                 ? audit::render_report_json(libraries.libraries, coverage,
-                                                             emit::builtin_targets().fields())
-                                 : audit::render_report_markdown(libraries.libraries, coverage,
-                                                                 emit::builtin_targets().fields());
+  const std::string report =
+      args.format == "json" ? audit::render_report_json(libraries.libraries, coverage, fields)
+                            : audit::render_report_markdown(libraries.libraries, coverage, fields);
   if (args.output.empty()) {
     session.out(report);
   } else {
