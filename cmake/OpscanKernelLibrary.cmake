@@ -9,7 +9,7 @@
 #     [OPERATORS <ns::op.overload>...]  # register only these
 #     [COMPILE_OPTIONS <option>...]     # PRIVATE compile options
 #     [DISPATCH_KEY <key>]         # torch only; default CPU
-#     [SCHEMAS <file>]             # known operator schemas (opscan --schemas)
+#     [SCHEMAS <file>...]          # known operator schemas (opscan --schemas, each)
 #     [SCAN_PCH <header>]          # precompiled once for the scans (see below)
 #     [NO_PROFILING]               # no per-operator profiling calls (opscan --no-profiling)
 #     [STATIC|SHARED])             # default: BUILD_SHARED_LIBS
@@ -176,7 +176,7 @@ endfunction()
 function(opscan_add_kernel_library target)
   set(caller "opscan_add_kernel_library(${target})")
   cmake_parse_arguments(PARSE_ARGV 1 arg "STATIC;SHARED;NO_PROFILING"
-    "TARGET;REGISTRATION;LIB_NAME;DISPATCH_KEY;SCHEMAS;SCAN_PCH" "SOURCES;OPERATORS;COMPILE_OPTIONS")
+    "TARGET;REGISTRATION;LIB_NAME;DISPATCH_KEY;SCAN_PCH" "SOURCES;OPERATORS;COMPILE_OPTIONS;SCHEMAS")
   if(arg_UNPARSED_ARGUMENTS)
     list(JOIN arg_UNPARSED_ARGUMENTS ", " unknown)
     message(FATAL_ERROR "${caller}: unknown arguments: ${unknown}")
@@ -262,10 +262,10 @@ function(opscan_add_kernel_library target)
   _opscan_write_flags_file(${target} "${flags_file}")
   set(opscan_exe opscan::opscan $<TARGET_FILE:opscan::opscan>)
   set(scan_options --flags-file "${flags_file}")
-  if(DEFINED arg_SCHEMAS)
-    get_filename_component(schemas "${arg_SCHEMAS}" ABSOLUTE)
+  foreach(schemas IN LISTS arg_SCHEMAS)
+    get_filename_component(schemas "${schemas}" ABSOLUTE)
     list(APPEND scan_options --schemas "${schemas}")
-  endif()
+  endforeach()
 
   set(scan_depends "${flags_file}" ${opscan_exe})
   set(absolute_sources)

@@ -37,10 +37,14 @@ void add_scan_options(CLI::App& cmd, driver::ScanArgs& args, Commands& c) {
   cmd.add_option("files", args.files, "Kernel source files")->required();
   cmd.add_option("-p", args.build_dir, "Build directory holding compile_commands.json");
   cmd.add_option("-j,--jobs", args.jobs, "Parallel parse jobs (default: one per core)");
-  cmd.add_option("--schemas", args.schemas_file,
+  // One file per occurrence, as --operators.
+  cmd.add_option("--schemas", args.schemas_files,
                  "File of known operator schemas: one per line, or operator YAML "
-                 "(native_functions.yaml, functions.yaml); kernels annotated with only a known "
-                 "operator's name are checked against its schema");
+                 "(native_functions.yaml, functions.yaml, custom_ops.yaml); repeat it for "
+                 "several. Kernels annotated with only a known operator's name are checked "
+                 "against its schema; those of an operator no file knows get a warning")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd.add_option("--cache", args.cache_dir,
                  "Directory caching each file's IR fragment (unchanged files are not parsed "
                  "again) and the precompiled leading #include lines that files share");
@@ -186,7 +190,8 @@ CLI::App* add_import_yaml_command(CLI::App& app, Commands& c) {
   cmd->add_flag("--dry-run", args.dry_run, "Report what would be annotated, writing nothing");
   cmd->footer("Example:\n  opscan import-yaml kernels/functions.yaml kernels/op_*.cpp -- "
               "-Iinclude\n  opscan run kernels/op_*.cpp --schemas native_functions.yaml "
-              "--registration named --lib portable -o gen -- -Iinclude");
+              "--schemas kernels/functions.yaml --registration named --lib portable -o gen -- "
+              "-Iinclude");
   return cmd;
 }
 

@@ -169,4 +169,34 @@ std::optional<KnownSchemas> load_known_schemas(const std::string& path, diag::Di
   return known;
 }
 
+std::optional<KnownSchemas> load_known_schemas(const std::vector<std::string>& paths,
+                                               diag::Diagnostics& diags) {
+  KnownSchemas merged;
+  bool ok = true;
+  for (const std::string& path : paths) {
+    std::optional<KnownSchemas> known = load_known_schemas(path, diags);
+    if (!known) {
+      ok = false;
+      continue;
+    }
+    for (auto& [name, schema] : *known) {
+      auto [first, fresh] = merged.try_emplace(name, std::move(schema)); // kept when not fresh
+      if (fresh || first->second.schema == schema.schema)
+        continue;
+      auto place = [](const diag::Location& at) { return fmt::format("{}:{}", at.file, at.line); };
+      auto d = diag::make_error(
+          "opscan-known-schemas-conflict", schema.where,
+          fmt::format("the schemas files disagree on {}: {} gives '{}', {} gives '{}'", name.str(),
+                      place(schema.where), schema.schema.str(), place(first->second.where),
+                      first->second.schema.str()));
+      d.notes.push_back({"the other schema of " + name.str(), first->second.where});
+      diags.push_back(std::move(d));
+      ok = false;
+    }
+  }
+  if (!ok)
+    return std::nullopt;
+  return merged;
+}
+
 } // namespace opscan::kernel

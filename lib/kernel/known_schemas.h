@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace opscan::kernel {
 
@@ -36,5 +37,15 @@ using KnownSchemas = std::map<schema::OperatorName, KnownSchema>;
 // cannot be derived are skipped, reported together in one note. Nullopt
 // with an error when the file cannot be read or is not operator YAML.
 std::optional<KnownSchemas> load_known_schemas(const std::string& path, diag::Diagnostics& diags);
+
+// Reads every file of `paths` (as above) into one set: a library's
+// operators may be spread over several (native_functions.yaml for aten's,
+// functions.yaml or custom_ops.yaml for its own). An operator two files
+// give the same schema is known at the first; two different schemas are an
+// error at the later one naming both places (opscan-known-schemas-conflict),
+// every such operator reported. Nullopt with the errors when a file cannot
+// be read or files disagree.
+std::optional<KnownSchemas> load_known_schemas(const std::vector<std::string>& paths,
+                                               diag::Diagnostics& diags);
 
 } // namespace opscan::kernel

@@ -274,6 +274,20 @@ private:
     return schema;
   }
 
+  // Schemas files were given and none knows the operator: the inferred
+  // schema may not be the operator's (its names, defaults, keyword-only
+  // arguments), which would otherwise go unsaid.
+  void unknown_warning(const schema::Schema& inferred) {
+    std::string message = "kernel '" + sig_.qualified_name + "': " + op_.str() +
+                          " is in none of the schemas files given: its schema is inferred "
+                          "from the signature";
+    if (op_.ns == "aten")
+      message += " (aten's schemas are in PyTorch's native_functions.yaml)";
+    auto d = diag::make_warning("opscan-schema-unknown", sig_.location, std::move(message));
+    d.notes.push_back({"schema inferred from the signature: " + inferred.str(), sig_.location});
+    out_.diagnostics.push_back(std::move(d));
+  }
+
   // Whether the signature (read as `as_read`) fits `reference`, the
   // declared schema or `known`'s; false after reporting how it does not,
   // with the fix that makes it fit.
@@ -368,6 +382,8 @@ private:
       as_read = read_signature(op_, read.params, read.ret);
     else if (!(as_read = inferred_schema(read)))
       return std::nullopt;
+    if (known_ && !declared_ && !known)
+      unknown_warning(*as_read);
     const schema::Schema* used = &*as_read;
     ir::SchemaOrigin origin = ir::SchemaOrigin::inferred;
     if (declared_ || known) {

@@ -101,7 +101,8 @@ struct Built {
 // The kernel `signature` declares, with its schema: declared in the
 // annotation, else the operator's in `known` (may be null), else inferred;
 // a declared or known schema is checked against the signature (with a
-// fix-it that rewrites a declared one to fit). The annotation may set the
+// fix-it that rewrites a declared one to fit). Inferred though `known` is
+// given: a warning (opscan-schema-unknown). The annotation may set the
 // `fields` given, each checked as it defines, an error at its value.
 Built build_kernel(const Signature& signature, const KnownSchemas* known, const ir::Fields& fields);
 

@@ -113,8 +113,11 @@ Json to_json(const AnalyzerOptions& options) {
   // Paths as URIs, as in requests.
   if (options.compilation_database_dir)
     out["compilationDatabasePath"] = uri_of_path(*options.compilation_database_dir);
-  if (options.schemas)
-    out["schemas"] = uri_of_path(*options.schemas);
+  if (!options.schemas.empty()) {
+    out["schemas"] = Json::array();
+    for (const std::string& schemas : options.schemas)
+      out["schemas"].push_back(uri_of_path(schemas));
+  }
   return out;
 }
 
@@ -132,7 +135,14 @@ AnalyzerOptions analyzer_options(const Json& json) {
     return uri ? path_of_uri(*uri) : std::nullopt;
   };
   options.compilation_database_dir = path("compilationDatabasePath");
-  options.schemas = path("schemas");
+  if (json.contains("schemas") && json.at("schemas").is_array()) {
+    for (const Json& uri : json.at("schemas")) {
+      if (uri.is_string()) {
+        if (auto schemas = path_of_uri(uri.get<std::string>()))
+          options.schemas.push_back(*schemas);
+      }
+    }
+  }
   if (auto target = text("target"); target && emit::builtin_targets().find(*target))
     options.target = *target;
   options.encoding = text("encoding") == "utf-8" ? Encoding::utf8 : Encoding::utf16;
@@ -149,11 +159,11 @@ struct Analyzer::State {
 
   explicit State(AnalyzerOptions o)
       : options(std::move(o)), workspace(options.compilation_database_dir) {
-    if (options.schemas) {
+    if (!options.schemas.empty()) {
       diag::Diagnostics problems;
-      known = kernel::load_known_schemas(*options.schemas, problems);
+      known = kernel::load_known_schemas(options.schemas, problems);
       for (const diag::Diagnostic& d : problems)
-        note(1, "opscan: " + *options.schemas + ": " + d.message);
+        note(1, "opscan: " + d.location.file + ": " + d.message);
     }
   }
 

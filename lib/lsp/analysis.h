@@ -27,6 +27,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace opscan::lsp {
 
@@ -34,7 +35,7 @@ namespace opscan::lsp {
 // client's initializationOptions).
 struct AnalyzerOptions {
   std::optional<std::string> compilation_database_dir;
-  std::optional<std::string> schemas; // a known-schemas file
+  std::vector<std::string> schemas;           // known-schemas files
   std::string target = emit::kDefaultTarget;  // for files no generated library holds
   Encoding encoding = Encoding::utf16;
 };

@@ -178,8 +178,15 @@ AnalyzerOptions Server::State::read_options(const Json& params) {
   if (given.contains("target") && given["target"].is_string() &&
       emit::builtin_targets().find(given["target"].get<std::string>()))
     analyzer.target = given["target"].get<std::string>();
+  // A file, or a list of them.
   if (given.contains("schemas") && given["schemas"].is_string())
-    analyzer.schemas = given["schemas"].get<std::string>();
+    analyzer.schemas = {given["schemas"].get<std::string>()};
+  if (given.contains("schemas") && given["schemas"].is_array()) {
+    for (const Json& schemas : given["schemas"]) {
+      if (schemas.is_string())
+        analyzer.schemas.push_back(schemas.get<std::string>());
+    }
+  }
   return analyzer;
 }
 

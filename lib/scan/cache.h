@@ -4,7 +4,7 @@
 // What the cache trusts. An entry is used only when all of this holds:
 // - its key matches: opscan's and libclang's versions, the working
 //   directory, the file, its full argument list (which holds -resource-dir,
-//   --sysroot / -isysroot and every include directory), the known-schemas
+//   --sysroot / -isysroot and every include directory), each known-schemas
 //   file's hash, and the environment variables that add include directories
 //   (CPATH, C_INCLUDE_PATH, CPLUS_INCLUDE_PATH, OBJC_INCLUDE_PATH,
 //   OBJCPLUS_INCLUDE_PATH);
@@ -85,7 +85,7 @@ public:
       : dir_(std::move(dir)), fields_(std::move(fields)) {}
 
   // The key of one file's scan; `extra` is what else it depends on
-  // (the scan's fields, the known schemas' hash).
+  // (the scan's fields, the known-schemas files' hashes).
   std::string key(const std::string& file, const std::vector<std::string>& args,
                   const std::string& extra);
 

@@ -51,7 +51,7 @@ struct ScanContext {
   const kernel::KnownSchemas* known = nullptr;
   FragmentCache* cache = nullptr;
   // Part of cache keys: the fields annotations may set (one a scan does
-  // not know is an error) and the known-schemas file's hash.
+  // not know is an error) and the known-schemas files' hashes.
   std::string key_material;
   PchStore* pch_store = nullptr; // automatic precompiled headers, with a cache
 };
@@ -315,18 +315,18 @@ Result scan(const Options& options) {
   std::optional<kernel::KnownSchemas> known;
   diag::Diagnostics known_diagnostics;
   std::jthread known_loader;
-  if (options.schemas_file)
+  if (!options.schemas_files.empty())
     known_loader = std::jthread(
-        [&] { known = kernel::load_known_schemas(*options.schemas_file, known_diagnostics); });
+        [&] { known = kernel::load_known_schemas(options.schemas_files, known_diagnostics); });
   ScanContext context{options, db.get(), nullptr, nullptr, {}};
   for (const ir::Field& field : options.fields)
     context.key_material += '\0' + field.annotation + '=' + field.key + ':' + field.code;
   if (cache) {
     context.cache = &*cache;
-    if (options.schemas_file) {
-      const std::string hash = cache->hash_of(*options.schemas_file);
+    for (const std::string& schemas : options.schemas_files) {
+      const std::string hash = cache->hash_of(schemas);
       // A schemas file that is not a regular file (a pipe) has no hash to
-      // key by: without it, the key would be that of a scan without schemas.
+      // key by: without it, the key would be that of a scan without it.
       if (hash.empty())
         context.cache = nullptr;
       context.key_material += '\0' + hash;

@@ -19,10 +19,11 @@ struct Options {
   std::optional<std::string> build_dir; // read compile_commands.json from here (-p)
   std::vector<std::string> extra_args;  // compiler arguments (after "--")
   unsigned jobs = 0;                    // worker threads; 0: one per core
-  // A file of known operator schemas (load_known_schemas: one per line as
+  // Files of known operator schemas (load_known_schemas: one per line as
   // PyTorch prints them, or operator YAML); kernels annotated with only the
-  // name of a known operator are checked against its schema.
-  std::optional<std::string> schemas_file;
+  // name of a known operator are checked against its schema, and, given
+  // files, those of an operator none knows get a warning.
+  std::vector<std::string> schemas_files;
   // A directory caching each file's fragment: files whose inputs did not
   // change since they were scanned with the same arguments are not parsed.
   std::optional<std::string> cache_dir;

@@ -750,6 +750,41 @@ TEST(Cli, SchemasFileChecksKernelsNamedOnly) {
   }
 }
 
+// Issue 26, finding 2: --schemas once per file, every file counts, and an
+// operator none knows is a warning, not silence.
+TEST(Cli, SchemasFromEveryFileGiven) {
+  const std::string native = " --schemas test/data/schemas_yaml/native_functions.yaml";
+  const std::string et = " --schemas test/data/schemas_yaml/et_functions.yaml";
+  const std::string source = " test/data/schemas_yaml/dim_order_kernels.cpp ";
+  const std::string upstream =
+      "dim_order_ops::_clone_dim_order.out(Tensor self, *, bool non_blocking=False, int[]? "
+      "dim_order=None, Tensor(a!) out) -> Tensor(a!)";
+  TempDir out;
+  const fs::path ir = out.path() / "ir.json";
+  for (const std::string& command :
+       {"scan -o '" + ir.string() + "'",
+        "run --registration named --lib ops -o '" + out.path().string() + "'"}) {
+    SCOPED_TRACE(command);
+    RunResult alone = opscan(command + native + source + kFlags);
+    EXPECT_EQ(alone.exit_code, 0) << alone.err;
+    EXPECT_NE(alone.err.find("test/data/schemas_yaml/dim_order_kernels.cpp:11:9: warning: kernel "
+                             "'dim_order_kernels::clone_dim_order_out': "
+                             "dim_order_ops::_clone_dim_order.out is in none of the schemas files "
+                             "given: its schema is inferred from the signature "
+                             "[opscan-schema-unknown]"),
+              std::string::npos)
+        << alone.err;
+    RunResult both = opscan(command + native + et + source + kFlags);
+    EXPECT_EQ(both.exit_code, 0) << both.err;
+    EXPECT_EQ(both.err.find("opscan-schema-unknown"), std::string::npos) << both.err;
+  }
+  // run wrote its library's IR last: the upstream schema.
+  const std::string library = read_file(out.path() / "ops" / "ir.json");
+  EXPECT_NE(library.find("\"schema\": \"" + upstream + "\""), std::string::npos) << library;
+  EXPECT_NE(read_file(out.path() / "ops" / "NativeFunctions.h").find("// " + upstream + "\n"),
+            std::string::npos);
+}
+
 // ---------------------------------------------------------------------------
 // Several libraries in one run: `generate` given library IRs (<lib>/ir.json)
 // and no --lib regenerates each into its own directory.

@@ -1,8 +1,9 @@
 # The executorch target without compiling anything against ExecuTorch:
 # configure, run the generation step only, then check that every file opscan
 # generated is a source of the target and that the include directory is a
-# usage requirement, in the build tree and in the exported targets. Last,
-# OPERATORS selects what is registered.
+# usage requirement, in the build tree and in the exported targets. Then
+# OPERATORS selects what is registered, and SCHEMAS gives known schemas
+# from several files.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 start_test()
 set(build ${WORK_DIR}/build)
@@ -52,3 +53,15 @@ file(READ ${include_dir}/portable/selected_operators.yaml selected)
 expect_contains("${selected}" "demo::triple.out:" "selected operators")
 expect_contains("${selected}" "demo::mean.out:" "selected operators")
 expect_no_match("${selected}" "demo::sum_dims.out|demo::pick" "selected operators")
+
+# SCHEMAS: every file counts; a kernel of an operator none knows warns.
+file(WRITE ${WORK_DIR}/triple.txt
+     "demo::triple.out(Tensor input, *, Tensor(a!) result) -> Tensor(a!)\n")
+file(WRITE ${WORK_DIR}/mean.yaml
+     "- func: demo::mean.out(Tensor self, int[]? dims=None, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)\n")
+run(out ${CMAKE_COMMAND} ${build} -DSELECTED= -DSCHEMAS=${WORK_DIR}/triple.txt,${WORK_DIR}/mean.yaml)
+run(out ${CMAKE_COMMAND} --build ${build} --target portable_kernels.opscan/generate.stamp)
+expect_match("${out}" "warning: kernel 'example::reduce::sum_dims_out': demo::sum_dims.out is in none of the schemas files given[^\n]*\\[opscan-schema-unknown\\]" "build")
+file(READ ${include_dir}/portable/NativeFunctions.h declarations)
+expect_contains("${declarations}" "// demo::triple.out(Tensor input, *, Tensor(a!) result) -> Tensor(a!)" "known schemas")
+expect_contains("${declarations}" "// demo::mean.out(Tensor self, int[]? dims=None, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)" "known schemas")

@@ -43,8 +43,7 @@ Status scan_into(const ScanArgs& args, Session& session, ir::Module& module,
   if (!options)
     return Status::failure;
   options->jobs = args.jobs;
-  if (!args.schemas_file.empty())
-    options->schemas_file = args.schemas_file;
+  options->schemas_files = args.schemas_files;
   if (!args.cache_dir.empty())
     options->cache_dir = args.cache_dir;
   options->auto_pch = !args.no_auto_pch;
@@ -61,8 +60,8 @@ Status scan_into(const ScanArgs& args, Session& session, ir::Module& module,
 
 std::vector<RoleFile> option_inputs(const ScanArgs& args, const Session& session) {
   std::vector<RoleFile> inputs;
-  if (!args.schemas_file.empty())
-    inputs.push_back({"--schemas", args.schemas_file});
+  for (const std::string& schemas : args.schemas_files)
+    inputs.push_back({"--schemas", schemas});
   if (!args.flags_file.empty())
     inputs.push_back({"--flags-file", args.flags_file});
   if (!args.build_dir.empty())

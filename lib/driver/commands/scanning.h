@@ -16,7 +16,7 @@ namespace opscan::driver {
 struct ScanArgs {
   std::vector<std::string> files;
   std::string build_dir;    // -p: holds compile_commands.json
-  std::string schemas_file; // --schemas
+  std::vector<std::string> schemas_files; // --schemas, each
   std::string cache_dir;    // --cache
   std::string flags_file;   // --flags-file
   unsigned jobs = 0;        // -j; 0: one per core

@@ -254,5 +254,59 @@ TEST(KnownSchemasYaml, FormatByNameOrFirstCharacter) {
   }
 }
 
+// Several files (--schemas given more than once): one set.
+TEST(KnownSchemasFiles, EveryFileCountsAndTheSameSchemaTwiceIsFine) {
+  TempDir dir;
+  const std::string neg = "aten::neg(Tensor self) -> Tensor\n";
+  const std::string a = dir.write("a.txt", neg);
+  const std::string b = dir.write("b.yaml", "- func: neg(Tensor self) -> Tensor\n"
+                                            "- func: my::scale.out(Tensor self, float f=1.0, *, "
+                                            "Tensor(a!) out) -> Tensor(a!)\n");
+  diag::Diagnostics diags;
+  const auto known = load_known_schemas(std::vector<std::string>{a, b}, diags);
+  ASSERT_TRUE(known);
+  EXPECT_TRUE(diags.empty()) << describe(diags);
+  EXPECT_EQ(printed(*known),
+            (std::map<std::string, std::string>{
+                {"aten::neg", "aten::neg(Tensor self) -> Tensor"},
+                {"my::scale.out",
+                 "my::scale.out(Tensor self, float f=1.0, *, Tensor(a!) out) -> Tensor(a!)"}}));
+  // Known where the first file gives it.
+  EXPECT_EQ(known->at(parsed_schema("aten::neg() -> ()").name).where.file, a);
+}
+
+TEST(KnownSchemasFiles, TwoSchemasOfOneOperatorAreAnErrorNamingBoth) {
+  TempDir dir;
+  const std::string a = dir.write("a.txt", "# mine\naten::neg(Tensor self) -> Tensor\n"
+                                           "aten::abs(Tensor self) -> Tensor\n");
+  const std::string b = dir.write("b.yaml", "- func: abs(Tensor self) -> Tensor\n"
+                                            "- func: neg(Tensor input) -> Tensor\n");
+  diag::Diagnostics diags;
+  EXPECT_FALSE(load_known_schemas(std::vector<std::string>{a, b}, diags));
+  ASSERT_EQ(diags.size(), 1u) << describe(diags);
+  const diag::Diagnostic& d = diags[0];
+  EXPECT_EQ(d.severity, diag::Severity::error);
+  EXPECT_EQ(d.code, "opscan-known-schemas-conflict");
+  EXPECT_EQ(d.location.file, b);
+  EXPECT_EQ(d.location.line, 2u);
+  EXPECT_EQ(d.location.column, 9u);
+  EXPECT_EQ(d.message, "the schemas files disagree on aten::neg: " + b +
+                           ":2 gives 'aten::neg(Tensor input) -> Tensor', " + a +
+                           ":2 gives 'aten::neg(Tensor self) -> Tensor'");
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_EQ(d.notes[0].message, "the other schema of aten::neg");
+  EXPECT_EQ(d.notes[0].location.file, a);
+  EXPECT_EQ(d.notes[0].location.line, 2u);
+}
+
+TEST(KnownSchemasFiles, AFileThatCannotBeReadStopsTheSet) {
+  TempDir dir;
+  const std::string a = dir.write("a.txt", "aten::neg(Tensor self) -> Tensor\n");
+  diag::Diagnostics diags;
+  EXPECT_FALSE(load_known_schemas(std::vector<std::string>{a, dir.file("missing.txt")}, diags));
+  ASSERT_EQ(diags.size(), 1u) << describe(diags);
+  EXPECT_EQ(diags[0].code, "opscan-io");
+}
+
 } // namespace
 } // namespace opscan::kernel

@@ -344,6 +344,23 @@ TEST(BuildKernel, OperatorsTheKnownSchemasLackAreInferred) {
   Built built = build(signature(R"x("t::add.out")x", add_parameters()), &known);
   ASSERT_TRUE(built.kernel) << describe(built.diagnostics);
   EXPECT_EQ(built.kernel->schema_origin, ir::SchemaOrigin::inferred);
+  // Said, at the kernel, with the schema inferred.
+  ASSERT_EQ(built.diagnostics.size(), 1u) << describe(built.diagnostics);
+  const diag::Diagnostic& d = built.diagnostics[0];
+  EXPECT_EQ(d.severity, diag::Severity::warning);
+  EXPECT_EQ(d.code, "opscan-schema-unknown");
+  EXPECT_EQ(d.location, built.kernel->location);
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_EQ(d.notes[0].message,
+            "schema inferred from the signature: " + built.kernel->schema().str());
+  // Not without known schemas, nor for a declared schema.
+  EXPECT_TRUE(build(signature(R"x("t::add.out")x", add_parameters()), nullptr).diagnostics.empty());
+  Built declared = build(signature(R"x("t::add.out(Tensor self, Tensor other, *, Scalar alpha=1, )x"
+                                   R"x(Tensor(a!) out) -> Tensor(a!)")x",
+                                   add_parameters()),
+                         &known);
+  ASSERT_TRUE(declared.kernel) << describe(declared.diagnostics);
+  EXPECT_TRUE(declared.diagnostics.empty()) << describe(declared.diagnostics);
 }
 
 TEST(BuildKernel, KnownSchemaMismatchNotesTheKnownSchemaWithoutFixIt) {

@@ -263,6 +263,17 @@ TEST(Server, ExitWithoutShutdownIsExitCodeOne) {
   EXPECT_EQ(uninitialized.server().exit_code(), 1);
 }
 
+// A compilation database in `dir` for the kernel file `path`, with opscan's
+// and its examples' headers.
+void write_database(const TempDir& dir, const std::string& path) {
+  const Json command = {{"directory", dir.path().string()},
+                        {"file", path},
+                        {"arguments",
+                         {"c++", "-std=c++17", "-I" OPSCAN_SOURCE_DIR "/include",
+                          "-I" OPSCAN_SOURCE_DIR "/examples/include", "-c", path}}};
+  dir.write("compile_commands.json", Json::array({command}).dump());
+}
+
 // A workspace with the language-server scenario's kernel file
 // (test/lsp/scenario) and a compilation database for it.
 struct KernelWorkspace {
@@ -273,12 +284,7 @@ struct KernelWorkspace {
       opscan::testing::read_file(std::string(OPSCAN_SOURCE_DIR) + "/test/lsp/scenario/kernels.cpp");
   KernelWorkspace() {
     dir.write("kernels.cpp", text);
-    const Json command = {{"directory", dir.path().string()},
-                          {"file", path},
-                          {"arguments",
-                           {"c++", "-std=c++17", "-I" OPSCAN_SOURCE_DIR "/include",
-                            "-I" OPSCAN_SOURCE_DIR "/examples/include", "-c", path}}};
-    dir.write("compile_commands.json", Json::array({command}).dump());
+    write_database(dir, path);
   }
   Json open_params() const {
     return {
@@ -426,6 +432,44 @@ TEST(Server, ADatabaseThatCannotBeUsedIsADiagnosticOnTheDocumentLocatedInTheData
                       logged.find(c.code) != std::string::npos);
     }
     EXPECT_TRUE(told) << "a log message naming the database and the problem";
+  }
+}
+
+// The schemas setting: a file, or a list of them (as --schemas, repeated).
+TEST(Server, TakesKnownSchemasFromEveryFileOfTheSetting) {
+  TempDir dir;
+  const std::string path = dir.file("k.cpp");
+  const std::string text =
+      "#include <opscan/annotations.h>\n"
+      "#include <opscan_examples/executorch_types.h>\n"
+      "using executorch::aten::Tensor;\n"
+      "using executorch::runtime::KernelRuntimeContext;\n"
+      "OPSCAN_KERNEL(\"demo::a.out\")\n"
+      "Tensor& a_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out);\n"
+      "OPSCAN_KERNEL(\"demo::b.out\")\n"
+      "Tensor& b_out(KernelRuntimeContext& ctx, const Tensor& self, Tensor& out);\n";
+  dir.write("k.cpp", text);
+  write_database(dir, path);
+  const std::string a =
+      dir.write("a.txt", "demo::a.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n");
+  const std::string b =
+      dir.write("b.yaml", "- func: demo::b.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n");
+  for (const auto& [setting, unknown] : std::vector<std::pair<Json, size_t>>{
+           {a, 1}, {Json::array({a}), 1}, {Json::array({a, b}), 0}}) {
+    SCOPED_TRACE(setting.dump());
+    Client client;
+    client.initialize(Json::object(), {{"schemas", setting}});
+    client.notify(
+        "textDocument/didOpen",
+        {{"textDocument",
+          {{"uri", uri_of_path(path)}, {"languageId", "cpp"}, {"version", 1}, {"text", text}}}});
+    const Json diagnostics = publication(client, uri_of_path(path))["diagnostics"];
+    ASSERT_EQ(diagnostics.size(), unknown) << diagnostics;
+    if (unknown == 1) {
+      EXPECT_EQ(diagnostics[0]["code"], "opscan-schema-unknown");
+      EXPECT_EQ(diagnostics[0]["severity"], 2);
+      EXPECT_EQ(diagnostics[0]["range"]["start"]["line"], 7);
+    }
   }
 }
 

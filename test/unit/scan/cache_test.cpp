@@ -205,21 +205,34 @@ TEST_F(FragmentCacheTest, AFlagChangeReparsesEverything) {
 }
 
 TEST_F(FragmentCacheTest, AChangedSchemasFileReparsesEverything) {
-  // Known schemas decide a kernel's schema: they are part of the key.
-  write("schemas.txt", "t::a.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n");
+  // Known schemas decide a kernel's schema: every file's content is part
+  // of the key.
+  const std::string out = ", *, Tensor(a!) out) -> Tensor(a!)\n";
+  write("schemas.txt", "t::a.out(Tensor self" + out);
+  write("more.txt", "t::b.out(Tensor self" + out + "t::c.out(Tensor self" + out);
   Options opts = options();
-  opts.schemas_file = path("schemas.txt").string();
+  opts.schemas_files = {path("schemas.txt").string(), path("more.txt").string()};
   Result cold = scan(opts);
   ASSERT_TRUE(cold.diagnostics.empty()) << describe(cold.diagnostics);
   EXPECT_EQ(cold.files_parsed, 3u);
   EXPECT_EQ(scan(opts).files_parsed, 0u);
-  write("schemas.txt", "t::a.out(Tensor input, *, Tensor(a!) result) -> Tensor(a!)\n");
+  for (const char* changed : {"schemas.txt", "more.txt"}) {
+    SCOPED_TRACE(changed);
+    write(changed, opscan::testing::read_file(path(changed)) + "# changed\n");
+    Result after = scan(opts);
+    EXPECT_TRUE(after.diagnostics.empty()) << describe(after.diagnostics);
+    EXPECT_EQ(after.files_parsed, 3u);
+    EXPECT_EQ(scan(opts).files_parsed, 0u);
+  }
+  write("more.txt", "t::b.out(Tensor input, *, Tensor(a!) result) -> Tensor(a!)\nt::c.out(Tensor "
+                    "self" +
+                        out);
   Result after = scan(opts);
   EXPECT_EQ(after.files_parsed, 3u);
-  const ir::Kernel* a = find_kernel(after.module, "t::a.out");
-  ASSERT_NE(a, nullptr);
-  EXPECT_EQ(a->schema_origin, ir::SchemaOrigin::known);
-  EXPECT_EQ(a->arguments[0].schema.name, "input");
+  const ir::Kernel* b = find_kernel(after.module, "t::b.out");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->schema_origin, ir::SchemaOrigin::known);
+  EXPECT_EQ(b->arguments[0].schema.name, "input");
 }
 
 TEST_F(FragmentCacheTest, ScansWithDiagnosticsAreNotCached) {

@@ -569,15 +569,21 @@ Result scan_known(std::vector<std::string> files, std::string schemas_file) {
     options.files.push_back(data_file(f));
   options.extra_args = kArgs;
   options.jobs = 1;
-  options.schemas_file = std::move(schemas_file);
+  options.schemas_files = {std::move(schemas_file)};
   return scan(options);
 }
 
 TEST(ScanKnownSchemas, MatchedKernelsHaveOriginKnown) {
   Result result = scan_known({"known.cpp"}, data_file("known_schemas.txt"));
-  // Only the note about the line outside the grammar.
-  ASSERT_EQ(result.diagnostics.size(), 1u) << describe(result.diagnostics);
-  const diag::Diagnostic& skipped = result.diagnostics[0];
+  // The note about the line outside the grammar, and the warning that
+  // t::other.out is not known.
+  ASSERT_EQ(result.diagnostics.size(), 2u) << describe(result.diagnostics);
+  auto with_code = [&](const std::string& code) {
+    auto it = std::find_if(result.diagnostics.begin(), result.diagnostics.end(),
+                           [&](const diag::Diagnostic& d) { return d.code == code; });
+    return it != result.diagnostics.end() ? *it : diag::Diagnostic{};
+  };
+  const diag::Diagnostic skipped = with_code("opscan-known-schemas-skipped");
   EXPECT_EQ(skipped.severity, diag::Severity::note);
   EXPECT_EQ(skipped.code, "opscan-known-schemas-skipped");
   EXPECT_EQ(skipped.location.line, 6u);
@@ -607,6 +613,15 @@ TEST(ScanKnownSchemas, MatchedKernelsHaveOriginKnown) {
   const ir::Kernel* other = find_kernel(result.module, "t::other.out");
   ASSERT_NE(other, nullptr);
   EXPECT_EQ(other->schema_origin, ir::SchemaOrigin::inferred);
+  const diag::Diagnostic unknown = with_code("opscan-schema-unknown");
+  EXPECT_EQ(unknown.severity, diag::Severity::warning);
+  EXPECT_EQ(unknown.code, "opscan-schema-unknown");
+  EXPECT_EQ(unknown.location, other->location);
+  EXPECT_EQ(unknown.message, "kernel 'known::other_out': t::other.out is in none of the schemas "
+                             "files given: its schema is inferred from the signature");
+  ASSERT_EQ(unknown.notes.size(), 1u);
+  EXPECT_EQ(unknown.notes[0].message,
+            "schema inferred from the signature: " + other->schema().str());
 }
 
 TEST(ScanKnownSchemas, WithoutTheFileTheSameKernelIsInferred) {
