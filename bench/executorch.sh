@@ -28,7 +28,9 @@
 #                     opscan's cold run of the same files, round by round
 #   --keep            keep the temporary work dir (path printed)
 #   $OPSCAN           use this opscan binary instead of building bench/build
-#   $OPSCAN_BENCH_SCHEMAS  with --executorch: a schemas file for --schemas
+#   $OPSCAN_BENCH_SCHEMAS  with --executorch: schemas files, each given with
+#                     --schemas, separated by ':' (PyTorch's native_functions.yaml
+#                     and DIR/kernels/portable/functions.yaml)
 #
 # The race runs the peer as ExecuTorch's tools/cmake/Codegen.cmake does, from
 # DIR: `PY -m codegen.tools.gen_oplist` on functions.yaml, then
@@ -99,7 +101,10 @@ else
   FLAGS="-x c++ -std=c++17 -I$WORK/inc -I$ET/runtime/core/portable_type/c10"
   FLAGS="$FLAGS -DC10_USING_CUSTOM_GENERATED_MACROS -I$REPO/include"
   mkdir kernels && cp "$ET"/kernels/portable/cpu/op_*.cpp kernels/
-  if [ -n "${OPSCAN_BENCH_SCHEMAS:-}" ]; then SCHEMAS=(--schemas "$(realpath "$OPSCAN_BENCH_SCHEMAS")"); fi
+  if [ -n "${OPSCAN_BENCH_SCHEMAS:-}" ]; then
+    IFS=: read -r -a schema_files <<<"$OPSCAN_BENCH_SCHEMAS"
+    for file in "${schema_files[@]}"; do SCHEMAS+=(--schemas "$(realpath "$file")"); done
+  fi
   # import-yaml reports the kernels it cannot place; the scan check below
   # decides which files stay.
   "$OPSCAN" import-yaml "$ET/kernels/portable/functions.yaml" kernels/op_*.cpp -- $FLAGS \
