@@ -81,6 +81,8 @@ const std::vector<CodeInfo>& all_codes() {
       {"opscan-kernel-conflict", "one function is annotated with two different specs"},
       {"opscan-kernel-key", "an ExecuTorch kernel key that is not well-formed"},
       {"opscan-known-schemas-conflict", "two --schemas files give one operator different schemas"},
+      {"opscan-known-schemas-more",
+       "the first 20 disagreements of --schemas files are shown, and the rest counted"},
       {"opscan-known-schemas-skipped", "entries of a --schemas file were skipped"},
       {"opscan-libname-all", "the library name 'all' is reserved for the unnamed default library"},
       {"opscan-libname-empty", "the library name is empty"},

@@ -172,6 +172,7 @@ std::optional<KnownSchemas> load_known_schemas(const std::string& path, diag::Di
 std::optional<KnownSchemas> load_known_schemas(const std::vector<std::string>& paths,
                                                diag::Diagnostics& diags) {
   KnownSchemas merged;
+  diag::Diagnostics conflicts;
   bool ok = true;
   for (const std::string& path : paths) {
     std::optional<KnownSchemas> known = load_known_schemas(path, diags);
@@ -190,10 +191,15 @@ std::optional<KnownSchemas> load_known_schemas(const std::vector<std::string>& p
                       place(schema.where), schema.schema.str(), place(first->second.where),
                       first->second.schema.str()));
       d.notes.push_back({"the other schema of " + name.str(), first->second.where});
-      diags.push_back(std::move(d));
+      conflicts.push_back(std::move(d));
       ok = false;
     }
   }
+  // Two releases of one file can disagree on hundreds: a screen of them,
+  // the first in the files.
+  diag::sort(conflicts);
+  conflicts = diag::capped(std::move(conflicts), 20, "opscan-known-schemas-more");
+  diags.insert(diags.end(), conflicts.begin(), conflicts.end());
   if (!ok)
     return std::nullopt;
   return merged;

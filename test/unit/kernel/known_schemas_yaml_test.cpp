@@ -299,6 +299,29 @@ TEST(KnownSchemasFiles, TwoSchemasOfOneOperatorAreAnErrorNamingBoth) {
   EXPECT_EQ(d.notes[0].location.line, 2u);
 }
 
+TEST(KnownSchemasFiles, TheFirstTwentyDisagreementsAreShownAndTheRestCounted) {
+  TempDir dir;
+  std::string mine, theirs;
+  for (int i = 0; i < 25; ++i) {
+    mine += "aten::op" + std::to_string(i) + "(Tensor self) -> Tensor\n";
+    theirs += "aten::op" + std::to_string(i) + "(Tensor input) -> Tensor\n";
+  }
+  const std::string a = dir.write("a.txt", mine);
+  const std::string b = dir.write("b.txt", theirs);
+  diag::Diagnostics diags;
+  EXPECT_FALSE(load_known_schemas(std::vector<std::string>{a, b}, diags));
+  ASSERT_EQ(diags.size(), 21u) << describe(diags);
+  for (size_t i = 0; i < 20; ++i) {
+    EXPECT_EQ(diags[i].code, "opscan-known-schemas-conflict");
+    EXPECT_EQ(diags[i].location.line, i + 1); // in the file's order
+  }
+  EXPECT_EQ(diags[20].code, "opscan-known-schemas-more");
+  EXPECT_EQ(diags[20].severity, diag::Severity::note);
+  EXPECT_EQ(diags[20].location.line, 21u);
+  EXPECT_EQ(diags[20].message,
+            "5 more opscan-known-schemas-conflict like those above are not shown, from here on");
+}
+
 TEST(KnownSchemasFiles, AFileThatCannotBeReadStopsTheSet) {
   TempDir dir;
   const std::string a = dir.write("a.txt", "aten::neg(Tensor self) -> Tensor\n");
