@@ -43,8 +43,8 @@ std::optional<KnownSchemas> load_known_schemas(const std::string& path, diag::Di
 // functions.yaml or custom_ops.yaml for its own). An operator two files
 // give the same schema is known at the first; two different schemas are an
 // error at the later one naming both places (opscan-known-schemas-conflict;
-// the first 20, then a note counting the rest). Nullopt with the errors when a file cannot
-// be read or files disagree.
+// the first 20, then a note counting the rest). Nullopt with the errors
+// when a file cannot be read or files disagree.
 std::optional<KnownSchemas> load_known_schemas(const std::vector<std::string>& paths,
                                                diag::Diagnostics& diags);
 
