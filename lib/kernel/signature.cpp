@@ -275,16 +275,18 @@ private:
   }
 
   // Schemas files were given and none knows the operator: the inferred
-  // schema may not be the operator's (its names, defaults, keyword-only
-  // arguments), which would otherwise go unsaid.
-  void unknown_warning(const schema::Schema& inferred) {
+  // schema (null when inference failed) may not be the operator's (its
+  // names, defaults, keyword-only arguments), which would otherwise go
+  // unsaid.
+  void unknown_warning(const schema::Schema* inferred) {
     std::string message = "kernel '" + sig_.qualified_name + "': " + op_.str() +
                           " is in none of the schemas files given: its schema is inferred "
                           "from the signature";
     if (op_.ns == "aten")
       message += " (aten's schemas are in PyTorch's native_functions.yaml)";
     auto d = diag::make_warning("opscan-schema-unknown", sig_.location, std::move(message));
-    d.notes.push_back({"schema inferred from the signature: " + inferred.str(), sig_.location});
+    if (inferred)
+      d.notes.push_back({"schema inferred from the signature: " + inferred->str(), sig_.location});
     out_.diagnostics.push_back(std::move(d));
   }
 
@@ -380,10 +382,14 @@ private:
     std::optional<schema::Schema> as_read;
     if (declared_ || known)
       as_read = read_signature(op_, read.params, read.ret);
-    else if (!(as_read = inferred_schema(read)))
-      return std::nullopt;
+    else
+      as_read = inferred_schema(read);
+    // Said even when inference fails: the file that knows the operator is
+    // then the likelier fix.
     if (known_ && !declared_ && !known)
-      unknown_warning(*as_read);
+      unknown_warning(as_read ? &*as_read : nullptr);
+    if (!as_read)
+      return std::nullopt;
     const schema::Schema* used = &*as_read;
     ir::SchemaOrigin origin = ir::SchemaOrigin::inferred;
     if (declared_ || known) {

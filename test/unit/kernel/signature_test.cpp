@@ -363,6 +363,19 @@ TEST(BuildKernel, OperatorsTheKnownSchemasLackAreInferred) {
   EXPECT_TRUE(declared.diagnostics.empty()) << describe(declared.diagnostics);
 }
 
+TEST(BuildKernel, AnUnknownOperatorWhoseInferenceFailsIsSaidToo) {
+  // Inference refuses 'in' (a schema keyword); the file that knows the
+  // operator would have named it: both are said.
+  const KnownSchemas known = known_schemas({"t::sub.out(Tensor self, *, Tensor(a!) out) -> ()"});
+  Built built = build(signature(R"x("t::neg.out")x", {tensor(10, "in"), out(11, "out")}), &known);
+  EXPECT_FALSE(built.kernel);
+  ASSERT_EQ(built.diagnostics.size(), 2u) << describe(built.diagnostics);
+  EXPECT_EQ(built.diagnostics[0].code, "opscan-schema-reserved-word");
+  EXPECT_EQ(built.diagnostics[1].code, "opscan-schema-unknown");
+  EXPECT_EQ(built.diagnostics[1].severity, diag::Severity::warning);
+  EXPECT_TRUE(built.diagnostics[1].notes.empty()); // no schema was inferred
+}
+
 TEST(BuildKernel, KnownSchemaMismatchNotesTheKnownSchemaWithoutFixIt) {
   const std::string known_text =
       "t::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)";
