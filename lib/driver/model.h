@@ -5,10 +5,11 @@
 #pragma once
 
 #include "driver/driver.h"
-#include "ir/ir.h"
 #include "executorch/program.h"
+#include "ir/ir.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,8 @@ struct ModelRow {
   std::string key;     // "" for calls without tensors
   std::string library; // "" when nothing serves it
   const ir::Kernel* kernel = nullptr;
-  bool fallback = false; // served by a kernel without key
+  bool fallback = false;  // served by a kernel without key
+  bool dim_order = false; // not served, and only the dim orders keep the closest key from it
 };
 
 // Whether the libraries serve every call of the program. Errors (at the
@@ -50,13 +52,20 @@ struct ModelRow {
 //   opscan-model-missing-operator    an operator no library implements
 //   opscan-model-missing-kernel-key  a key neither a kernel with it nor a
 //                                    fallback of the operator serves
+//   opscan-model-dim-order           such a key, whose closest key differs
+//                                    only in dim orders: names the arguments,
+//                                    their dim orders and that key
 //   opscan-model-served-twice        a kernel (operator and key) of a called
 //                                    operator that two libraries register
 // Notes: opscan-model-delegate (the program runs delegates: their backends
-// must be linked); a warning, opscan-model-library-target, for a library
+// must be linked); opscan-model-dim-order-fallback (a fallback kernel serves
+// a key with tensors not in the default dim order: whether it handles them
+// is known only when it runs, as ExecuTorch's portable kernels check dim
+// orders at run time); a warning, opscan-model-library-target, for a library
 // of another target than executorch (its kernels are not counted).
 struct ModelCheck {
   std::vector<ModelRow> rows; // by operator, then key (a key served twice has two rows)
+  std::set<std::string> missing_operators; // those no library implements
   diag::Diagnostics diagnostics;
   size_t libraries = 0; // those whose kernels count (the others are warned of)
 };

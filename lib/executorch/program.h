@@ -44,6 +44,7 @@ struct Call {
   size_t op_index = 0; // into Plan::operators
   std::vector<TensorMeta> tensors;
   Position position;
+  std::vector<size_t> tensor_args; // each tensor's position among the call's arguments
   friend bool operator==(const Call&, const Call&) = default;
 };
 
@@ -105,6 +106,9 @@ std::optional<uint64_t> program_size(std::string_view bytes);
 struct Need {
   std::set<std::string> keys;
   std::set<std::string> plans;
+  // Per key, the first call that builds it: its tensors and their argument
+  // positions, to name an argument whose dim order no kernel serves.
+  std::map<std::string, Call> first_call;
 };
 std::map<std::string, Need> needed_operators(const Program& program);
 

@@ -39,9 +39,20 @@ std::string model_json() {
   return read_file(kRepo / "test/data/pte/two_plans.json");
 }
 
+// The model with its 2-D float tensors made double (ScalarType 7).
+std::string f64_model_json() {
+  std::string json = model_json();
+  for (size_t at = 0;
+       (at = json.find("\"scalar_type\": 6, \"sizes\": [2, 3]", at)) != std::string::npos;)
+    json[at + 15] = '7';
+  return json;
+}
+
 // The libraries of a build, generated once for every test: "full" serves the
 // whole model but demo::seed, which "seed" has; "keyed" has only the float
-// kernel of aten::add.out; "relu" registers aten::relu again.
+// kernel of aten::add.out; "relu" registers aten::relu again; "overloads"
+// has aten::add.Scalar_out and aten::abs.out, not aten::add.out; "nchw" has
+// aten::add.out for contiguous 4-D tensors only.
 class ModelCli : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
@@ -49,7 +60,9 @@ protected:
     for (const auto& [lib, files] :
          {std::pair{"full", sources({"add", "add_f32", "add_f64", "misc"})},
           std::pair{"seed", sources({"seed"})}, std::pair{"keyed", sources({"add_f32", "misc"})},
-          std::pair{"relu", sources({"relu_again"})}}) {
+          std::pair{"relu", sources({"relu_again"})},
+          std::pair{"overloads", sources({"overloads", "misc"})},
+          std::pair{"nchw", sources({"add_nchw"})}}) {
       RunResult run = opscan(std::string("run") + files + " --registration named --lib " + lib +
                              " -o '" + dir_->file("gen") + "' " + kFlags);
       ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -107,14 +120,105 @@ TEST_F(ModelCli, CheckModelNamesAMissingOperator) {
       << run.out;
 }
 
+TEST_F(ModelCli, ASuggestionPrefersAnotherOverloadOfTheOperator) {
+  // aten::abs.out is two edits from aten::add.out, aten::add.Scalar_out
+  // seven: the other overload of the same operator is the better guess.
+  RunResult run = opscan("check --model " + model() + " " + ir("overloads") + " " + ir("seed"));
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find(": operator 'aten::add.out' (called by plans 'decode', 'forward') is in "
+                         "none of the libraries; did you mean 'aten::add.Scalar_out'? "
+                         "[opscan-model-missing-operator]"),
+            std::string::npos)
+      << run.err;
+}
+
+TEST_F(ModelCli, TheSummaryCountsOperatorsAndKernelKeysApart) {
+  // The model with double tensors against "keyed" (a float add.out, no
+  // fallback) alone: demo::seed is in no library (an operator), and
+  // add.out's double key is not served (a kernel key).
+  TempDir dir;
+  dir.write("f64.pte", opscan::testing::flatc_binary(f64_model_json()));
+  RunResult run = opscan("check --model '" + dir.file("f64.pte") + "' " + ir("keyed"));
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "operator       kernel key                  library  kernel\n"
+                     "aten::add.out  v1/7;0,1|7;0,1|7;0,1        -        MISSING\n"
+                     "aten::mul.out  v1/6;0,2,1|6;0,2,1|6;0,2,1  keyed    "
+                     "test/cli/inputs/model/misc.cpp:12 model::mul_out (fallback)\n"
+                     "aten::relu     v1/3;                       keyed    "
+                     "test/cli/inputs/model/misc.cpp:15 model::relu (fallback)\n"
+                     "demo::seed     (no tensors)                -        MISSING\n"
+                     "opscan: " +
+                         dir.file("f64.pte") +
+                         ": 4 operators, 4 kernel keys needed; 1 library checked: 1 operator not "
+                         "implemented, 1 kernel key not served\n");
+  // Only operators missing: no kernel key is counted for them.
+  RunResult ops = opscan("check --model " + model() + " " + ir("overloads"));
+  EXPECT_EQ(ops.exit_code, 1);
+  EXPECT_NE(ops.out.find(": 4 operators, 4 kernel keys needed; 1 library checked: 2 operators "
+                         "not implemented\n"),
+            std::string::npos)
+      << ops.out;
+}
+
+// A program that adds a channels-last float tensor to a contiguous one
+// into a channels-last one (4-D, as a convolution's activations are).
+std::string channels_last_json() {
+  return R"({"version": 0, "execution_plan": [{"name": "forward",
+  "values": [
+    {"val_type": "Tensor", "val": {"scalar_type": 6, "sizes": [1, 3, 4, 4], "dim_order": [0, 2, 3, 1]}},
+    {"val_type": "Tensor", "val": {"scalar_type": 6, "sizes": [1, 3, 4, 4], "dim_order": [0, 1, 2, 3]}},
+    {"val_type": "Int", "val": {}},
+    {"val_type": "Tensor", "val": {"scalar_type": 6, "sizes": [1, 3, 4, 4], "dim_order": [0, 2, 3, 1]}}],
+  "chains": [{"instructions": [
+    {"instr_args_type": "KernelCall", "instr_args": {"op_index": 0, "args": [0, 1, 2, 3]}}]}],
+  "operators": [{"name": "aten::add", "overload": "out"}]}]})";
+}
+
+TEST_F(ModelCli, ADimOrderNoKernelServesNamesTheArgumentsAndTheClosestKey) {
+  TempDir dir;
+  dir.write("nhwc.pte", opscan::testing::flatc_binary(channels_last_json()));
+  RunResult run = opscan("check --model '" + dir.file("nhwc.pte") + "' " + ir("nchw"));
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "operator       kernel key                        library  kernel\n"
+                     "aten::add.out  v1/6;0,2,3,1|6;0,1,2,3|6;0,2,3,1  -        MISSING\n"
+                     "opscan: " +
+                         dir.file("nhwc.pte") +
+                         ": 1 operator, 1 kernel key needed; 1 library checked: 1 kernel key not "
+                         "served (1 for its dim order)\n");
+  // The arguments by their schema names, the closest key (the float one,
+  // not the int one), a note at its kernel.
+  EXPECT_NE(run.err.find("error: " + dir.file("nhwc.pte") +
+                         ": operator 'aten::add.out' is called with argument 'self' in dim order "
+                         "0,2,3,1 (channels-last), argument 'out' in dim order 0,2,3,1 "
+                         "(channels-last) (kernel key 'v1/6;0,2,3,1|6;0,1,2,3|6;0,2,3,1', by plan "
+                         "'forward'), and no library has a kernel for that dim order or a "
+                         "fallback kernel (one without key); the closest key is "
+                         "'v1/6;0,1,2,3|6;0,1,2,3|6;0,1,2,3' [opscan-model-dim-order]"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("test/cli/inputs/model/add_nchw.cpp:13:9: note: library 'nchw' has the "
+                         "closest: aten::add.out (kernel key 'v1/6;0,1,2,3|6;0,1,2,3|6;0,1,2,3')"),
+            std::string::npos)
+      << run.err;
+
+  // A fallback serves it when the method loads; whether the kernel handles
+  // channels-last is known only when it runs: a note, not an error.
+  RunResult fallback = opscan("check --model '" + dir.file("nhwc.pte") + "' " + ir("full"));
+  EXPECT_EQ(fallback.exit_code, 0) << fallback.err;
+  EXPECT_NE(fallback.err.find("note: " + dir.file("nhwc.pte") +
+                              ": operator 'aten::add.out' is called with argument 'self' in dim "
+                              "order 0,2,3,1 (channels-last), argument 'out' in dim order 0,2,3,1 "
+                              "(channels-last) (by plan 'forward'); its fallback kernel serves "
+                              "every key, so the method loads, and the kernel must handle that "
+                              "dim order when it runs [opscan-model-dim-order-fallback]"),
+            std::string::npos)
+      << fallback.err;
+}
+
 TEST_F(ModelCli, CheckModelNamesAMissingKernelKey) {
   // The model with double tensors: "keyed" has a float kernel and no fallback.
-  std::string json = model_json();
-  for (size_t at = 0;
-       (at = json.find("\"scalar_type\": 6, \"sizes\": [2, 3]", at)) != std::string::npos;)
-    json[at + 15] = '7';
   TempDir dir;
-  dir.write("f64.pte", opscan::testing::flatc_binary(json));
+  dir.write("f64.pte", opscan::testing::flatc_binary(f64_model_json()));
   RunResult run =
       opscan("check --model '" + dir.file("f64.pte") + "' " + ir("keyed") + " " + ir("seed"));
   EXPECT_EQ(run.exit_code, 1);
