@@ -103,6 +103,10 @@ ReadSelection read_operator_selection(const std::string& path) {
     if (!model.program)
       return out;
     for (auto& [op, need] : executorch::needed_operators(*model.program)) {
+      if (executorch::is_prim_op(op)) {
+        out.prim_ops.push_back(op);
+        continue;
+      }
       selection.operators.push_back(
           {op,
            std::move(need.keys),
@@ -127,7 +131,12 @@ ReadSelection read_operator_selection(const std::string& path) {
     return out;
   }
   selection.all_operators = read->include_all_operators;
+  std::set<std::string> prim_ops;
   for (yaml::SelectedOperator& op : read->operators) {
+    if (executorch::is_prim_op(op.name)) {
+      prim_ops.insert(op.name);
+      continue;
+    }
     std::optional<std::set<std::string>> keys;
     if (op.keys) {
       keys.emplace();
@@ -151,8 +160,10 @@ ReadSelection read_operator_selection(const std::string& path) {
         {std::move(op.name), std::move(keys), op.include_all_overloads, op.where, path});
   }
   out.status = status_of(out.diagnostics);
-  if (out.status == Status::ok)
+  if (out.status == Status::ok) {
     out.selection = std::move(selection);
+    out.prim_ops.assign(prim_ops.begin(), prim_ops.end());
+  }
   return out;
 }
 
@@ -469,6 +480,11 @@ ModelCheck check_model(const executorch::Program& program, const std::string& pa
   ModelCheck out;
   const ServedByOperator kernels = served_by_operator(libraries, out.diagnostics, out.libraries);
   for (const auto& [op, need] : executorch::needed_operators(program)) {
+    if (executorch::is_prim_op(op)) {
+      for (const std::string& key : need.keys)
+        out.rows.push_back({op, key, kPrimOps, nullptr, false});
+      continue;
+    }
     auto found = kernels.find(op);
     if (found == kernels.end()) {
       out.diagnostics.push_back(missing_operator(path, op, need.plans, kernels));

@@ -29,9 +29,12 @@ ReadModel read_model(const std::string& path);
 // What --operators-from FILE selects: FILE is a model (the identifier "ET12"
 // at bytes 4..8) whose calls give the operators and kernel keys, or else a
 // selected_operators.yaml (lib/yaml/selected_operators.h), whose kernel keys
-// are checked (opscan-kernel-key, at the key).
+// are checked (opscan-kernel-key, at the key). The runtime's prim ops
+// (executorch::is_prim_op) are not the libraries' to serve: they are
+// selected apart, in `prim_ops`.
 struct ReadSelection {
   std::optional<ir::OperatorSelection> selection;
+  std::vector<std::string> prim_ops; // sorted, once each
   diag::Diagnostics diagnostics;
   Status status = Status::ok;
 };
@@ -41,13 +44,17 @@ ReadSelection read_operator_selection(const std::string& path);
 struct ModelRow {
   std::string op;
   std::string key;     // "" for calls without tensors
-  std::string library; // "" when nothing serves it
+  std::string library; // "" when nothing serves it; kPrimOps for a prim op
   const ir::Kernel* kernel = nullptr;
   bool fallback = false;  // served by a kernel without key
   bool dim_order = false; // not served, and only the dim orders keep the closest key from it
 };
 
-// Whether the libraries serve every call of the program. Errors (at the
+// The library a prim op's row names: the runtime's own.
+inline constexpr const char* kPrimOps = "(prim ops)";
+
+// Whether the libraries serve every call of the program (a prim op is the
+// runtime's: served, and named so). Errors (at the
 // model's path):
 //   opscan-model-missing-operator    an operator no library implements
 //   opscan-model-missing-kernel-key  a key neither a kernel with it nor a

@@ -291,4 +291,9 @@ std::map<std::string, Need> needed_operators(const Program& program) {
   return needs;
 }
 
+bool is_prim_op(std::string_view op) {
+  return op.starts_with("executorch_prim::") || op == "aten::sym_size.int" ||
+         op == "aten::sym_numel" || op == "aten::_local_scalar_dense";
+}
+
 } // namespace opscan::executorch

@@ -112,4 +112,11 @@ struct Need {
 };
 std::map<std::string, Need> needed_operators(const Program& program);
 
+// Whether a program's operator ("aten::sym_size.int") is one of the prim
+// ops ExecuTorch's runtime registers itself (kernels/prim_ops): those of
+// namespace executorch_prim, and aten::sym_size.int, aten::sym_numel and
+// aten::_local_scalar_dense. No kernel library serves them; a selective
+// build selects them apart (ExecuTorch's selected_prim_ops.h).
+bool is_prim_op(std::string_view op);
+
 } // namespace opscan::executorch

@@ -11,7 +11,10 @@
 
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -402,6 +405,131 @@ TEST_F(ModelCli, GenerateFromASelectedOperatorsYaml) {
                    "' --registration named --lib u -o '" + dir.file("gen") + "'")
                 .exit_code,
             3);
+}
+
+// The prim ops of ExecuTorch's kernels/prim_ops/register_prim_ops.cpp
+// (commit cff6f4dd), each with the macro that file tests for it.
+const std::pair<const char*, const char*> kPrimOps[] = {
+    {"aten::sym_size.int", "INCLUDE_ATEN_SYM_SIZE_INT"},
+    {"aten::_local_scalar_dense", "INCLUDE_ATEN_LOCAL_SCALAR_DENSE"},
+    {"aten::sym_numel", "INCLUDE_ATEN_SYM_NUMEL"},
+    {"executorch_prim::sym_max.Scalar", "INCLUDE_EXECUTORCH_PRIM_SYM_MAX_SCALAR"},
+    {"executorch_prim::sym_min.Scalar", "INCLUDE_EXECUTORCH_PRIM_SYM_MIN_SCALAR"},
+    {"executorch_prim::add.Scalar", "INCLUDE_EXECUTORCH_PRIM_ADD_SCALAR"},
+    {"executorch_prim::sub.Scalar", "INCLUDE_EXECUTORCH_PRIM_SUB_SCALAR"},
+    {"executorch_prim::mul.Scalar", "INCLUDE_EXECUTORCH_PRIM_MUL_SCALAR"},
+    {"executorch_prim::floordiv.Scalar", "INCLUDE_EXECUTORCH_PRIM_FLOORDIV_SCALAR"},
+    {"executorch_prim::truediv.Scalar", "INCLUDE_EXECUTORCH_PRIM_TRUEDIV_SCALAR"},
+    {"executorch_prim::sym_float.Scalar", "INCLUDE_EXECUTORCH_PRIM_SYM_FLOAT_SCALAR"},
+    {"executorch_prim::sym_int.Scalar", "INCLUDE_EXECUTORCH_PRIM_SYM_INT_SCALAR"},
+    {"executorch_prim::eq.Scalar", "INCLUDE_EXECUTORCH_PRIM_EQ_SCALAR"},
+    {"executorch_prim::gt.Scalar", "INCLUDE_EXECUTORCH_PRIM_GT_SCALAR"},
+    {"executorch_prim::lt.Scalar", "INCLUDE_EXECUTORCH_PRIM_LT_SCALAR"},
+    {"executorch_prim::ge.Scalar", "INCLUDE_EXECUTORCH_PRIM_GE_SCALAR"},
+    {"executorch_prim::le.Scalar", "INCLUDE_EXECUTORCH_PRIM_LE_SCALAR"},
+    {"executorch_prim::neg.Scalar", "INCLUDE_EXECUTORCH_PRIM_NEG_SCALAR"},
+    {"executorch_prim::sym_not.Scalar", "INCLUDE_EXECUTORCH_PRIM_SYM_NOT_SCALAR"},
+    {"executorch_prim::sym_ite.Scalar", "INCLUDE_EXECUTORCH_PRIM_SYM_ITE_SCALAR"},
+    {"executorch_prim::floordiv.int", "INCLUDE_EXECUTORCH_PRIM_FLOORDIV_INT"},
+    {"executorch_prim::mod.int", "INCLUDE_EXECUTORCH_PRIM_MOD_INT"},
+    {"executorch_prim::mod.Scalar", "INCLUDE_EXECUTORCH_PRIM_MOD_SCALAR"},
+    {"executorch_prim::ceil.Scalar", "INCLUDE_EXECUTORCH_PRIM_CEIL_SCALAR"},
+    {"executorch_prim::round.Scalar", "INCLUDE_EXECUTORCH_PRIM_ROUND_SCALAR"},
+    {"executorch_prim::trunc.Scalar", "INCLUDE_EXECUTORCH_PRIM_TRUNC_SCALAR"},
+    {"executorch_prim::et_copy_index.tensor", "INCLUDE_EXECUTORCH_PRIM_ET_COPY_INDEX_TENSOR"},
+    {"executorch_prim::et_view.default", "INCLUDE_EXECUTORCH_PRIM_ET_VIEW_DEFAULT"}};
+
+// A model that adds two float tensors (aten::add.out) and calls `prim_ops`
+// (without arguments: only their names matter here).
+std::string prim_model_json(const std::vector<std::string>& prim_ops) {
+  std::string instructions =
+      R"({"instr_args_type": "KernelCall", "instr_args": {"op_index": 0, "args": [0, 1, 3, 2]}})";
+  std::string operators = R"({"name": "aten::add", "overload": "out"})";
+  for (size_t i = 0; i < prim_ops.size(); ++i) {
+    const size_t dot = prim_ops[i].find('.');
+    instructions += R"(, {"instr_args_type": "KernelCall", "instr_args": {"op_index": )" +
+                    std::to_string(i + 1) + R"(, "args": []}})";
+    operators += R"(, {"name": ")" + prim_ops[i].substr(0, dot) + R"(", "overload": ")" +
+                 (dot == std::string::npos ? "" : prim_ops[i].substr(dot + 1)) + R"("})";
+  }
+  return R"({"version": 0, "execution_plan": [{"name": "forward", "values": [
+    {"val_type": "Tensor", "val": {"scalar_type": 6, "sizes": [2, 3], "dim_order": [0, 1]}},
+    {"val_type": "Tensor", "val": {"scalar_type": 6, "sizes": [2, 3], "dim_order": [0, 1]}},
+    {"val_type": "Tensor", "val": {"scalar_type": 6, "sizes": [2, 3], "dim_order": [0, 1]}},
+    {"val_type": "Int", "val": {}}],
+  "chains": [{"instructions": [)" +
+         instructions + R"(]}], "operators": [)" + operators + "]}]}";
+}
+
+TEST_F(ModelCli, OperatorsFromAModelSelectsItsPrimOps) {
+  TempDir dir;
+  dir.write("prim.pte", opscan::testing::flatc_binary(
+                            prim_model_json({"executorch_prim::add.Scalar", "aten::sym_size.int",
+                                             "aten::_local_scalar_dense", "aten::sym_size.int"})));
+  const std::string model_pte = "'" + dir.file("prim.pte") + "'";
+  RunResult run = opscan("run" + sources({"add", "misc"}) + " --operators-from " + model_pte +
+                         " --registration named --lib p -o '" + dir.file("gen") + "' " + kFlags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  // The library has aten::add.out only: prim ops are not its to serve.
+  EXPECT_NE(run.out.find("opscan: library 'p': 1 operator (1 aten)"), std::string::npos) << run.out;
+  const std::string header = read_file(dir.path() / "gen/p/selected_prim_ops.h");
+  EXPECT_EQ(header.substr(header.find("#define")), "#define INCLUDE_ATEN_LOCAL_SCALAR_DENSE\n"
+                                                   "#define INCLUDE_ATEN_SYM_SIZE_INT\n"
+                                                   "#define INCLUDE_EXECUTORCH_PRIM_ADD_SCALAR\n");
+  EXPECT_TRUE(header.starts_with("#pragma once\n// @generated by opscan ")) << header;
+  EXPECT_NE(header.find("The 3 prim ops the selection of kernel library 'p' calls"),
+            std::string::npos)
+      << header;
+  // Deterministic: the same again, and nothing rewritten.
+  RunResult again = opscan("run" + sources({"add", "misc"}) + " --operators-from " + model_pte +
+                           " --registration named --lib p -o '" + dir.file("gen") + "' " + kFlags);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("(0 written, 9 unchanged)"), std::string::npos) << again.out;
+
+  // A declared output: --list-outputs knows it from the option alone.
+  RunResult listed = opscan("generate --list-outputs --operators-from " + model_pte +
+                            " --registration named --lib p");
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(
+      listed.out.find("data p/selected_operators.yaml\n"
+                      "header p/kernel_count/executorch/runtime/kernel/selected_max_kernel_num.h\n"
+                      "header p/selected_prim_ops.h\n"
+                      "data p/ir.json\n"),
+      std::string::npos)
+      << listed.out;
+  // Not without --operators-from.
+  RunResult plain = opscan("generate --list-outputs --registration named --lib p");
+  EXPECT_EQ(plain.out.find("selected_prim_ops.h"), std::string::npos) << plain.out;
+
+  // check --model names the runtime as what serves them.
+  RunResult check = opscan("check --model " + model_pte + " '" + dir.file("gen/p/ir.json") + "'");
+  EXPECT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_NE(check.out.find("aten::sym_size.int           (no tensors)          (prim ops)  "
+                           "the runtime's (kernels/prim_ops)\n"),
+            std::string::npos)
+      << check.out;
+  EXPECT_NE(check.out.find(": 4 operators, 4 kernel keys needed; all served by 1 library\n"),
+            std::string::npos)
+      << check.out;
+}
+
+TEST_F(ModelCli, EveryPrimOpIsNamedAsExecuTorchsRegistrationTestsIt) {
+  std::vector<std::string> names;
+  std::string expected;
+  std::set<std::string> macros;
+  for (const auto& [name, macro] : kPrimOps) {
+    names.push_back(name);
+    macros.insert(macro);
+  }
+  for (const std::string& macro : macros)
+    expected += "#define " + macro + "\n";
+  TempDir dir;
+  dir.write("all.pte", opscan::testing::flatc_binary(prim_model_json(names)));
+  RunResult run = opscan("run" + sources({"add"}) + " --operators-from '" + dir.file("all.pte") +
+                         "' --registration named --lib p -o '" + dir.file("gen") + "' " + kFlags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string header = read_file(dir.path() / "gen/p/selected_prim_ops.h");
+  EXPECT_EQ(header.substr(header.find("#define")), expected);
 }
 
 } // namespace

@@ -18,7 +18,9 @@ std::string render(const std::vector<ModelRow>& rows) {
   std::vector<std::array<std::string, 4>> cells = {{"operator", "kernel key", "library", "kernel"}};
   for (const ModelRow& row : rows) {
     std::string kernel = "MISSING";
-    if (row.kernel != nullptr) {
+    if (row.library == kPrimOps) {
+      kernel = "the runtime's (kernels/prim_ops)";
+    } else if (row.kernel != nullptr) {
       kernel = fmt::format("{}:{} {}{}", row.kernel->location.file, row.kernel->location.line,
                            row.kernel->cpp_function, row.fallback ? " (fallback)" : "");
     }
@@ -52,7 +54,8 @@ std::string summary(const std::string& model, const ModelCheck& check) {
   for (const ModelRow& row : check.rows) {
     operators.insert(row.op);
     keys.emplace(row.op, row.key);
-    if (row.kernel != nullptr || check.missing_operators.contains(row.op))
+    if (row.kernel != nullptr || row.library == kPrimOps ||
+        check.missing_operators.contains(row.op))
       continue;
     unserved.emplace(row.op, row.key);
     if (row.dim_order)
