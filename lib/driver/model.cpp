@@ -103,6 +103,10 @@ ReadSelection read_operator_selection(const std::string& path) {
     if (!model.program)
       return out;
     for (auto& [op, need] : executorch::needed_operators(*model.program)) {
+      if (executorch::is_prim_op(op)) {
+        out.prim_ops.push_back(op);
+        continue;
+      }
       selection.operators.push_back(
           {op,
            std::move(need.keys),
@@ -127,7 +131,12 @@ ReadSelection read_operator_selection(const std::string& path) {
     return out;
   }
   selection.all_operators = read->include_all_operators;
+  std::set<std::string> prim_ops;
   for (yaml::SelectedOperator& op : read->operators) {
+    if (executorch::is_prim_op(op.name)) {
+      prim_ops.insert(op.name);
+      continue;
+    }
     std::optional<std::set<std::string>> keys;
     if (op.keys) {
       keys.emplace();
@@ -151,8 +160,10 @@ ReadSelection read_operator_selection(const std::string& path) {
         {std::move(op.name), std::move(keys), op.include_all_overloads, op.where, path});
   }
   out.status = status_of(out.diagnostics);
-  if (out.status == Status::ok)
+  if (out.status == Status::ok) {
     out.selection = std::move(selection);
+    out.prim_ops.assign(prim_ops.begin(), prim_ops.end());
+  }
   return out;
 }
 
@@ -192,26 +203,32 @@ diag::Note note_at(const Served& s, const std::string& what) {
                     s.kernel->location};
 }
 
-// An operator the program calls that no library has, with the closest name
-// they have (or another overload of it).
+// An operator the program calls that no library has, with a suggestion:
+// another overload of the same operator ("aten::add.Scalar_out" for
+// "aten::add.out") before any name a few edits away, which may be another
+// operator altogether ("aten::abs.out").
 diag::Diagnostic missing_operator(const std::string& path, const std::string& op,
                                   const std::set<std::string>& plans,
                                   const ServedByOperator& kernels) {
-  std::vector<std::string_view> candidates;
-  for (const auto& [name, served] : kernels)
+  const std::string base = op.substr(0, op.find('.'));
+  std::vector<std::string_view> overloads, candidates;
+  for (const auto& [name, served] : kernels) {
     candidates.push_back(name);
+    if (name == base || name.starts_with(base + "."))
+      overloads.push_back(name);
+  }
   std::string message =
       fmt::format("{}: operator '{}' (called by plan{} {}) is in none of the libraries", path, op,
                   plans.size() == 1 ? "" : "s", plans_of(plans));
-  std::optional<std::string_view> close = schema::closest_match(op, candidates);
-  if (!close) {
-    const std::string base = op.substr(0, op.find('.'));
-    for (std::string_view c : candidates) {
-      if (c == base || c.starts_with(base + ".")) {
-        close = c;
-        break;
-      }
-    }
+  std::optional<std::string_view> close;
+  if (!overloads.empty()) {
+    // The closest overload, else the first (by name): any is a better guess
+    // than another operator.
+    close = schema::closest_match(op, overloads);
+    if (!close)
+      close = overloads.front();
+  } else {
+    close = schema::closest_match(op, candidates);
   }
   if (close)
     message += fmt::format("; did you mean '{}'?", *close);
@@ -243,6 +260,160 @@ void check_served_twice(const std::string& path, const std::string& op,
   }
 }
 
+// A kernel key's entries ("6;0,1"), without "v1/"; none for "".
+std::vector<std::string_view> key_entries(std::string_view key) {
+  std::vector<std::string_view> entries;
+  if (!key.starts_with("v1/"))
+    return entries;
+  key.remove_prefix(3);
+  for (size_t at = 0;;) {
+    const size_t bar = key.find('|', at);
+    entries.push_back(key.substr(at, bar == std::string_view::npos ? bar : bar - at));
+    if (bar == std::string_view::npos)
+      return entries;
+    at = bar + 1;
+  }
+}
+
+std::string_view dtype_of(std::string_view entry) {
+  return entry.substr(0, entry.find(';'));
+}
+
+// "0,2,3,1 (channels-last)": the memory formats PyTorch names.
+std::string described_dim_order(const std::vector<uint8_t>& order) {
+  std::string text = fmt::format("{}", fmt::join(order, ","));
+  bool contiguous = true;
+  for (size_t d = 0; d < order.size(); ++d)
+    contiguous = contiguous && order[d] == d;
+  if (contiguous)
+    return text + " (contiguous)";
+  if (order == std::vector<uint8_t>{0, 2, 3, 1})
+    return text + " (channels-last)";
+  if (order == std::vector<uint8_t>{0, 2, 3, 4, 1})
+    return text + " (channels-last 3d)";
+  return text;
+}
+
+bool is_default_dim_order(const std::vector<uint8_t>& order) {
+  for (size_t d = 0; d < order.size(); ++d) {
+    if (order[d] != d)
+      return false;
+  }
+  return true;
+}
+
+// The argument at `position` of a call to `kernel`, by its schema's name:
+// "argument 'self'". A program passes the schema's arguments, then its
+// returns (an out variant's return is its out argument again); a position
+// past both is named by its number.
+std::string argument_name(const ir::Kernel& kernel, size_t position) {
+  if (position < kernel.arguments.size())
+    return fmt::format("argument '{}'", kernel.arguments[position].schema.name);
+  const size_t ret = position - kernel.arguments.size();
+  if (ret < kernel.returns.size()) {
+    const schema::Return& r = kernel.returns[ret];
+    if (!r.name.empty())
+      return fmt::format("return '{}'", r.name);
+    for (const ir::Argument& a : kernel.arguments) {
+      if (r.type.alias && a.schema.type.alias == r.type.alias)
+        return fmt::format("'{}' (returned)", a.schema.name);
+    }
+    return fmt::format("return {}", ret);
+  }
+  return fmt::format("argument {}", position);
+}
+
+// The keyed kernel whose key is closest to `key`: as many entries, the
+// fewest dtypes that differ, then the fewest entries (the first of equally
+// close ones); nullptr when none has as many entries.
+const Served* closest_keyed(const std::string& key, const std::vector<Served>& served) {
+  const std::vector<std::string_view> wanted = key_entries(key);
+  const Served* best = nullptr;
+  std::pair<size_t, size_t> best_distance;
+  for (const Served& s : served) {
+    const std::vector<std::string_view> have =
+        key_entries(s.kernel->field(executorch::kKernelKeyField));
+    if (have.empty() || have.size() != wanted.size())
+      continue;
+    std::pair<size_t, size_t> distance{0, 0};
+    for (size_t i = 0; i < have.size(); ++i) {
+      distance.first += dtype_of(have[i]) != dtype_of(wanted[i]) ? 1 : 0;
+      distance.second += have[i] != wanted[i] ? 1 : 0;
+    }
+    if (best == nullptr || distance < best_distance) {
+      best = &s;
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+
+// A key that only keyed kernels of other dim orders could serve: the
+// closest key has every dtype the call has, so the dim orders are what
+// differ. The error names each argument whose dim order differs.
+std::optional<diag::Diagnostic> dim_order_mismatch(const std::string& path, const std::string& op,
+                                                   const std::string& key,
+                                                   const executorch::Need& need,
+                                                   const std::vector<Served>& served) {
+  const Served* closest = closest_keyed(key, served);
+  auto call = need.first_call.find(key);
+  if (closest == nullptr || call == need.first_call.end())
+    return std::nullopt;
+  const std::string_view closest_key = closest->kernel->field(executorch::kKernelKeyField);
+  const std::vector<std::string_view> wanted = key_entries(key);
+  const std::vector<std::string_view> have = key_entries(closest_key);
+  std::vector<std::string> differing;
+  for (size_t i = 0; i < wanted.size(); ++i) {
+    if (dtype_of(wanted[i]) != dtype_of(have[i]))
+      return std::nullopt;
+    if (wanted[i] != have[i] && i < call->second.tensors.size()) {
+      differing.push_back(fmt::format("{} in dim order {}",
+                                      argument_name(*closest->kernel, call->second.tensor_args[i]),
+                                      described_dim_order(call->second.tensors[i].dim_order)));
+    }
+  }
+  diag::Diagnostic d = diag::make_error(
+      "opscan-model-dim-order", {path, 0, 0, 0},
+      fmt::format("{}: operator '{}' is called with {} (kernel key '{}', by plan{} {}), and no "
+                  "library has a kernel for that dim order or a fallback kernel (one without "
+                  "key); the closest key is '{}'",
+                  path, op, fmt::join(differing, ", "), key, need.plans.size() == 1 ? "" : "s",
+                  plans_of(need.plans), closest_key));
+  d.notes.push_back(note_at(*closest, "has the closest"));
+  return d;
+}
+
+// A key a fallback kernel serves although some of its tensors are not in
+// the default dim order: a fallback serves every key when the method loads,
+// and only the kernel itself can tell, when it runs, whether it handles
+// that dim order (ExecuTorch's portable kernels check, and fail the call).
+void note_fallback_dim_order(const std::string& path, const std::string& op, const std::string& key,
+                             const executorch::Need& need, const Served& fallback,
+                             diag::Diagnostics& diags) {
+  auto call = need.first_call.find(key);
+  if (call == need.first_call.end())
+    return;
+  std::vector<std::string> others;
+  for (size_t i = 0; i < call->second.tensors.size(); ++i) {
+    if (!is_default_dim_order(call->second.tensors[i].dim_order)) {
+      others.push_back(fmt::format("{} in dim order {}",
+                                   argument_name(*fallback.kernel, call->second.tensor_args[i]),
+                                   described_dim_order(call->second.tensors[i].dim_order)));
+    }
+  }
+  if (others.empty())
+    return;
+  diag::Diagnostic d = diag::make_note(
+      "opscan-model-dim-order-fallback", {path, 0, 0, 0},
+      fmt::format("{}: operator '{}' is called with {} (by plan{} {}); its fallback kernel "
+                  "serves every key, so the method loads, and the kernel must handle that dim "
+                  "order when it runs",
+                  path, op, fmt::join(others, ", "), need.plans.size() == 1 ? "" : "s",
+                  plans_of(need.plans)));
+  d.notes.push_back(note_at(fallback, "serves it"));
+  diags.push_back(std::move(d));
+}
+
 // What serves each kernel key the program calls `op` with: the kernels of
 // that key, else the fallback kernels; a key neither serves is an error.
 void serve_keys(const std::string& path, const std::string& op,
@@ -259,6 +430,11 @@ void serve_keys(const std::string& path, const std::string& op,
     }
     const std::vector<const Served*>& servers = exact.empty() ? fallback : exact;
     if (servers.empty()) {
+      if (std::optional<diag::Diagnostic> d = dim_order_mismatch(path, op, key, need, served)) {
+        out.diagnostics.push_back(std::move(*d));
+        out.rows.push_back({op, key, "", nullptr, false, true});
+        continue;
+      }
       diag::Diagnostic d = diag::make_error(
           "opscan-model-missing-kernel-key", {path, 0, 0, 0},
           fmt::format("{}: operator '{}' is called with {} (by plan{} {}), and no library has "
@@ -271,6 +447,8 @@ void serve_keys(const std::string& path, const std::string& op,
       out.rows.push_back({op, key, "", nullptr, false});
       continue;
     }
+    if (exact.empty())
+      note_fallback_dim_order(path, op, key, need, *fallback.front(), out.diagnostics);
     for (const Served* s : servers)
       out.rows.push_back({op, key, library_name(*s->library), s->kernel, exact.empty()});
   }
@@ -302,9 +480,15 @@ ModelCheck check_model(const executorch::Program& program, const std::string& pa
   ModelCheck out;
   const ServedByOperator kernels = served_by_operator(libraries, out.diagnostics, out.libraries);
   for (const auto& [op, need] : executorch::needed_operators(program)) {
+    if (executorch::is_prim_op(op)) {
+      for (const std::string& key : need.keys)
+        out.rows.push_back({op, key, kPrimOps, nullptr, false});
+      continue;
+    }
     auto found = kernels.find(op);
     if (found == kernels.end()) {
       out.diagnostics.push_back(missing_operator(path, op, need.plans, kernels));
+      out.missing_operators.insert(op);
       for (const std::string& key : need.keys)
         out.rows.push_back({op, key, "", nullptr, false});
       continue;

@@ -5,10 +5,11 @@
 #pragma once
 
 #include "driver/driver.h"
-#include "ir/ir.h"
 #include "executorch/program.h"
+#include "ir/ir.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,9 +29,12 @@ ReadModel read_model(const std::string& path);
 // What --operators-from FILE selects: FILE is a model (the identifier "ET12"
 // at bytes 4..8) whose calls give the operators and kernel keys, or else a
 // selected_operators.yaml (lib/yaml/selected_operators.h), whose kernel keys
-// are checked (opscan-kernel-key, at the key).
+// are checked (opscan-kernel-key, at the key). The runtime's prim ops
+// (executorch::is_prim_op) are not the libraries' to serve: they are
+// selected apart, in `prim_ops`.
 struct ReadSelection {
   std::optional<ir::OperatorSelection> selection;
+  std::vector<std::string> prim_ops; // sorted, once each
   diag::Diagnostics diagnostics;
   Status status = Status::ok;
 };
@@ -40,23 +44,35 @@ ReadSelection read_operator_selection(const std::string& path);
 struct ModelRow {
   std::string op;
   std::string key;     // "" for calls without tensors
-  std::string library; // "" when nothing serves it
+  std::string library; // "" when nothing serves it; kPrimOps for a prim op
   const ir::Kernel* kernel = nullptr;
-  bool fallback = false; // served by a kernel without key
+  bool fallback = false;  // served by a kernel without key
+  bool dim_order = false; // not served, and only the dim orders keep the closest key from it
 };
 
-// Whether the libraries serve every call of the program. Errors (at the
+// The library a prim op's row names: the runtime's own.
+inline constexpr const char* kPrimOps = "(prim ops)";
+
+// Whether the libraries serve every call of the program (a prim op is the
+// runtime's: served, and named so). Errors (at the
 // model's path):
 //   opscan-model-missing-operator    an operator no library implements
 //   opscan-model-missing-kernel-key  a key neither a kernel with it nor a
 //                                    fallback of the operator serves
+//   opscan-model-dim-order           such a key, whose closest key differs
+//                                    only in dim orders: names the arguments,
+//                                    their dim orders and that key
 //   opscan-model-served-twice        a kernel (operator and key) of a called
 //                                    operator that two libraries register
 // Notes: opscan-model-delegate (the program runs delegates: their backends
-// must be linked); a warning, opscan-model-library-target, for a library
+// must be linked); opscan-model-dim-order-fallback (a fallback kernel serves
+// a key with tensors not in the default dim order: whether it handles them
+// is known only when it runs, as ExecuTorch's portable kernels check dim
+// orders at run time); a warning, opscan-model-library-target, for a library
 // of another target than executorch (its kernels are not counted).
 struct ModelCheck {
   std::vector<ModelRow> rows; // by operator, then key (a key served twice has two rows)
+  std::set<std::string> missing_operators; // those no library implements
   diag::Diagnostics diagnostics;
   size_t libraries = 0; // those whose kernels count (the others are warned of)
 };

@@ -43,6 +43,10 @@ struct Options {
   // (ExecuTorch's profiler and event tracer; PyTorch's dispatcher profiles
   // by itself).
   bool profiling = true;
+  // Set with --operators-from: the runtime's own operators (ExecuTorch's
+  // prim ops) the selection needs, for a target that selects those apart
+  // (ExecuTorch's selected_prim_ops.h); empty when it needs none.
+  std::optional<std::vector<std::string>> prim_ops;
 
   friend bool operator==(const Options&, const Options&) = default;
 };

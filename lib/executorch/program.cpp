@@ -123,7 +123,7 @@ public:
                             here, op, out.operators.size(), out.operators.size() == 1 ? "" : "s"));
           return std::nullopt;
         }
-        Call kernel{static_cast<size_t>(op), {}, position};
+        Call kernel{static_cast<size_t>(op), {}, position, {}};
         if (call->args() != nullptr) {
           for (flatbuffers::uoffset_t a = 0; a < call->args()->size(); ++a) {
             const int arg = call->args()->Get(a);
@@ -148,6 +148,7 @@ public:
             if (tensor->dim_order() != nullptr)
               meta.dim_order.assign(tensor->dim_order()->begin(), tensor->dim_order()->end());
             kernel.tensors.push_back(std::move(meta));
+            kernel.tensor_args.push_back(a);
           }
         }
         out.calls.push_back(std::move(kernel));
@@ -281,11 +282,18 @@ std::map<std::string, Need> needed_operators(const Program& program) {
   for (const Plan& plan : program.plans) {
     for (const Call& call : plan.calls) {
       Need& need = needs[plan.operators[call.op_index]];
-      need.keys.insert(kernel_key(call.tensors));
+      const std::string key = kernel_key(call.tensors);
+      need.first_call.emplace(key, call);
+      need.keys.insert(key);
       need.plans.insert(plan.name);
     }
   }
   return needs;
+}
+
+bool is_prim_op(std::string_view op) {
+  return op.starts_with("executorch_prim::") || op == "aten::sym_size.int" ||
+         op == "aten::sym_numel" || op == "aten::_local_scalar_dense";
 }
 
 } // namespace opscan::executorch

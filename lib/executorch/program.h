@@ -44,6 +44,7 @@ struct Call {
   size_t op_index = 0; // into Plan::operators
   std::vector<TensorMeta> tensors;
   Position position;
+  std::vector<size_t> tensor_args; // each tensor's position among the call's arguments
   friend bool operator==(const Call&, const Call&) = default;
 };
 
@@ -105,7 +106,17 @@ std::optional<uint64_t> program_size(std::string_view bytes);
 struct Need {
   std::set<std::string> keys;
   std::set<std::string> plans;
+  // Per key, the first call that builds it: its tensors and their argument
+  // positions, to name an argument whose dim order no kernel serves.
+  std::map<std::string, Call> first_call;
 };
 std::map<std::string, Need> needed_operators(const Program& program);
+
+// Whether a program's operator ("aten::sym_size.int") is one of the prim
+// ops ExecuTorch's runtime registers itself (kernels/prim_ops): those of
+// namespace executorch_prim, and aten::sym_size.int, aten::sym_numel and
+// aten::_local_scalar_dense. No kernel library serves them; a selective
+// build selects them apart (ExecuTorch's selected_prim_ops.h).
+bool is_prim_op(std::string_view op);
 
 } // namespace opscan::executorch

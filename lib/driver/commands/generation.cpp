@@ -92,6 +92,10 @@ Request request_of(const GenerateArgs& args) {
   if (args.dispatch_key)
     options.field_defaults["dispatch_key"] = *args.dispatch_key;
   options.profiling = !args.no_profiling;
+  // Known before the file is read, so that --list-outputs lists the prim-op
+  // selection --operators-from makes (read_operators_from fills it).
+  if (!args.operators_from.empty())
+    options.prim_ops.emplace();
   request.operators = args.operators;
   return request;
 }
@@ -101,6 +105,7 @@ Status read_operators_from(const GenerateArgs& args, Request& request, Session& 
     return Status::ok;
   ReadSelection read = read_operator_selection(args.operators_from);
   request.operators_from = std::move(read.selection);
+  request.options.prim_ops = std::move(read.prim_ops);
   return session.report(read.diagnostics, read.status);
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <set>
 #include <unistd.h>
 
 namespace {
@@ -65,10 +66,18 @@ std::vector<std::string> codes(const diag::Diagnostics& diags) {
 TEST(ModelCheck, AFullBuildServesEveryCallAndSaysWhere) {
   const std::vector<driver::IrFile> libs = full_build();
   driver::ModelCheck check = driver::check_model(program(), "m.pte", libs);
-  // Only the delegate note.
-  EXPECT_EQ(codes(check.diagnostics), std::vector<std::string>{"opscan-model-delegate"});
+  // Only notes: aten::mul.out's fallback serves tensors in dim order 0,2,1
+  // (the kernel must handle them), and the delegate.
+  EXPECT_EQ(codes(check.diagnostics),
+            (std::vector<std::string>{"opscan-model-dim-order-fallback", "opscan-model-delegate"}));
   EXPECT_EQ(check.diagnostics[0].severity, diag::Severity::note);
   EXPECT_EQ(check.diagnostics[0].message,
+            "m.pte: operator 'aten::mul.out' is called with argument 'self' in dim order 0,2,1, "
+            "return 0 in dim order 0,2,1, argument 2 in dim order 0,2,1 (by plan 'decode'); its "
+            "fallback kernel serves every key, so the method loads, and the kernel must handle "
+            "that dim order when it runs");
+  EXPECT_EQ(check.diagnostics[1].severity, diag::Severity::note);
+  EXPECT_EQ(check.diagnostics[1].message,
             "m.pte: plan 'forward' makes 1 delegate call (backend 'XnnpackBackend'): the program "
             "needs that backend linked in; their kernels are not checked here");
   ASSERT_EQ(check.rows.size(), 4u);
@@ -89,11 +98,13 @@ TEST(ModelCheck, AMissingOperatorIsNamedWithItsPlansAndACloseName) {
   libs[1].module.kernels[0] = kernel("demo::seeds", "seeds");
   driver::ModelCheck check = driver::check_model(program(), "m.pte", libs);
   ASSERT_EQ(codes(check.diagnostics),
-            (std::vector<std::string>{"opscan-model-missing-operator", "opscan-model-delegate"}));
-  EXPECT_EQ(check.diagnostics[0].message,
+            (std::vector<std::string>{"opscan-model-dim-order-fallback",
+                                      "opscan-model-missing-operator", "opscan-model-delegate"}));
+  EXPECT_EQ(check.diagnostics[1].message,
             "m.pte: operator 'demo::seed' (called by plan 'decode') is in none of the libraries; "
             "did you mean 'demo::seeds'?");
-  EXPECT_EQ(check.diagnostics[0].location, (diag::Location{"m.pte", 0, 0, 0}));
+  EXPECT_EQ(check.diagnostics[1].location, (diag::Location{"m.pte", 0, 0, 0}));
+  EXPECT_EQ(check.missing_operators, std::set<std::string>{"demo::seed"});
 }
 
 TEST(ModelCheck, AKeyWithoutItsKernelOrAFallbackIsMissing) {
@@ -101,7 +112,8 @@ TEST(ModelCheck, AKeyWithoutItsKernelOrAFallbackIsMissing) {
   libs[0].module.kernels[0] = kernel("aten::add.out", "add_f64", "v1/7;0,1|7;0,1|7;0,1");
   driver::ModelCheck check = driver::check_model(program(), "m.pte", libs);
   ASSERT_EQ(codes(check.diagnostics),
-            (std::vector<std::string>{"opscan-model-missing-kernel-key", "opscan-model-delegate"}));
+            (std::vector<std::string>{"opscan-model-missing-kernel-key",
+                                      "opscan-model-dim-order-fallback", "opscan-model-delegate"}));
   const diag::Diagnostic& d = check.diagnostics[0];
   EXPECT_EQ(d.message, "m.pte: operator 'aten::add.out' is called with kernel key "
                        "'v1/6;0,1|6;0,1|6;0,1' (by plans 'decode', 'forward'), and no library has "
@@ -112,7 +124,8 @@ TEST(ModelCheck, AKeyWithoutItsKernelOrAFallbackIsMissing) {
   // A fallback serves any key.
   libs[0].module.kernels.push_back(kernel("aten::add.out", "add"));
   check = driver::check_model(program(), "m.pte", libs);
-  EXPECT_EQ(codes(check.diagnostics), std::vector<std::string>{"opscan-model-delegate"});
+  EXPECT_EQ(codes(check.diagnostics),
+            (std::vector<std::string>{"opscan-model-dim-order-fallback", "opscan-model-delegate"}));
   EXPECT_TRUE(check.rows[0].fallback);
 }
 
@@ -121,20 +134,75 @@ TEST(ModelCheck, AKernelTwoLibrariesRegisterIsServedTwice) {
   libs[1].module.kernels.push_back(kernel("aten::relu", "other_relu"));
   driver::ModelCheck check = driver::check_model(program(), "m.pte", libs);
   ASSERT_EQ(codes(check.diagnostics),
-            (std::vector<std::string>{"opscan-model-served-twice", "opscan-model-delegate"}));
-  EXPECT_EQ(check.diagnostics[0].message,
+            (std::vector<std::string>{"opscan-model-dim-order-fallback",
+                                      "opscan-model-served-twice", "opscan-model-delegate"}));
+  EXPECT_EQ(check.diagnostics[1].message,
             "m.pte: operator 'aten::relu' (its fallback kernel) is registered by 2 libraries: the "
             "runtime aborts at the second registration; keep it in one");
-  EXPECT_EQ(check.diagnostics[0].notes.size(), 2u);
+  EXPECT_EQ(check.diagnostics[1].notes.size(), 2u);
 }
 
 TEST(ModelCheck, LibrariesOfAnotherTargetDoNotCount) {
   std::vector<driver::IrFile> libs = full_build();
   libs[1].module.library->target = "torch";
   driver::ModelCheck check = driver::check_model(program(), "m.pte", libs);
-  EXPECT_EQ(codes(check.diagnostics),
-            (std::vector<std::string>{"opscan-model-library-target",
-                                      "opscan-model-missing-operator", "opscan-model-delegate"}));
+  EXPECT_EQ(
+      codes(check.diagnostics),
+      (std::vector<std::string>{"opscan-model-library-target", "opscan-model-dim-order-fallback",
+                                "opscan-model-missing-operator", "opscan-model-delegate"}));
+}
+
+// One plan making one call of `op` with `tensors`.
+executorch::Program one_call(const std::string& op, std::vector<executorch::TensorMeta> tensors,
+                             std::vector<size_t> positions) {
+  executorch::Plan plan;
+  plan.name = "forward";
+  plan.operators = {op};
+  plan.calls = {{0, std::move(tensors), {0, 0}, std::move(positions)}};
+  executorch::Program program;
+  program.plans = {plan};
+  return program;
+}
+
+TEST(ModelCheck, PrimOpsAreTheRuntimesToServe) {
+  const std::vector<driver::IrFile> libs = full_build();
+  driver::ModelCheck check =
+      driver::check_model(one_call("aten::sym_size.int", {{6, {0, 1}}}, {0}), "m.pte", libs);
+  EXPECT_TRUE(check.diagnostics.empty());
+  ASSERT_EQ(check.rows.size(), 1u);
+  EXPECT_EQ(check.rows[0].library, driver::kPrimOps);
+  EXPECT_TRUE(check.missing_operators.empty());
+}
+
+TEST(ModelCheck, AKeyOnlyOtherDimOrdersCouldServeNamesTheArgumentsAndTheClosestKey) {
+  const executorch::TensorMeta nhwc{6, {0, 2, 3, 1}}, nchw{6, {0, 1, 2, 3}};
+  std::vector<driver::IrFile> libs = full_build();
+  libs[0].module.kernels = {kernel("aten::add.out", "add_i32", "v1/3;0,1,2,3|3;0,1,2,3|3;0,1,2,3"),
+                            kernel("aten::add.out", "add_f32", "v1/6;0,1,2,3|6;0,1,2,3|6;0,1,2,3")};
+  // The tensors are arguments 0, 1 and 3; the test kernels' schema has one
+  // argument (self) and one return: argument 3 is past both, named by its
+  // position.
+  driver::ModelCheck check =
+      driver::check_model(one_call("aten::add.out", {nhwc, nchw, nhwc}, {0, 1, 3}), "m.pte", libs);
+  ASSERT_EQ(codes(check.diagnostics), std::vector<std::string>{"opscan-model-dim-order"});
+  const diag::Diagnostic& d = check.diagnostics[0];
+  EXPECT_EQ(d.message,
+            "m.pte: operator 'aten::add.out' is called with argument 'self' in dim order 0,2,3,1 "
+            "(channels-last), argument 3 in dim order 0,2,3,1 (channels-last) (kernel key "
+            "'v1/6;0,2,3,1|6;0,1,2,3|6;0,2,3,1', by plan 'forward'), and no library has a kernel "
+            "for that dim order or a fallback kernel (one without key); the closest key is "
+            "'v1/6;0,1,2,3|6;0,1,2,3|6;0,1,2,3'");
+  // The note is at the closest (float) kernel, not the int one.
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_EQ(d.notes[0].location, libs[0].module.kernels[1].location);
+  ASSERT_EQ(check.rows.size(), 1u);
+  EXPECT_TRUE(check.rows[0].dim_order);
+  // A dtype no kernel has is a missing key, not a dim order.
+  check = driver::check_model(one_call("aten::add.out",
+                                       {{7, {0, 2, 3, 1}}, {7, {0, 1, 2, 3}}, {7, {0, 2, 3, 1}}},
+                                       {0, 1, 3}),
+                              "m.pte", libs);
+  EXPECT_EQ(codes(check.diagnostics), std::vector<std::string>{"opscan-model-missing-kernel-key"});
 }
 
 TEST(ReadModel, BadFilesAreLocatedErrors) {
@@ -212,6 +280,22 @@ et_kernel_metadata:
   EXPECT_TRUE(read.selection->operators[1].all_overloads);
   EXPECT_FALSE(read.selection->operators[1].keys);
   EXPECT_EQ(read.selection->operators[2].keys, std::set<std::string>{""});
+}
+
+TEST(ReadSelection, PrimOpsAreSelectedApart) {
+  TempDir dir;
+  const std::string path = dir.write("s.yaml", "operators:\n"
+                                               "  executorch_prim::add.Scalar: {}\n"
+                                               "  aten::add.out: {}\n"
+                                               "  aten::sym_size.int: {}\n");
+  driver::ReadSelection read = driver::read_operator_selection(path);
+  ASSERT_TRUE(read.selection) << read.diagnostics.at(0).message;
+  ASSERT_EQ(read.selection->operators.size(), 1u);
+  EXPECT_EQ(read.selection->operators[0].name, "aten::add.out");
+  EXPECT_EQ(read.prim_ops,
+            (std::vector<std::string>{"aten::sym_size.int", "executorch_prim::add.Scalar"}));
+  // two_plans.json calls none.
+  EXPECT_TRUE(driver::read_operator_selection(dir.write("m.pte", two_plans())).prim_ops.empty());
 }
 
 TEST(ReadSelection, OpscansOwnSelectedOperatorsYamlIsReadBackForAnyNameLength) {

@@ -70,14 +70,16 @@ executorch::Program expected_two_plans() {
   forward.name = "forward";
   forward.operators = {"aten::add.out", "aten::relu"};
   // The Int argument and the tensor list do not count; the 0-dim tensor does.
-  forward.calls = {Call{0, {f2, f2, f2}, Position{0, 0}}, Call{1, {{3, {}}}, Position{0, 2}}};
+  // Each tensor's argument position: add.out's alpha (3rd) is not a tensor.
+  forward.calls = {Call{0, {f2, f2, f2}, Position{0, 0}, {0, 1, 3}},
+                   Call{1, {{3, {}}}, Position{0, 2}, {1}}};
   forward.delegate_calls = {{"XnnpackBackend", Position{0, 3}}};
   executorch::Plan decode;
   decode.name = "decode";
   decode.operators = {"aten::add.out", "demo::seed", "aten::mul.out"};
   const TensorMeta f3{6, {0, 2, 1}};
-  decode.calls = {Call{1, {}, Position{0, 0}}, Call{0, {f2, f2, f2}, Position{0, 2}},
-                  Call{2, {f3, f3, f3}, Position{1, 0}}};
+  decode.calls = {Call{1, {}, Position{0, 0}, {}}, Call{0, {f2, f2, f2}, Position{0, 2}, {0, 1, 3}},
+                  Call{2, {f3, f3, f3}, Position{1, 0}, {0, 1, 2}}};
   program.plans = {forward, decode};
   return program;
 }
@@ -102,6 +104,10 @@ TEST(Program, NeededOperatorsGiveKeysAndPlans) {
   EXPECT_EQ(needs.at("demo::seed").keys, std::set<std::string>{""});
   EXPECT_EQ(needs.at("aten::mul.out").keys, std::set<std::string>{"v1/6;0,2,1|6;0,2,1|6;0,2,1"});
   EXPECT_EQ(needs.at("aten::mul.out").plans, std::set<std::string>{"decode"});
+  // The first call of each key, for its tensors' argument positions.
+  EXPECT_EQ(needs.at("aten::add.out").first_call.at("v1/6;0,1|6;0,1|6;0,1").tensor_args,
+            (std::vector<size_t>{0, 1, 3}));
+  EXPECT_EQ(needs.at("aten::relu").first_call.at("v1/3;").tensor_args, std::vector<size_t>{1});
 }
 
 TEST(Program, AnExtendedHeaderAndSegmentsAfterTheProgramAreRead) {

@@ -28,6 +28,35 @@ namespace {
 
 using ::opscan::executorch::kKernelKeyField;
 
+// ExecuTorch's name for the macro that selects a prim op, as its
+// codegen/tools/gen_selected_prim_ops.py makes it: "::" and "." become "_",
+// runs of "_" one, all upper case, after "INCLUDE_"
+// ("aten::_local_scalar_dense" -> INCLUDE_ATEN_LOCAL_SCALAR_DENSE).
+std::string prim_op_macro(std::string_view op) {
+  std::string name;
+  for (char c : op) {
+    const char m =
+        c == ':' || c == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (m != '_' || name.empty() || name.back() != '_')
+      name += m;
+  }
+  return "INCLUDE_" + name;
+}
+
+// selected_prim_ops.h, which ExecuTorch's register_prim_ops.cpp reads in a
+// selective build: one #define per prim op, sorted (a define once).
+TemplatedFile selected_prim_ops(const std::vector<std::string>& prim_ops) {
+  std::set<std::string> macros;
+  for (const std::string& op : prim_ops)
+    macros.insert(prim_op_macro(op));
+  std::vector<std::string> defines;
+  for (const std::string& macro : macros)
+    defines.push_back("#define " + macro);
+  return {"selected_prim_ops.h",
+          OutputKind::header,
+          {{"defines", defines}, {"prim_op_count", std::to_string(defines.size())}}};
+}
+
 // Everything generated for one kernel.
 struct KernelCode {
   std::string wrapper;                  // RegisterKernels.cpp
@@ -527,6 +556,8 @@ void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& lib
                    OutputKind::header,
                    {{"kernel_count", std::to_string(count)}},
                    "SELECTED_MAX_KERNEL_NUM_H"});
+  if (options.prim_ops)
+    files.push_back(selected_prim_ops(*options.prim_ops));
   render_files(name(), library, files, common, options, diags, sink);
 }
 
