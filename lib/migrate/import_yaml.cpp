@@ -199,12 +199,18 @@ private:
     if (fn.annotated) {
       plan_.diagnostics.push_back(diag::make_note(
           "opscan-import-annotated", fn.begin, "'" + function + "' is annotated already: left as it is"));
+      ++plan_.annotated;
       return;
     }
-    if (fn.written_by_macro) {
+    // A macro call that declares something before the function: an
+    // annotation above the call would be that declaration's.
+    if (!fn.macro_first.empty()) {
       not_placed("opscan-import-macro", fn.begin,
-                 fmt::format("'{}' ({}) is declared by a macro: annotate it by hand with {}",
-                             function, name, support::clipped(annotation, 400)));
+                 fmt::format("'{}' ({}) is declared by a macro call whose first declaration is "
+                             "'{}': an annotation above the call would be that one's; annotate "
+                             "a declaration of '{}' after the call by hand with {}",
+                             function, name, fn.macro_first, function,
+                             support::clipped(annotation, 400)));
       return;
     }
     if (auto why = refused_annotation(args, fn)) {
