@@ -113,10 +113,15 @@ public:
   explicit Importer(const std::vector<scan::SourceSites>& sites)
       : sites_(sites), insertions_(sites.size()) {
     // Each function's declaration to annotate: its first in the files (any
-    // declaration of a kernel may carry its annotation).
+    // declaration of a kernel may carry its annotation). Of overloads, the
+    // first that takes a KernelRuntimeContext&, which ExecuTorch's generator
+    // calls (kernels/quantized defines each kernel with and without one).
     for (size_t f = 0; f < sites.size(); ++f) {
-      for (const scan::FunctionSite& fn : sites[f].functions)
-        by_name_.try_emplace(fn.qualified_name, Site{&fn, f});
+      for (const scan::FunctionSite& fn : sites[f].functions) {
+        auto [at, first] = by_name_.try_emplace(fn.qualified_name, Site{&fn, f});
+        if (!first && fn.takes_context && !at->second.function->takes_context)
+          at->second = Site{&fn, f};
+      }
     }
   }
 

@@ -7,7 +7,8 @@
 // nothing written.
 //
 // A YAML kernel_name "ns::name" is the C++ function ns::native::name, as
-// ExecuTorch's generator reads it ("at" when it names no namespace).
+// ExecuTorch's generator reads it ("at" when it names no namespace); of
+// overloads, the one it calls: the first taking a KernelRuntimeContext&.
 //
 // Diagnostic codes:
 //   opscan-import-operator   (error) an op or func that does not name an operator

@@ -105,6 +105,9 @@ struct FunctionSite {
   // call's) that declares something else first: that one's name. An
   // annotation written before the call attaches to the first only.
   std::string macro_first;
+  // Its first parameter is ExecuTorch's KernelRuntimeContext&: the
+  // overload ExecuTorch's generator calls.
+  bool takes_context = false;
 };
 
 struct SourceSites {

@@ -118,6 +118,9 @@ bool add_functions(CXTranslationUnit tu, CXFile main, std::string_view text, Shi
             site.macro_first = take(clang_getCursorKindSpelling(clang_getCursorKind(first)));
         }
         site.key_tensors = key_tensors_of(c);
+        site.takes_context = clang_Cursor_getNumArguments(c) > 0 &&
+                             context_kind(clang_getCursorType(clang_Cursor_getArgument(c, 0))) ==
+                                 ir::ContextKind::runtime_context;
         w.sites->functions.push_back(std::move(site));
         return CXChildVisit_Continue;
       },

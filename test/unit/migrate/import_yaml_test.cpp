@@ -359,6 +359,37 @@ TEST(ImportYaml, AKernelAMacroCallMakesIsAnnotatedAboveTheCallWhenItIsTheCallsFi
   }
 }
 
+TEST(ImportYaml, OfOverloadsTheOneTakingTheRuntimeContextIsAnnotated) {
+  // As ExecuTorch's quantized library defines each kernel: without the
+  // context, then with it, calling the first. Its generator calls the
+  // second; a declaration of the first after it changes nothing.
+  TempDir dir;
+  dir.write("include/ops.h",
+            "#pragma once\nnamespace executorch::runtime { class KernelRuntimeContext; }\n"
+            "namespace torch::executor { struct Tensor {}; "
+            "using executorch::runtime::KernelRuntimeContext; }\n");
+  const std::string file = dir.write(
+      "lib/op_add.cpp", "#include <ops.h>\nnamespace torch::executor::native {\n"
+                        "Tensor& add_out(const Tensor& a, Tensor& out) { return out; }\n"
+                        "Tensor& add_out(KernelRuntimeContext& ctx, const Tensor& a, Tensor& out) "
+                        "{ return add_out(a, out); }\n"
+                        "Tensor& add_out(const Tensor& a, Tensor& out);\n}\n");
+  size_t in_units = 0;
+  const ImportPlan plan =
+      import_located("- op: add.out\n  kernels:\n    - kernel_name: torch::executor::add_out\n",
+                     {file}, dir.file("include"), false, in_units);
+  EXPECT_TRUE(plan.diagnostics.empty()) << plan.diagnostics[0].message;
+  ASSERT_EQ(plan.edits.size(), 1u);
+  EXPECT_EQ(plan.edits[0].content,
+            "#include <ops.h>\n#include <opscan/annotations.h>\n"
+            "namespace torch::executor::native {\n"
+            "Tensor& add_out(const Tensor& a, Tensor& out) { return out; }\n"
+            "OPSCAN_KERNEL(\"aten::add.out\")\n"
+            "Tensor& add_out(KernelRuntimeContext& ctx, const Tensor& a, Tensor& out) "
+            "{ return add_out(a, out); }\n"
+            "Tensor& add_out(const Tensor& a, Tensor& out);\n}\n");
+}
+
 TEST(PlanImport, OnlyTheFirstTwentyOfACodeAreShownAndTheRestCounted) {
   // 250 kernels the files do not declare, and one that is found.
   TempDir dir;
