@@ -113,10 +113,15 @@ public:
   explicit Importer(const std::vector<scan::SourceSites>& sites)
       : sites_(sites), insertions_(sites.size()) {
     // Each function's declaration to annotate: its first in the files (any
-    // declaration of a kernel may carry its annotation).
+    // declaration of a kernel may carry its annotation). Of overloads, the
+    // first that takes a KernelRuntimeContext&, which ExecuTorch's generator
+    // calls (kernels/quantized defines each kernel with and without one).
     for (size_t f = 0; f < sites.size(); ++f) {
-      for (const scan::FunctionSite& fn : sites[f].functions)
-        by_name_.try_emplace(fn.qualified_name, Site{&fn, f});
+      for (const scan::FunctionSite& fn : sites[f].functions) {
+        auto [at, first] = by_name_.try_emplace(fn.qualified_name, Site{&fn, f});
+        if (!first && fn.takes_context && !at->second.function->takes_context)
+          at->second = Site{&fn, f};
+      }
     }
   }
 
@@ -199,12 +204,18 @@ private:
     if (fn.annotated) {
       plan_.diagnostics.push_back(diag::make_note(
           "opscan-import-annotated", fn.begin, "'" + function + "' is annotated already: left as it is"));
+      ++plan_.annotated;
       return;
     }
-    if (fn.written_by_macro) {
+    // A macro call that declares something before the function: an
+    // annotation above the call would be that declaration's.
+    if (!fn.macro_first.empty()) {
       not_placed("opscan-import-macro", fn.begin,
-                 fmt::format("'{}' ({}) is declared by a macro: annotate it by hand with {}",
-                             function, name, support::clipped(annotation, 400)));
+                 fmt::format("'{}' ({}) is declared by a macro call whose first declaration is "
+                             "'{}': an annotation above the call would be that one's; annotate "
+                             "a declaration of '{}' after the call by hand with {}",
+                             function, name, fn.macro_first, function,
+                             support::clipped(annotation, 400)));
       return;
     }
     if (auto why = refused_annotation(args, fn)) {

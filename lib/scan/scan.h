@@ -102,6 +102,13 @@ struct FunctionSite {
   // (optional ones too), between which a kernel key has one entry each.
   // Nullopt when a parameter maps to no schema type.
   std::optional<std::pair<size_t, size_t>> key_tensors;
+  // When its declaration begins inside a macro call (`begin` is the
+  // call's) that declares something else first: that one's name. An
+  // annotation written before the call attaches to the first only.
+  std::string macro_first;
+  // Its first parameter is ExecuTorch's KernelRuntimeContext&: the
+  // overload ExecuTorch's generator calls.
+  bool takes_context = false;
 };
 
 struct SourceSites {

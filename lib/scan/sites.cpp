@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace opscan::scan {
@@ -40,6 +41,19 @@ uint32_t end_of_line(std::string_view text, size_t offset) {
   return static_cast<uint32_t>(end == std::string_view::npos ? text.size() : end + 1);
 }
 
+// The offset in `main` of a declaration's name, when there: that of the
+// macro call when a call wrote it. Two declarations have one offset only
+// when one call wrote both (libclang's spelling locations are its
+// expansion locations: a call is known by this alone).
+std::optional<unsigned> name_in(CXCursor c, CXFile main) {
+  CXFile file;
+  unsigned offset = 0;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &file, nullptr, nullptr, &offset);
+  if (!file || !clang_File_isEqual(file, main))
+    return std::nullopt;
+  return offset;
+}
+
 // sites.functions: those declared at namespace scope in `main`, whose text
 // is `text` (`shift` into it), located in the file. False when one lies
 // before the shift (it cannot be mapped back).
@@ -51,13 +65,23 @@ bool add_functions(CXTranslationUnit tu, CXFile main, std::string_view text, Shi
     Shift shift;
     SourceSites* sites;
     bool mapped = true;
-  } walk{main, text, shift, &sites};
+    // Macro calls (where their declarations' names are) -> the first
+    // declaration of each: the one an annotation above the call attaches to.
+    std::map<unsigned, CXCursor> firsts;
+  } walk{main, text, shift, &sites, true, {}};
   clang_visitChildren(
       clang_getTranslationUnitCursor(tu),
       [](CXCursor c, CXCursor, void* data) {
         auto& w = *static_cast<Walk*>(data);
         const CXCursorKind kind = clang_getCursorKind(c);
-        if (kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec)
+        if (kind == CXCursor_LinkageSpec)
+          return CXChildVisit_Recurse;
+        if (!clang_isDeclaration(kind)) // macro calls, #include lines
+          return CXChildVisit_Continue;
+        const std::optional<unsigned> named = name_in(c, w.file);
+        const CXCursor first =
+            named ? w.firsts.try_emplace(*named, c).first->second : clang_getNullCursor();
+        if (kind == CXCursor_Namespace)
           return CXChildVisit_Recurse;
         if (kind != CXCursor_FunctionDecl)
           return CXChildVisit_Continue;
@@ -88,7 +112,15 @@ bool add_functions(CXTranslationUnit tu, CXFile main, std::string_view text, Shi
         site.written_by_macro =
             name_offset >= w.text.size() || !w.text.substr(name_offset).starts_with(name);
         site.annotated = !annotations_of(c).empty();
+        if (!clang_Cursor_isNull(first) && !clang_equalCursors(first, c)) {
+          site.macro_first = spelling(first);
+          if (site.macro_first.empty()) // an anonymous namespace, say
+            site.macro_first = take(clang_getCursorKindSpelling(clang_getCursorKind(first)));
+        }
         site.key_tensors = key_tensors_of(c);
+        site.takes_context = clang_Cursor_getNumArguments(c) > 0 &&
+                             context_kind(clang_getCursorType(clang_Cursor_getArgument(c, 0))) ==
+                                 ir::ContextKind::runtime_context;
         w.sites->functions.push_back(std::move(site));
         return CXChildVisit_Continue;
       },

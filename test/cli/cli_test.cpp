@@ -9,6 +9,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -1119,14 +1120,13 @@ TEST(ImportYaml, AnnotatesWhatItCanAndSaysWhatItCannot) {
                          source.string() + "' " + kFlags);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(read_file(source), expected_import());
+  // (abs_out, made by the macro call UNARY_KERNEL(abs), is annotated above
+  // the call.)
   EXPECT_EQ(run.out, "opscan: " + source.string() +
-                         ": 4 annotations\nopscan: 4 kernels annotated, 4 not placed (see the "
-                         "warnings above)\n");
+                         ": 5 annotations\nopscan: 8 kernels: 5 annotated, 0 annotated already, "
+                         "3 not placed (see the warnings above)\n");
   for (const std::string& expected :
-       {source.string() + ":40:1: warning: 'torch::executor::native::abs_out' (aten::abs.out) "
-                          "is declared by a macro: annotate it by hand with "
-                          "OPSCAN_KERNEL(\"aten::abs.out\") [opscan-import-macro]",
-        std::string("functions.yaml:25:20: warning: kernel 'torch::executor::mul_out' of "
+       {std::string("functions.yaml:25:20: warning: kernel 'torch::executor::mul_out' of "
                     "aten::mul.out is 'torch::executor::native::mul_out', which the files given "
                     "do not declare [opscan-import-not-found]"),
         std::string("functions.yaml:31:7: warning: 'torch::executor::native::mul_out_ints' "
@@ -1147,7 +1147,8 @@ TEST(ImportYaml, AnnotatesWhatItCanAndSaysWhatItCannot) {
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(snapshot(dir.path()), before);
   // (custom::scale.out's kernel, add_out, is annotated now: a note, not a warning.)
-  EXPECT_NE(again.out.find("0 kernels annotated, 3 not placed"), std::string::npos) << again.out;
+  EXPECT_EQ(again.out, "opscan: 8 kernels: 0 annotated, 6 annotated already, 2 not placed (see "
+                       "the warnings above)\n");
   EXPECT_NE(again.err.find("is annotated already: left as it is [opscan-import-annotated]"),
             std::string::npos)
       << again.err;
@@ -1172,6 +1173,7 @@ TEST(ImportYaml, AnnotatedKernelsGetTheUpstreamSchemas) {
        {"// aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> "
         "Tensor(a!)\n",
         "// aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)\n",
+        "// aten::abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n",
         "// aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)\n",
         "// aten::unbind_copy.int_out(Tensor self, int dim=0, *, Tensor(a!)[] out) -> ()\n"}) {
     EXPECT_NE(declarations.find(schema), std::string::npos) << schema << declarations;
@@ -1188,8 +1190,87 @@ TEST(ImportYaml, DryRunWritesNothing) {
   RunResult run = opscan("import-yaml --dry-run " + (kImport / "functions.yaml").string() + " '" +
                          source.string() + "' " + kFlags);
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.out.find(": 4 annotations (dry run: not written)\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find(": 5 annotations (dry run: not written)\n"), std::string::npos) << run.out;
   EXPECT_EQ(snapshot(dir.path()), before);
+}
+
+// Kernels made by a macro call, as ExecuTorch's portable library makes
+// acos_out and ceil_out (DEFINE_UNARY_UFUNC_...(acos_out, std::acos)): the
+// annotation goes above the call, and a scan of the result finds each kernel
+// with its operator. A call that declares another function first cannot
+// carry its second's: a warning there says why.
+TEST(ImportYaml, KernelsMadeByAMacroCallAreAnnotatedAboveTheCall) {
+  const fs::path inputs = kRepo / "test/cli/inputs/import_macro";
+  TempDir dir;
+  for (const char* name : {"pattern.h", "op_acos.cpp", "op_ceil.cpp", "op_pair.cpp"})
+    fs::copy_file(inputs / name, dir.path() / name);
+  const std::string files = "'" + (dir.path() / "op_acos.cpp").string() + "' '" +
+                            (dir.path() / "op_ceil.cpp").string() + "' '" +
+                            (dir.path() / "op_pair.cpp").string() + "' ";
+  const std::string import =
+      "import-yaml '" + (inputs / "functions.yaml").string() + "' " + files + kFlags;
+  RunResult run = opscan(import);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto path = [&](const char* name) { return (dir.path() / name).string(); };
+  EXPECT_EQ(run.out, "opscan: " + path("op_acos.cpp") + ": 1 annotation\nopscan: " +
+                         path("op_ceil.cpp") + ": 1 annotation\nopscan: " + path("op_pair.cpp") +
+                         ": 1 annotation\nopscan: 4 kernels: 3 annotated, 0 annotated already, 1 "
+                         "not placed (see the warnings above)\n");
+  EXPECT_EQ(run.err,
+            path("op_pair.cpp") +
+                ":9:1: warning: 'torch::executor::native::cos_out' (aten::cos.out) is declared "
+                "by a macro call whose first declaration is 'sin_out': an annotation above the "
+                "call would be that one's; annotate a declaration of "
+                "'torch::executor::native::cos_out' after the call by hand with "
+                "OPSCAN_KERNEL(\"aten::cos.out\") [opscan-import-macro]\n"
+                "DEFINE_UNARY_PAIR(sin_out, cos_out, std::sin)\n^\n");
+  const std::string head = "#include \"pattern.h\"\n\n#include <cmath>\n"
+                           "#include <opscan/annotations.h>\n\nnamespace torch {\n"
+                           "namespace executor {\nnamespace native {\n\n";
+  const std::string tail = "\n} // namespace native\n} // namespace executor\n"
+                           "} // namespace torch\n";
+  EXPECT_EQ(read_file(dir.path() / "op_acos.cpp"),
+            head +
+                "OPSCAN_KERNEL(\"aten::acos.out\")\n"
+                "DEFINE_UNARY_UFUNC_REALHBBF16_TO_FLOATHBF16(acos_out, std::acos)\n" +
+                tail);
+  EXPECT_EQ(read_file(dir.path() / "op_ceil.cpp"),
+            head +
+                "  OPSCAN_KERNEL(\"aten::ceil.out\")\n"
+                "  DEFINE_UNARY_UFUNC_REALHBF16(ceil_out, std::ceil)\n" +
+                tail);
+  EXPECT_EQ(read_file(dir.path() / "op_pair.cpp"),
+            head +
+                "OPSCAN_KERNEL(\"aten::sin.out\")\n"
+                "DEFINE_UNARY_PAIR(sin_out, cos_out, std::sin)\n" +
+                tail);
+
+  // The result scanned again, with the upstream schemas as a migration
+  // scans it: each annotation is its kernel's.
+  const fs::path ir = dir.path() / "ir.json";
+  RunResult scan = opscan("scan -o '" + ir.string() + "' --schemas '" +
+                          (inputs / "native_functions.yaml").string() + "' " + files + kFlags);
+  ASSERT_EQ(scan.exit_code, 0) << scan.err;
+  std::map<std::string, std::string> found; // C++ function -> operator
+  const nlohmann::json document = nlohmann::json::parse(read_file(ir));
+  for (const nlohmann::json& kernel : document["kernels"]) {
+    const nlohmann::json& op = kernel["operator"];
+    found[kernel["cpp_function"].get<std::string>()] = op["namespace"].get<std::string>() +
+                                                       "::" + op["name"].get<std::string>() + "." +
+                                                       op["overload"].get<std::string>();
+  }
+  EXPECT_EQ(found, (std::map<std::string, std::string>{
+                       {"torch::executor::native::acos_out", "aten::acos.out"},
+                       {"torch::executor::native::ceil_out", "aten::ceil.out"},
+                       {"torch::executor::native::sin_out", "aten::sin.out"}}));
+
+  // Again: nothing changes, and the summary says why.
+  Snapshot before = snapshot(dir.path());
+  RunResult again = opscan(import);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(snapshot(dir.path()), before);
+  EXPECT_EQ(again.out, "opscan: 4 kernels: 0 annotated, 3 annotated already, 1 not placed (see "
+                       "the warnings above)\n");
 }
 
 // Bad input: a located error, exit code 1, and no file touched.

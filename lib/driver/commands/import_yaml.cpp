@@ -81,9 +81,13 @@ Status run(const Args& args, Session& session) {
                             edit.annotations, edit.annotations == 1 ? "" : "s",
                             args.dry_run ? " (dry run: not written)" : ""));
   }
-  session.say(fmt::format("opscan: {} kernel{} annotated, {} not placed{}\n", plan.placed,
-                          plan.placed == 1 ? "" : "s", plan.not_placed,
-                          plan.not_placed > 0 ? " (see the warnings above)" : ""));
+  // One line that accounts for every kernel the YAML names.
+  const size_t kernels = plan.placed + plan.annotated + plan.not_placed;
+  session.say(fmt::format("opscan: {} kernel{}: {} annotated{}, {} annotated already, {} not "
+                          "placed{}\n",
+                          kernels, kernels == 1 ? "" : "s", plan.placed,
+                          args.dry_run ? " (dry run: not written)" : "", plan.annotated,
+                          plan.not_placed, plan.not_placed > 0 ? " (see the warnings above)" : ""));
   return Status::ok;
 }
 

@@ -3,6 +3,7 @@
 #include "migrate/import_yaml.h"
 
 #include <files.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
@@ -19,10 +20,13 @@ std::vector<yaml::Entry> entries_of(const std::string& text) {
   return entries.value_or(std::vector<yaml::Entry>{});
 }
 
-// `name` declared at byte `offset` of `file`.
+// `name` declared at byte `offset` of `file` (by a macro call that declares
+// `macro_first` first, when given).
 scan::FunctionSite declared(const std::string& file, std::string name, uint32_t offset,
-                            bool by_macro = false, bool annotated = false) {
-  return {std::move(name), {file, 1, 1, offset}, by_macro, annotated, std::nullopt};
+                            bool by_macro = false, bool annotated = false,
+                            std::string macro_first = "") {
+  return {std::move(name), {file, 1, 1, offset}, by_macro,
+          annotated,       std::nullopt,         std::move(macro_first)};
 }
 
 TEST(PlanImport, AnnotationGoesOnALineAboveIndentedLikeTheDeclaration) {
@@ -70,12 +74,13 @@ TEST(PlanImport, NothingIsPlannedWhenAnEntryIsWrong) {
 
 TEST(PlanImport, WhatCannotBePlacedIsAWarningAtItsPlace) {
   TempDir dir;
-  const std::string file = dir.write("k.cpp", "void m();\nvoid n();\n");
-  scan::SourceSites sites{
-      file,
-      {declared(file, "a::native::m", 0, true), declared(file, "a::native::n", 10, false, true)},
-      0,
-      true};
+  const std::string file = dir.write("k.cpp", "M(l, m)\nvoid n();\n");
+  scan::SourceSites sites{file,
+                          {declared(file, "a::native::l", 0, true),
+                           declared(file, "a::native::m", 0, true, false, "l"),
+                           declared(file, "a::native::n", 8, false, true)},
+                          0,
+                          true};
   ImportPlan plan = plan_import(entries_of("- op: m.out\n  kernels:\n    - kernel_name: a::m\n"
                                            "- op: n.out\n  kernels:\n    - kernel_name: a::n\n"
                                            "- op: o.out\n"),
@@ -85,9 +90,31 @@ TEST(PlanImport, WhatCannotBePlacedIsAWarningAtItsPlace) {
     codes.push_back(d.code);
   EXPECT_EQ(codes, (std::vector<std::string>{"opscan-import-macro", "opscan-import-annotated",
                                              "opscan-import-no-kernels"}));
+  EXPECT_EQ(plan.diagnostics[0].message,
+            "'a::native::m' (aten::m.out) is declared by a macro call whose first declaration "
+            "is 'l': an annotation above the call would be that one's; annotate a declaration "
+            "of 'a::native::m' after the call by hand with OPSCAN_KERNEL(\"aten::m.out\")");
   EXPECT_TRUE(plan.edits.empty());
   EXPECT_EQ(plan.placed, 0u);
+  EXPECT_EQ(plan.annotated, 1u);
   EXPECT_EQ(plan.not_placed, 1u);
+}
+
+TEST(PlanImport, AKernelAMacroCallDeclaresFirstIsAnnotatedAboveTheCall) {
+  TempDir dir;
+  const std::string file = dir.write("k.cpp", "#include \"k.h\"\n  M(f, g)\n");
+  scan::SourceSites sites{file,
+                          {declared(file, "a::native::f", 17, true),
+                           declared(file, "a::native::g", 17, true, false, "f")},
+                          15,
+                          false};
+  ImportPlan plan =
+      plan_import(entries_of("- op: f.out\n  kernels:\n    - kernel_name: a::f\n"), {sites});
+  ASSERT_TRUE(plan.diagnostics.empty()) << plan.diagnostics[0].message;
+  ASSERT_EQ(plan.edits.size(), 1u);
+  EXPECT_EQ(plan.edits[0].content, "#include \"k.h\"\n#include <opscan/annotations.h>\n"
+                                   "  OPSCAN_KERNEL(\"aten::f.out\")\n  M(f, g)\n");
+  EXPECT_EQ(plan.placed, 1u);
 }
 
 TEST(PlanImport, AKernelWithOneKeyIsAnnotatedWithIt) {
@@ -280,6 +307,87 @@ TEST(ImportYaml, FilesParsedInUnitsAreAnnotatedAsWhenParsedAlone) {
             angle + "#include <set>\n#include <opscan/annotations.h>\n\n"
                     "namespace torch::executor::native {\n  OPSCAN_KERNEL(\"aten::k1.out\")\n"
                     "  Tensor& k1_out(const Tensor& self, Tensor& out);\n}\n");
+}
+
+TEST(ImportYaml, AKernelAMacroCallMakesIsAnnotatedAboveTheCallWhenItIsTheCallsFirst) {
+  // As ExecuTorch's portable library makes acos_out: one macro call, one
+  // kernel. A call that declares two functions (or anything else first)
+  // can carry an annotation for its first only. Alike in units and alone.
+  TempDir dir;
+  dir.write("include/opscan/annotations.h", "#pragma once\n#define OPSCAN_KERNEL(...)\n");
+  dir.write("include/pattern.h",
+            "#pragma once\nnamespace torch::executor { struct Tensor {}; }\n"
+            "#define UNARY(name) Tensor& name(const Tensor& in, Tensor& out) { return out; }\n"
+            "#define PAIR(a, b) Tensor& a(Tensor& out); Tensor& b(Tensor& out);\n"
+            "#define AFTER_INT(name) int name##_n; Tensor& name(Tensor& out);\n");
+  const std::string includes = "#include <pattern.h>\n#include <vector>\n";
+  const std::string ns = "namespace torch::executor::native {\n";
+  std::vector<std::string> files = {
+      dir.write("lib/op_acos.cpp", includes + ns + "UNARY(acos_out)\n}\n"),
+      dir.write("lib/op_pair.cpp", includes + ns + "  PAIR(sin_out, cos_out)\n}\n"),
+      dir.write("lib/op_late.cpp", includes + ns + "AFTER_INT(tan_out)\n}\n"),
+  };
+  std::string yaml;
+  for (const char* op : {"acos", "sin", "cos", "tan"})
+    yaml +=
+        fmt::format("- op: {0}.out\n  kernels:\n    - kernel_name: torch::executor::{0}_out\n", op);
+  size_t in_units = 0, plain_in_units = 0;
+  const ImportPlan with = import_located(yaml, files, dir.file("include"), true, in_units);
+  const ImportPlan without =
+      import_located(yaml, files, dir.file("include"), false, plain_in_units);
+  EXPECT_EQ(in_units, 3u);
+  for (const ImportPlan* plan : {&with, &without}) {
+    EXPECT_EQ(plan->placed, 2u);
+    EXPECT_EQ(plan->not_placed, 2u);
+    ASSERT_EQ(codes_of(plan->diagnostics),
+              (std::vector<std::string>{"opscan-import-macro", "opscan-import-macro"}));
+    EXPECT_EQ(plan->diagnostics[0].location.line, 4u);
+    EXPECT_EQ(plan->diagnostics[0].location.column, 3u);
+    EXPECT_NE(plan->diagnostics[0].message.find("first declaration is 'sin_out'"),
+              std::string::npos)
+        << plan->diagnostics[0].message;
+    EXPECT_NE(plan->diagnostics[1].message.find("first declaration is 'tan_out_n'"),
+              std::string::npos)
+        << plan->diagnostics[1].message;
+    ASSERT_EQ(plan->edits.size(), 2u);
+    EXPECT_EQ(plan->edits[0].content, includes + "#include <opscan/annotations.h>\n" + ns +
+                                          "OPSCAN_KERNEL(\"aten::acos.out\")\n"
+                                          "UNARY(acos_out)\n}\n");
+    EXPECT_EQ(plan->edits[1].content, includes + "#include <opscan/annotations.h>\n" + ns +
+                                          "  OPSCAN_KERNEL(\"aten::sin.out\")\n"
+                                          "  PAIR(sin_out, cos_out)\n}\n");
+  }
+}
+
+TEST(ImportYaml, OfOverloadsTheOneTakingTheRuntimeContextIsAnnotated) {
+  // As ExecuTorch's quantized library defines each kernel: without the
+  // context, then with it, calling the first. Its generator calls the
+  // second; a declaration of the first after it changes nothing.
+  TempDir dir;
+  dir.write("include/ops.h",
+            "#pragma once\nnamespace executorch::runtime { class KernelRuntimeContext; }\n"
+            "namespace torch::executor { struct Tensor {}; "
+            "using executorch::runtime::KernelRuntimeContext; }\n");
+  const std::string file = dir.write(
+      "lib/op_add.cpp", "#include <ops.h>\nnamespace torch::executor::native {\n"
+                        "Tensor& add_out(const Tensor& a, Tensor& out) { return out; }\n"
+                        "Tensor& add_out(KernelRuntimeContext& ctx, const Tensor& a, Tensor& out) "
+                        "{ return add_out(a, out); }\n"
+                        "Tensor& add_out(const Tensor& a, Tensor& out);\n}\n");
+  size_t in_units = 0;
+  const ImportPlan plan =
+      import_located("- op: add.out\n  kernels:\n    - kernel_name: torch::executor::add_out\n",
+                     {file}, dir.file("include"), false, in_units);
+  EXPECT_TRUE(plan.diagnostics.empty()) << plan.diagnostics[0].message;
+  ASSERT_EQ(plan.edits.size(), 1u);
+  EXPECT_EQ(plan.edits[0].content,
+            "#include <ops.h>\n#include <opscan/annotations.h>\n"
+            "namespace torch::executor::native {\n"
+            "Tensor& add_out(const Tensor& a, Tensor& out) { return out; }\n"
+            "OPSCAN_KERNEL(\"aten::add.out\")\n"
+            "Tensor& add_out(KernelRuntimeContext& ctx, const Tensor& a, Tensor& out) "
+            "{ return add_out(a, out); }\n"
+            "Tensor& add_out(const Tensor& a, Tensor& out);\n}\n");
 }
 
 TEST(PlanImport, OnlyTheFirstTwentyOfACodeAreShownAndTheRestCounted) {

@@ -102,6 +102,8 @@ protected:
                           f.written_by_macro, f.annotated);
       if (f.key_tensors)
         text += fmt::format(" tensors={},{}", f.key_tensors->first, f.key_tensors->second);
+      if (!f.macro_first.empty())
+        text += " after=" + f.macro_first;
       text += "\n";
     }
     return text;
@@ -262,6 +264,8 @@ TEST_F(PreambleUnitTest, LocatedSitesAreThoseOfPlainParses) {
                                  "#include <opscan/annotations.h>\n"
                                  "#define DECLARE(name) Tensor& name(Tensor& out);\n"
                                  "DECLARE(m_out)\nDECLARE(n_out)\n"
+                                 "#define PAIR(a, b) Tensor& a(Tensor&); Tensor& b(Tensor&);\n"
+                                 "PAIR(p_out, q_out)\n"
                                  "OPSCAN_KERNEL(\"t::k.out\")\n" +
                                  kernel),
       // Code before the #include lines: no prefix to share.

@@ -40,6 +40,7 @@ Tensor& add_out(KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, con
     (void)in;                                                                                      \
     return out;                                                                                    \
   }
+OPSCAN_KERNEL("aten::abs.out")
 UNARY_KERNEL(abs)
 
 static int calls = 0; OPSCAN_KERNEL("aten::unbind_copy.int_out") void unbind_copy_int_out(KernelRuntimeContext& ctx, const Tensor& input,
