@@ -43,6 +43,10 @@ struct Options {
   // (ExecuTorch's profiler and event tracer; PyTorch's dispatcher profiles
   // by itself).
   bool profiling = true;
+  // A try/catch in each wrapper that turns an exception a kernel throws into
+  // a failed call, where the runtime has no other way to report it
+  // (ExecuTorch's --add-exception-boundary).
+  bool exception_boundary = false;
 
   friend bool operator==(const Options&, const Options&) = default;
 };

@@ -2,7 +2,8 @@
 # configure, run the generation step only, then check that every file opscan
 # generated is a source of the target and that the include directory is a
 # usage requirement, in the build tree and in the exported targets. Last,
-# OPERATORS selects what is registered.
+# OPERATORS selects what is registered, and EXCEPTION_BOUNDARY puts a
+# try/catch in each wrapper.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 start_test()
 set(build ${WORK_DIR}/build)
@@ -52,3 +53,12 @@ file(READ ${include_dir}/portable/selected_operators.yaml selected)
 expect_contains("${selected}" "demo::triple.out:" "selected operators")
 expect_contains("${selected}" "demo::mean.out:" "selected operators")
 expect_no_match("${selected}" "demo::sum_dims.out|demo::pick" "selected operators")
+
+# EXCEPTION_BOUNDARY: off by default, then on (opscan --exception-boundary).
+file(READ ${include_dir}/portable/RegisterKernels.cpp registration)
+expect_no_match("${registration}" "catch \\(" "registration without EXCEPTION_BOUNDARY")
+run(out ${CMAKE_COMMAND} ${build} -DWITH_EXCEPTION_BOUNDARY=ON)
+run(out ${CMAKE_COMMAND} --build ${build} --target portable_kernels.opscan/generate.stamp)
+file(READ ${include_dir}/portable/RegisterKernels.cpp registration)
+expect_contains("${registration}" "} catch (const ::std::exception& exception) {"
+                "registration with EXCEPTION_BOUNDARY")

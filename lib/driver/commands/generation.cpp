@@ -92,6 +92,7 @@ Request request_of(const GenerateArgs& args) {
   if (args.dispatch_key)
     options.field_defaults["dispatch_key"] = *args.dispatch_key;
   options.profiling = !args.no_profiling;
+  options.exception_boundary = args.exception_boundary;
   request.operators = args.operators;
   return request;
 }

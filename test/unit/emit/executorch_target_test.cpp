@@ -164,6 +164,10 @@ Error register_library() {
 
 namespace torch::executor {
 
+::executorch::runtime::Span<const ::executorch::runtime::Kernel> get_mine_kernels() {
+  return {kKernels};
+}
+
 ::executorch::runtime::Error register_mine_kernels() {
   return register_library();
 }
@@ -229,8 +233,15 @@ TEST(ExecuTorchFiles, HeadersAndSelectedOperators) {
 #define OPSCAN_GENERATED_REGISTER_KERNELS_H_FOR_mine
 
 #include <executorch/runtime/core/error.h>
+#include <executorch/runtime/kernel/operator_registry.h>
 
 namespace torch::executor {
+
+// The kernels of library 'mine', each an operator name, kernel key and
+// boxed wrapper: the table register_mine_kernels() registers, returned without
+// registering anything (for a method-scoped kernel registry, or a lookup
+// with get_op_function_from_registry(name, meta, get_mine_kernels())).
+::executorch::runtime::Span<const ::executorch::runtime::Kernel> get_mine_kernels();
 
 // Registers the 1 kernels of library 'mine' with ExecuTorch's kernel registry.
 // Registers none and returns Error::RegistrationAlreadyRegistered when any of
@@ -561,6 +572,39 @@ TEST(ExecuTorchArgument, NamesOfTheWrappersOwnAreRenamed) {
                            " result = ::k::g(context, result_);\n"
                            "  *stack[1] = ::executorch::runtime::EValue(result);\n}\n"))
       << file(output, "mine/RegisterKernels.cpp");
+}
+
+// With the exception boundary, the call and its result are in a try block
+// whose handler fails the call with Internal, as ExecuTorch's generator
+// does; the locals keep clear of what the handler names, and only then.
+TEST(ExecuTorchExceptionBoundary, TheCallIsInATryBlockAndItsNamesAreKept) {
+  ir::Kernel k = kernel("demo::f(int kLibrary, int kKernelSources) -> int", "k::f",
+                        ContextKind::runtime_context, {"long", "long"}, "long");
+  emit::Options options = et();
+  options.exception_boundary = true;
+  emit::Output output = generate(module_of({k}), options);
+  ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+  const std::string cpp = file(output, "mine/RegisterKernels.cpp");
+  EXPECT_TRUE(contains(cpp, "#include <exception>\n")) << cpp;
+  EXPECT_TRUE(contains(cpp, "  ::std::int64_t kLibrary_ = stack[0]->to<::std::int64_t>();\n"
+                            "  ::std::int64_t kKernelSources_ = stack[1]->to<::std::int64_t>();\n"
+                            "  try {\n"
+                            "    ::std::int64_t result = ::k::f(context, kLibrary_, "
+                            "kKernelSources_);\n"
+                            "    *stack[2] = ::executorch::runtime::EValue(result);\n"
+                            "  } catch (const ::std::exception& exception) {\n"
+                            "    ET_LOG(Error, \"%s (kernel %s, library '%s') threw an exception: "
+                            "%s\",\n"
+                            "           \"demo::f\", kKernelSources[0], kLibrary, "
+                            "exception.what());\n"
+                            "    context.fail(Error::Internal);\n"
+                            "  }\n}\n"))
+      << cpp;
+
+  const std::string without = file(generate(module_of({k}), et()), "mine/RegisterKernels.cpp");
+  EXPECT_FALSE(contains(without, "try {")) << without;
+  EXPECT_FALSE(contains(without, "#include <exception>")) << without;
+  EXPECT_TRUE(contains(without, "::k::f(context, kLibrary, kKernelSources)")) << without;
 }
 
 // ===== Returns ==============================================================
