@@ -578,8 +578,8 @@ TEST(ExecuTorchArgument, NamesOfTheWrappersOwnAreRenamed) {
 // whose handler fails the call with Internal, as ExecuTorch's generator
 // does; the locals keep clear of what the handler names, and only then.
 TEST(ExecuTorchExceptionBoundary, TheCallIsInATryBlockAndItsNamesAreKept) {
-  ir::Kernel k = kernel("demo::f(int kLibrary, int kKernelSources) -> int", "k::f",
-                        ContextKind::runtime_context, {"long", "long"}, "long");
+  ir::Kernel k = kernel("demo::f(int kLibrary, int kKernelSources, int uint32_t) -> int", "k::f",
+                        ContextKind::runtime_context, {"long", "long", "long"}, "long");
   emit::Options options = et();
   options.exception_boundary = true;
   emit::Output output = generate(module_of({k}), options);
@@ -588,10 +588,11 @@ TEST(ExecuTorchExceptionBoundary, TheCallIsInATryBlockAndItsNamesAreKept) {
   EXPECT_TRUE(contains(cpp, "#include <exception>\n")) << cpp;
   EXPECT_TRUE(contains(cpp, "  ::std::int64_t kLibrary_ = stack[0]->to<::std::int64_t>();\n"
                             "  ::std::int64_t kKernelSources_ = stack[1]->to<::std::int64_t>();\n"
+                            "  ::std::int64_t uint32_t_ = stack[2]->to<::std::int64_t>();\n"
                             "  try {\n"
                             "    ::std::int64_t result = ::k::f(context, kLibrary_, "
-                            "kKernelSources_);\n"
-                            "    *stack[2] = ::executorch::runtime::EValue(result);\n"
+                            "kKernelSources_, uint32_t_);\n"
+                            "    *stack[3] = ::executorch::runtime::EValue(result);\n"
                             "  } catch (const ::std::exception& exception) {\n"
                             "    ET_LOG(Error, \"%s (kernel %s, library '%s') threw an exception: "
                             "%s\",\n"
@@ -604,7 +605,7 @@ TEST(ExecuTorchExceptionBoundary, TheCallIsInATryBlockAndItsNamesAreKept) {
   const std::string without = file(generate(module_of({k}), et()), "mine/RegisterKernels.cpp");
   EXPECT_FALSE(contains(without, "try {")) << without;
   EXPECT_FALSE(contains(without, "#include <exception>")) << without;
-  EXPECT_TRUE(contains(without, "::k::f(context, kLibrary, kKernelSources)")) << without;
+  EXPECT_TRUE(contains(without, "::k::f(context, kLibrary, kKernelSources, uint32_t)")) << without;
 }
 
 // ===== Returns ==============================================================

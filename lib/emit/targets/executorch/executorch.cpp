@@ -135,11 +135,12 @@ std::variant<ResultShape, Refusal> result_shape(const ir::Kernel& kernel) {
 std::variant<std::string, Refusal> unboxed_arguments(const ir::Kernel& kernel,
                                                      const Options& options, KernelCode& code) {
   // The body names these after declaring the locals: no local may hide them
-  // (nor, with the exception boundary, what its message names).
+  // (nor, with the exception boundary, what its handler names, ExecuTorch's
+  // ET_LOG naming uint32_t unqualified).
   const std::vector<std::string> locals =
       options.exception_boundary
           ? local_names(kernel, {"context", "stack", "result", "event_tracer_op_scope", "kLibrary",
-                                 "kKernelSources"})
+                                 "kKernelSources", "uint32_t"})
           : local_names(kernel, {"context", "stack", "result", "event_tracer_op_scope"});
   std::string body;
   for (size_t i = 0; i < kernel.arguments.size(); ++i) {
