@@ -56,10 +56,10 @@ int64_t text(KernelRuntimeContext&, int64_t x, std::string_view a, std::string_v
 
 // Parameters named like what the exception boundary's handler names.
 OPSCAN_KERNEL("hygiene::handler_names")
-int64_t handler_names(KernelRuntimeContext& ctx, int64_t kLibrary, int64_t kKernelSources,
+int64_t handler_names(KernelRuntimeContext& ctx, int64_t kLibrary, int64_t fail_on_exception,
                       int64_t exception, int64_t uint32_t, int64_t Error);
-int64_t handler_names(KernelRuntimeContext&, int64_t kLibrary, int64_t kKernelSources,
+int64_t handler_names(KernelRuntimeContext&, int64_t kLibrary, int64_t fail_on_exception,
                       int64_t exception, int64_t uint32_t, int64_t Error) {
-  return kLibrary + 10 * kKernelSources + 100 * exception + 1000 * uint32_t + 10000 * Error;
+  return kLibrary + 10 * fail_on_exception + 100 * exception + 1000 * uint32_t + 10000 * Error;
 }
 } // namespace hygiene

@@ -576,36 +576,50 @@ TEST(ExecuTorchArgument, NamesOfTheWrappersOwnAreRenamed) {
 
 // With the exception boundary, the call and its result are in a try block
 // whose handler fails the call with Internal, as ExecuTorch's generator
-// does; the locals keep clear of what the handler names, and only then.
-TEST(ExecuTorchExceptionBoundary, TheCallIsInATryBlockAndItsNamesAreKept) {
-  ir::Kernel k = kernel("demo::f(int kLibrary, int kKernelSources, int uint32_t) -> int", "k::f",
-                        ContextKind::runtime_context, {"long", "long", "long"}, "long");
+// does, through one function the locals keep clear of (only then).
+TEST(ExecuTorchExceptionBoundary, TheCallIsInATryBlockAndTheHandlerIsShared) {
+  ir::Kernel k = kernel("demo::f(int fail_on_exception, int exception) -> int", "k::f",
+                        ContextKind::runtime_context, {"long", "long"}, "long");
   emit::Options options = et();
   options.exception_boundary = true;
-  emit::Output output = generate(module_of({k}), options);
+  emit::Output output = generate(module_of({k, et_neg_out()}), options);
   ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
   const std::string cpp = file(output, "mine/RegisterKernels.cpp");
   EXPECT_TRUE(contains(cpp, "#include <exception>\n")) << cpp;
-  EXPECT_TRUE(contains(cpp, "  ::std::int64_t kLibrary_ = stack[0]->to<::std::int64_t>();\n"
-                            "  ::std::int64_t kKernelSources_ = stack[1]->to<::std::int64_t>();\n"
-                            "  ::std::int64_t uint32_t_ = stack[2]->to<::std::int64_t>();\n"
-                            "  try {\n"
-                            "    ::std::int64_t result = ::k::f(context, kLibrary_, "
-                            "kKernelSources_, uint32_t_);\n"
-                            "    *stack[3] = ::executorch::runtime::EValue(result);\n"
-                            "  } catch (const ::std::exception& exception) {\n"
-                            "    ET_LOG(Error, \"%s (kernel %s, library '%s') threw an exception: "
-                            "%s\",\n"
-                            "           \"demo::f\", kKernelSources[0], kLibrary, "
-                            "exception.what());\n"
-                            "    context.fail(Error::Internal);\n"
-                            "  }\n}\n"))
+  EXPECT_TRUE(contains(cpp, "constexpr const char* const* kKernelSources = "
+                            "::torch::executor::opscan_kernel_sources_mine;\n\n"
+                            "// The exception boundary's handler: logs what kernel `index` of "
+                            "operator\n"
+                            "// `op` threw and fails the call with Internal, as ExecuTorch's "
+                            "generator does.\n"
+                            "void fail_on_exception(KernelRuntimeContext& context, const char* op, "
+                            "std::size_t index,\n"
+                            "                       const ::std::exception& exception) {\n"
+                            "  ET_LOG(Error, \"%s (kernel %s, library '%s') threw an exception: "
+                            "%s\", op,\n"
+                            "         kKernelSources[index], kLibrary, exception.what());\n"
+                            "  context.fail(Error::Internal);\n"
+                            "}\n\n"))
       << cpp;
+  EXPECT_TRUE(contains(cpp,
+                       "  ::std::int64_t fail_on_exception_ = stack[0]->to<::std::int64_t>();\n"
+                       "  ::std::int64_t exception = stack[1]->to<::std::int64_t>();\n"
+                       "  try {\n"
+                       "    ::std::int64_t result = ::k::f(context, fail_on_exception_, "
+                       "exception);\n"
+                       "    *stack[2] = ::executorch::runtime::EValue(result);\n"
+                       "  } catch (const ::std::exception& exception) {\n"
+                       "    fail_on_exception(context, \"demo::f\", 0, exception);\n"
+                       "  }\n}\n"))
+      << cpp;
+  EXPECT_TRUE(contains(cpp, "    fail_on_exception(context, \"demo::neg.out\", 1, exception);\n"))
+      << cpp;
+  EXPECT_EQ(cpp.find("void fail_on_exception("), cpp.rfind("void fail_on_exception(")) << cpp;
 
   const std::string without = file(generate(module_of({k}), et()), "mine/RegisterKernels.cpp");
   EXPECT_FALSE(contains(without, "try {")) << without;
   EXPECT_FALSE(contains(without, "#include <exception>")) << without;
-  EXPECT_TRUE(contains(without, "::k::f(context, kLibrary, kKernelSources, uint32_t)")) << without;
+  EXPECT_TRUE(contains(without, "::k::f(context, fail_on_exception, exception)")) << without;
 }
 
 // ===== Returns ==============================================================

@@ -48,6 +48,9 @@ std::string source_of(const ir::Kernel& kernel) {
   return fmt::format("{}:{}", kernel.location.file, kernel.location.line);
 }
 
+// The function the exception boundary's handlers call (exception_handler()).
+constexpr const char* kExceptionHandler = "fail_on_exception";
+
 // Named mode: the function that returns the library's kernel table without
 // registering it, named like its registration function and like the
 // runtime's get_registered_kernels().
@@ -135,12 +138,11 @@ std::variant<ResultShape, Refusal> result_shape(const ir::Kernel& kernel) {
 std::variant<std::string, Refusal> unboxed_arguments(const ir::Kernel& kernel,
                                                      const Options& options, KernelCode& code) {
   // The body names these after declaring the locals: no local may hide them
-  // (nor, with the exception boundary, what its handler names, ExecuTorch's
-  // ET_LOG naming uint32_t unqualified).
+  // (nor, with the exception boundary, the handler it calls).
   const std::vector<std::string> locals =
       options.exception_boundary
-          ? local_names(kernel, {"context", "stack", "result", "event_tracer_op_scope", "kLibrary",
-                                 "kKernelSources", "uint32_t"})
+          ? local_names(kernel,
+                        {"context", "stack", "result", "event_tracer_op_scope", kExceptionHandler})
           : local_names(kernel, {"context", "stack", "result", "event_tracer_op_scope"});
   std::string body;
   for (size_t i = 0; i < kernel.arguments.size(); ++i) {
@@ -222,9 +224,10 @@ std::string call_and_result(const ir::Kernel& kernel, const ResultShape& shape,
 // try block whose handler turns an exception into a failed call, as
 // ExecuTorch's generator does with --add-exception-boundary (the same
 // error, Internal; only exceptions derived from std::exception, as there).
-// The argument checks before it abort or fail the call on their own.
+// The argument checks before it abort or fail the call on their own. The
+// handler's body is one function (kExceptionHandler) for all wrappers.
 std::string with_exception_boundary(const std::string& finish, const std::string& op_literal,
-                                    const std::string& source) {
+                                    size_t index) {
   std::string indented;
   for (size_t at = 0; at < finish.size();) {
     const size_t end = finish.find('\n', at);
@@ -234,11 +237,25 @@ std::string with_exception_boundary(const std::string& finish, const std::string
   return fmt::format("  try {{\n"
                      "{}"
                      "  }} catch (const ::std::exception& exception) {{\n"
-                     "    ET_LOG(Error, \"%s (kernel %s, library '%s') threw an exception: %s\",\n"
-                     "           {}, {}, kLibrary, exception.what());\n"
-                     "    context.fail(Error::Internal);\n"
+                     "    {}(context, {}, {}, exception);\n"
                      "  }}\n",
-                     indented, op_literal, source);
+                     indented, kExceptionHandler, op_literal, index);
+}
+
+// Its definition, before the wrappers.
+std::string exception_handler() {
+  return fmt::format(
+      "// The exception boundary's handler: logs what kernel `index` of operator\n"
+      "// `op` threw and fails the call with Internal, as ExecuTorch's generator does.\n"
+      "void {}(KernelRuntimeContext& context, const char* op, std::size_t index,\n"
+      "{}const ::std::exception& exception) {{\n"
+      "  ET_LOG(Error, \"%s (kernel %s, library '%s') threw an exception: %s\", op,\n"
+      "         kKernelSources[index], kLibrary, exception.what());\n"
+      "  context.fail(Error::Internal);\n"
+      "}}\n",
+      kExceptionHandler,
+      std::string(std::string_view("void (").size() + std::string_view(kExceptionHandler).size(),
+                  ' '));
 }
 
 // What ExecuTorch generates for `kernel`, or why it cannot. `taken` holds
@@ -274,7 +291,7 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Op
   const std::string source = fmt::format("kKernelSources[{}]", index);
   std::string finish = call_and_result(kernel, shape, code, options);
   if (options.exception_boundary)
-    finish = with_exception_boundary(finish, op_literal, source);
+    finish = with_exception_boundary(finish, op_literal, index);
   code.wrapper = fmt::format("{}\n"
                              "void {}(KernelRuntimeContext& context, Span<EValue*> stack) {{\n"
                              "  if (stack.size() != {}) {{\n"
@@ -490,6 +507,8 @@ void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& lib
   std::set<std::string> taken = global_kernel_names(module);
   taken.insert({"kLibrary", "kKernels", "kKernelSources", "kKernelKeys", "kRegistryCapacity",
                 "register_library", "kRegisteredAtLoad"});
+  if (options.exception_boundary)
+    taken.insert(kExceptionHandler);
   TypedCalls calls;
   for (const ir::Kernel& kernel : module.kernels) {
     auto generated = kernel_code(kernel, options, taken, entries.size());
@@ -505,6 +524,8 @@ void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& lib
     declarations.add(kernel, code.declaration);
     calls.add(kernel, code, diags);
   }
+  if (options.exception_boundary && !wrappers.empty())
+    wrappers.insert(wrappers.begin(), exception_handler());
   separate_blocks(wrappers);
 
   const std::string registration_name = unqualified(symbols.registration_function);

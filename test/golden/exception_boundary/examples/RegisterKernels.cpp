@@ -50,6 +50,15 @@ using ::executorch::runtime::Span;
 constexpr const char* kLibrary = "examples";
 constexpr const char* const* kKernelSources = ::torch::executor::opscan_kernel_sources_examples;
 
+// The exception boundary's handler: logs what kernel `index` of operator
+// `op` threw and fails the call with Internal, as ExecuTorch's generator does.
+void fail_on_exception(KernelRuntimeContext& context, const char* op, std::size_t index,
+                       const ::std::exception& exception) {
+  ET_LOG(Error, "%s (kernel %s, library '%s') threw an exception: %s", op,
+         kKernelSources[index], kLibrary, exception.what());
+  context.fail(Error::Internal);
+}
+
 // aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
 void aten_add_out(KernelRuntimeContext& context, Span<EValue*> stack) {
   if (stack.size() != 5) {
@@ -70,9 +79,7 @@ void aten_add_out(KernelRuntimeContext& context, Span<EValue*> stack) {
     ::executorch::runtime::internal::event_tracer_log_evalue(
         context.internal_event_tracer(), *stack[3]);
   } catch (const ::std::exception& exception) {
-    ET_LOG(Error, "%s (kernel %s, library '%s') threw an exception: %s",
-           "aten::add.out", kKernelSources[0], kLibrary, exception.what());
-    context.fail(Error::Internal);
+    fail_on_exception(context, "aten::add.out", 0, exception);
   }
 }
 
@@ -96,9 +103,7 @@ void aten_clamp_out(KernelRuntimeContext& context, Span<EValue*> stack) {
     ::executorch::runtime::internal::event_tracer_log_evalue(
         context.internal_event_tracer(), *stack[3]);
   } catch (const ::std::exception& exception) {
-    ET_LOG(Error, "%s (kernel %s, library '%s') threw an exception: %s",
-           "aten::clamp.out", kKernelSources[1], kLibrary, exception.what());
-    context.fail(Error::Internal);
+    fail_on_exception(context, "aten::clamp.out", 1, exception);
   }
 }
 
@@ -121,9 +126,7 @@ void aten_mul_out(KernelRuntimeContext& context, Span<EValue*> stack) {
     ::executorch::runtime::internal::event_tracer_log_evalue(
         context.internal_event_tracer(), *stack[2]);
   } catch (const ::std::exception& exception) {
-    ET_LOG(Error, "%s (kernel %s, library '%s') threw an exception: %s",
-           "aten::mul.out", kKernelSources[2], kLibrary, exception.what());
-    context.fail(Error::Internal);
+    fail_on_exception(context, "aten::mul.out", 2, exception);
   }
 }
 
@@ -147,9 +150,7 @@ void demo_mean_out(KernelRuntimeContext& context, Span<EValue*> stack) {
     ::executorch::runtime::internal::event_tracer_log_evalue(
         context.internal_event_tracer(), *stack[3]);
   } catch (const ::std::exception& exception) {
-    ET_LOG(Error, "%s (kernel %s, library '%s') threw an exception: %s",
-           "demo::mean.out", kKernelSources[3], kLibrary, exception.what());
-    context.fail(Error::Internal);
+    fail_on_exception(context, "demo::mean.out", 3, exception);
   }
 }
 
@@ -173,9 +174,7 @@ void demo_pick(KernelRuntimeContext& context, Span<EValue*> stack) {
     ::executorch::runtime::internal::event_tracer_log_evalue(
         context.internal_event_tracer(), *stack[3]);
   } catch (const ::std::exception& exception) {
-    ET_LOG(Error, "%s (kernel %s, library '%s') threw an exception: %s",
-           "demo::pick", kKernelSources[4], kLibrary, exception.what());
-    context.fail(Error::Internal);
+    fail_on_exception(context, "demo::pick", 4, exception);
   }
 }
 
@@ -197,9 +196,7 @@ void demo_relu_(KernelRuntimeContext& context, Span<EValue*> stack) {
     ::executorch::runtime::internal::event_tracer_log_evalue(
         context.internal_event_tracer(), *stack[1]);
   } catch (const ::std::exception& exception) {
-    ET_LOG(Error, "%s (kernel %s, library '%s') threw an exception: %s",
-           "demo::relu_", kKernelSources[5], kLibrary, exception.what());
-    context.fail(Error::Internal);
+    fail_on_exception(context, "demo::relu_", 5, exception);
   }
 }
 
@@ -223,9 +220,7 @@ void demo_scale_out(KernelRuntimeContext& context, Span<EValue*> stack) {
     ::executorch::runtime::internal::event_tracer_log_evalue(
         context.internal_event_tracer(), *stack[3]);
   } catch (const ::std::exception& exception) {
-    ET_LOG(Error, "%s (kernel %s, library '%s') threw an exception: %s",
-           "demo::scale.out", kKernelSources[6], kLibrary, exception.what());
-    context.fail(Error::Internal);
+    fail_on_exception(context, "demo::scale.out", 6, exception);
   }
 }
 
@@ -249,9 +244,7 @@ void demo_sum_dims_out(KernelRuntimeContext& context, Span<EValue*> stack) {
     ::executorch::runtime::internal::event_tracer_log_evalue(
         context.internal_event_tracer(), *stack[3]);
   } catch (const ::std::exception& exception) {
-    ET_LOG(Error, "%s (kernel %s, library '%s') threw an exception: %s",
-           "demo::sum_dims.out", kKernelSources[7], kLibrary, exception.what());
-    context.fail(Error::Internal);
+    fail_on_exception(context, "demo::sum_dims.out", 7, exception);
   }
 }
 
@@ -273,9 +266,7 @@ void demo_total_out(KernelRuntimeContext& context, Span<EValue*> stack) {
     ::executorch::runtime::internal::event_tracer_log_evalue(
         context.internal_event_tracer(), *stack[1]);
   } catch (const ::std::exception& exception) {
-    ET_LOG(Error, "%s (kernel %s, library '%s') threw an exception: %s",
-           "demo::total.out", kKernelSources[8], kLibrary, exception.what());
-    context.fail(Error::Internal);
+    fail_on_exception(context, "demo::total.out", 8, exception);
   }
 }
 
