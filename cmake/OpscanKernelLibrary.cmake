@@ -12,6 +12,8 @@
 #     [SCHEMAS <file>...]          # known operator schemas (opscan --schemas, each)
 #     [SCAN_PCH <header>]          # precompiled once for the scans (see below)
 #     [NO_PROFILING]               # no per-operator profiling calls (opscan --no-profiling)
+#     [EXCEPTION_BOUNDARY]         # a kernel's exception fails its call (executorch;
+#                                  # opscan --exception-boundary; needs C++ exceptions)
 #     [STATIC|SHARED])             # default: BUILD_SHARED_LIBS
 #
 # executorch: when the variable MAX_KERNEL_NUM is set (as for ExecuTorch's
@@ -175,7 +177,7 @@ endfunction()
 
 function(opscan_add_kernel_library target)
   set(caller "opscan_add_kernel_library(${target})")
-  cmake_parse_arguments(PARSE_ARGV 1 arg "STATIC;SHARED;NO_PROFILING"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "STATIC;SHARED;NO_PROFILING;EXCEPTION_BOUNDARY"
     "TARGET;REGISTRATION;LIB_NAME;DISPATCH_KEY;SCAN_PCH" "SOURCES;OPERATORS;COMPILE_OPTIONS;SCHEMAS")
   if(arg_UNPARSED_ARGUMENTS)
     list(JOIN arg_UNPARSED_ARGUMENTS ", " unknown)
@@ -363,6 +365,9 @@ function(opscan_add_kernel_library target)
   endif()
   if(arg_NO_PROFILING)
     list(APPEND generate_options --no-profiling)
+  endif()
+  if(arg_EXCEPTION_BOUNDARY)
+    list(APPEND generate_options --exception-boundary)
   endif()
   if(arg_TARGET STREQUAL "executorch" AND MAX_KERNEL_NUM)
     target_compile_definitions(${target} PRIVATE MAX_KERNEL_NUM=${MAX_KERNEL_NUM})

@@ -88,6 +88,9 @@ void add_generate_options(CLI::App& cmd, driver::GenerateArgs& args, bool regist
   cmd.add_flag("--no-profiling", args.no_profiling,
                "No per-operator profiling in the wrappers (executorch: no profiler scope and "
                "event tracer calls)");
+  cmd.add_flag("--exception-boundary", args.exception_boundary,
+               "Catch what a kernel throws in its wrapper and fail the call instead "
+               "(executorch: as ExecuTorch's --add-exception-boundary; needs C++ exceptions)");
 }
 
 // A build step's --depfile and --stamp.

@@ -47,6 +47,10 @@ struct Options {
   // prim ops) the selection needs, for a target that selects those apart
   // (ExecuTorch's selected_prim_ops.h); empty when it needs none.
   std::optional<std::vector<std::string>> prim_ops;
+  // A try/catch in each wrapper that turns an exception a kernel throws into
+  // a failed call, where the runtime has no other way to report it
+  // (ExecuTorch's --add-exception-boundary).
+  bool exception_boundary = false;
 
   friend bool operator==(const Options&, const Options&) = default;
 };

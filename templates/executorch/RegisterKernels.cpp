@@ -14,6 +14,7 @@
 #include <executorch/runtime/kernel/operator_registry.h>
 #include <executorch/runtime/platform/log.h>
 ${profiling_includes}
+${exception_boundary_includes}
 
 // The registry's capacity, found as ExecuTorch's registry finds it:
 // MAX_KERNEL_NUM (a runtime built with it needs it here too), else the

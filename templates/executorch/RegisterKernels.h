@@ -4,6 +4,7 @@
 #define ${include_guard}
 
 #include <executorch/runtime/core/error.h>
+${registration_includes}
 
 ${declarations}
 

@@ -1034,6 +1034,7 @@ struct Golden {
   const char* inputs; // kernel sources
   const char* golden; // directory under test/golden
   bool all_files;     // else only the registration files, which differ between modes
+  const char* options; // more generation options
 };
 
 void PrintTo(const Golden& golden, std::ostream* os) {
@@ -1056,8 +1057,9 @@ TEST_P(GoldenTest, MatchesGoldenFiles) {
   const Golden& g = GetParam();
   TempDir out;
   std::string lib_option = std::string(g.lib) == "all" ? "" : std::string("--lib ") + g.lib;
-  RunResult run = opscan("run " + std::string(g.inputs) + " --registration " + g.mode + " " +
-                         lib_option + " -o '" + out.path().string() + "' " + kFlags);
+  RunResult run =
+      opscan("run " + std::string(g.inputs) + " --registration " + g.mode + " " + lib_option + " " +
+             g.options + " -o '" + out.path().string() + "' " + kFlags);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.err, "");
   const fs::path golden = kRepo / "test/golden" / g.golden;
@@ -1081,11 +1083,14 @@ TEST_P(GoldenTest, MatchesGoldenFiles) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cli, GoldenTest,
-    ::testing::Values(Golden{"named", "named", "examples", kExamples, "named/examples", true},
-                      Golden{"manual", "manual", "all", kExamples, "manual/all", false},
-                      Golden{"static", "static", "all", kExamples, "static/all", false},
+    ::testing::Values(Golden{"named", "named", "examples", kExamples, "named/examples", true, ""},
+                      Golden{"manual", "manual", "all", kExamples, "manual/all", false, ""},
+                      Golden{"static", "static", "all", kExamples, "static/all", false, ""},
                       Golden{"types", "named", "types", "test/cli/inputs/all_types.cpp", "types",
-                             true}),
+                             true, ""},
+                      // The same wrappers, each with its try/catch.
+                      Golden{"exception_boundary", "named", "examples", kExamples,
+                             "exception_boundary/examples", false, "--exception-boundary"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // ---------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 # configure, run the generation step only, then check that every file opscan
 # generated is a source of the target and that the include directory is a
 # usage requirement, in the build tree and in the exported targets. Then
-# OPERATORS selects what is registered, and SCHEMAS gives known schemas
-# from several files.
+# OPERATORS selects what is registered, SCHEMAS gives known schemas from
+# several files, and EXCEPTION_BOUNDARY puts a try/catch in each wrapper.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 start_test()
 set(build ${WORK_DIR}/build)
@@ -65,3 +65,12 @@ expect_match("${out}" "warning: kernel 'example::reduce::sum_dims_out': demo::su
 file(READ ${include_dir}/portable/NativeFunctions.h declarations)
 expect_contains("${declarations}" "// demo::triple.out(Tensor input, *, Tensor(a!) result) -> Tensor(a!)" "known schemas")
 expect_contains("${declarations}" "// demo::mean.out(Tensor self, int[]? dims=None, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)" "known schemas")
+
+# EXCEPTION_BOUNDARY: off by default, then on (opscan --exception-boundary).
+file(READ ${include_dir}/portable/RegisterKernels.cpp registration)
+expect_no_match("${registration}" "catch \\(" "registration without EXCEPTION_BOUNDARY")
+run(out ${CMAKE_COMMAND} ${build} -DWITH_EXCEPTION_BOUNDARY=ON)
+run(out ${CMAKE_COMMAND} --build ${build} --target portable_kernels.opscan/generate.stamp)
+file(READ ${include_dir}/portable/RegisterKernels.cpp registration)
+expect_contains("${registration}" "} catch (const ::std::exception& exception) {"
+                "registration with EXCEPTION_BOUNDARY")

@@ -96,6 +96,7 @@ Request request_of(const GenerateArgs& args) {
   // selection --operators-from makes (read_operators_from fills it).
   if (!args.operators_from.empty())
     options.prim_ops.emplace();
+  options.exception_boundary = args.exception_boundary;
   request.operators = args.operators;
   return request;
 }

@@ -23,6 +23,7 @@ struct GenerateArgs {
   std::optional<std::vector<std::string>> operators; // --operators: set when given
   std::string operators_from;                        // --operators-from
   bool no_profiling = false;
+  bool exception_boundary = false; // --exception-boundary
 };
 
 // What generate and check do first: their inputs (the IR files, those of

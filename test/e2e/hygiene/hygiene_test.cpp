@@ -1,9 +1,13 @@
 // The kernels of hygiene/kernels.cpp, generated with named registration,
 // compiled with -Wall -Wextra -Werror against the stand-in runtime and
 // called through its registry: every one registers under the operator name
-// its IR holds and receives its arguments in the right places.
+// its IR holds and receives its arguments in the right places. The same
+// kernels generated with --exception-boundary (library 'hygiene_guarded')
+// are called through that library's kernel table.
 #include "Functions.h"
 #include "RegisterKernels.h"
+#include "boxed_call.h"
+#include "hygiene_guarded/RegisterKernels.h"
 
 #include <executorch/runtime/core/evalue.h>
 #include <executorch/runtime/kernel/kernel_runtime_context.h>
@@ -12,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -45,7 +50,7 @@ int64_t call(const char* name, std::vector<EValue> values) {
 TEST(Hygiene, EveryOperatorOfTheIrIsRegisteredUnderItsName) {
   std::ifstream in(OPSCAN_LIBRARY_IR);
   nlohmann::json ir = nlohmann::json::parse(in);
-  ASSERT_EQ(ir["kernels"].size(), 5u);
+  ASSERT_EQ(ir["kernels"].size(), 6u);
   for (const auto& kernel : ir["kernels"]) {
     const auto& op = kernel["operator"];
     std::string name = op["namespace"].get<std::string>() + "::" + op["name"].get<std::string>();
@@ -74,6 +79,31 @@ TEST(Hygiene, ParametersNamedLikeTheWrappersOwnArriveInPlace) {
     values.emplace_back(v);
   values.emplace_back();
   EXPECT_EQ(call("hygiene::shadows", values), 654321);
+
+  std::vector<EValue> handler;
+  for (int64_t v : {1, 2, 3, 4, 5})
+    handler.emplace_back(v);
+  handler.emplace_back();
+  EXPECT_EQ(call("hygiene::handler_names", handler), 54321);
+}
+
+TEST(Hygiene, TheExceptionBoundaryKeepsClearOfTheParametersNames) {
+  const Span<const executorch::runtime::Kernel> guarded =
+      torch::executor::get_hygiene_guarded_kernels();
+  std::vector<EValue> shadows, handler;
+  for (int64_t v : {1, 2, 3, 4, 5, 6})
+    shadows.emplace_back(v);
+  shadows.emplace_back();
+  for (int64_t v : {1, 2, 3, 4, 5})
+    handler.emplace_back(v);
+  handler.emplace_back();
+  for (auto [name, values, expected] : {std::tuple{"hygiene::shadows", &shadows, 654321},
+                                        std::tuple{"hygiene::handler_names", &handler, 54321}}) {
+    auto op = executorch::runtime::get_op_function_from_registry(name, {}, guarded);
+    ASSERT_TRUE(op.ok()) << name;
+    EXPECT_EQ(opscan::testing::call_boxed(op.get(), *values), Error::Ok) << name;
+    EXPECT_EQ(values->back().toInt(), expected) << name;
+  }
 }
 
 TEST(Hygiene, DefaultsThatLookLikeCodeStayText) {

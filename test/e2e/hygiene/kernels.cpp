@@ -1,7 +1,8 @@
 // Kernels that are valid C++ and name things the generated code also
 // names: C linkage, an inline namespace, parameters called like the
 // wrapper's own variables and types, an operator namespace "std", noexcept,
-// and schema text built to break out of comments and literals. Each
+// and schema text built to break out of comments and literals (and, with
+// the exception boundary, what its handler names). Each
 // returns a sum that shows which argument went where.
 #include <cstdint>
 #include <opscan/annotations.h>
@@ -51,5 +52,14 @@ int64_t text(KernelRuntimeContext& ctx, int64_t x, std::string_view a, std::stri
 int64_t text(KernelRuntimeContext&, int64_t x, std::string_view a, std::string_view b,
              std::string_view c) {
   return x + static_cast<int64_t>(a.size() + b.size() + c.size());
+}
+
+// Parameters named like what the exception boundary's handler names.
+OPSCAN_KERNEL("hygiene::handler_names")
+int64_t handler_names(KernelRuntimeContext& ctx, int64_t kLibrary, int64_t fail_on_exception,
+                      int64_t exception, int64_t uint32_t, int64_t Error);
+int64_t handler_names(KernelRuntimeContext&, int64_t kLibrary, int64_t fail_on_exception,
+                      int64_t exception, int64_t uint32_t, int64_t Error) {
+  return kLibrary + 10 * fail_on_exception + 100 * exception + 1000 * uint32_t + 10000 * Error;
 }
 } // namespace hygiene

@@ -573,6 +573,10 @@ Error register_library() {
 
 namespace torch::executor {
 
+::executorch::runtime::Span<const ::executorch::runtime::Kernel> get_types_kernels() {
+  return {kKernels};
+}
+
 ::executorch::runtime::Error register_types_kernels() {
   return register_library();
 }

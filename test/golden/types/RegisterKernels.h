@@ -4,8 +4,15 @@
 #define OPSCAN_GENERATED_REGISTER_KERNELS_H_FOR_types
 
 #include <executorch/runtime/core/error.h>
+#include <executorch/runtime/kernel/operator_registry.h>
 
 namespace torch::executor {
+
+// The kernels of library 'types', each an operator name, kernel key and
+// boxed wrapper: the table register_types_kernels() registers, returned without
+// registering anything (for a method-scoped kernel registry, or a lookup
+// with get_op_function_from_registry(name, meta, get_types_kernels())).
+::executorch::runtime::Span<const ::executorch::runtime::Kernel> get_types_kernels();
 
 // Registers the 22 kernels of library 'types' with ExecuTorch's kernel registry.
 // Registers none and returns Error::RegistrationAlreadyRegistered when any of

@@ -164,6 +164,10 @@ Error register_library() {
 
 namespace torch::executor {
 
+::executorch::runtime::Span<const ::executorch::runtime::Kernel> get_mine_kernels() {
+  return {kKernels};
+}
+
 ::executorch::runtime::Error register_mine_kernels() {
   return register_library();
 }
@@ -229,8 +233,15 @@ TEST(ExecuTorchFiles, HeadersAndSelectedOperators) {
 #define OPSCAN_GENERATED_REGISTER_KERNELS_H_FOR_mine
 
 #include <executorch/runtime/core/error.h>
+#include <executorch/runtime/kernel/operator_registry.h>
 
 namespace torch::executor {
+
+// The kernels of library 'mine', each an operator name, kernel key and
+// boxed wrapper: the table register_mine_kernels() registers, returned without
+// registering anything (for a method-scoped kernel registry, or a lookup
+// with get_op_function_from_registry(name, meta, get_mine_kernels())).
+::executorch::runtime::Span<const ::executorch::runtime::Kernel> get_mine_kernels();
 
 // Registers the 1 kernels of library 'mine' with ExecuTorch's kernel registry.
 // Registers none and returns Error::RegistrationAlreadyRegistered when any of
@@ -561,6 +572,54 @@ TEST(ExecuTorchArgument, NamesOfTheWrappersOwnAreRenamed) {
                            " result = ::k::g(context, result_);\n"
                            "  *stack[1] = ::executorch::runtime::EValue(result);\n}\n"))
       << file(output, "mine/RegisterKernels.cpp");
+}
+
+// With the exception boundary, the call and its result are in a try block
+// whose handler fails the call with Internal, as ExecuTorch's generator
+// does, through one function the locals keep clear of (only then).
+TEST(ExecuTorchExceptionBoundary, TheCallIsInATryBlockAndTheHandlerIsShared) {
+  ir::Kernel k = kernel("demo::f(int fail_on_exception, int exception) -> int", "k::f",
+                        ContextKind::runtime_context, {"long", "long"}, "long");
+  emit::Options options = et();
+  options.exception_boundary = true;
+  emit::Output output = generate(module_of({k, et_neg_out()}), options);
+  ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+  const std::string cpp = file(output, "mine/RegisterKernels.cpp");
+  EXPECT_TRUE(contains(cpp, "#include <exception>\n")) << cpp;
+  EXPECT_TRUE(contains(cpp, "constexpr const char* const* kKernelSources = "
+                            "::torch::executor::opscan_kernel_sources_mine;\n\n"
+                            "// The exception boundary's handler: logs what kernel `index` of "
+                            "operator\n"
+                            "// `op` threw and fails the call with Internal, as ExecuTorch's "
+                            "generator does.\n"
+                            "void fail_on_exception(KernelRuntimeContext& context, const char* op, "
+                            "std::size_t index,\n"
+                            "                       const ::std::exception& exception) {\n"
+                            "  ET_LOG(Error, \"%s (kernel %s, library '%s') threw an exception: "
+                            "%s\", op,\n"
+                            "         kKernelSources[index], kLibrary, exception.what());\n"
+                            "  context.fail(Error::Internal);\n"
+                            "}\n\n"))
+      << cpp;
+  EXPECT_TRUE(contains(cpp,
+                       "  ::std::int64_t fail_on_exception_ = stack[0]->to<::std::int64_t>();\n"
+                       "  ::std::int64_t exception = stack[1]->to<::std::int64_t>();\n"
+                       "  try {\n"
+                       "    ::std::int64_t result = ::k::f(context, fail_on_exception_, "
+                       "exception);\n"
+                       "    *stack[2] = ::executorch::runtime::EValue(result);\n"
+                       "  } catch (const ::std::exception& exception) {\n"
+                       "    fail_on_exception(context, \"demo::f\", 0, exception);\n"
+                       "  }\n}\n"))
+      << cpp;
+  EXPECT_TRUE(contains(cpp, "    fail_on_exception(context, \"demo::neg.out\", 1, exception);\n"))
+      << cpp;
+  EXPECT_EQ(cpp.find("void fail_on_exception("), cpp.rfind("void fail_on_exception(")) << cpp;
+
+  const std::string without = file(generate(module_of({k}), et()), "mine/RegisterKernels.cpp");
+  EXPECT_FALSE(contains(without, "try {")) << without;
+  EXPECT_FALSE(contains(without, "#include <exception>")) << without;
+  EXPECT_TRUE(contains(without, "::k::f(context, fail_on_exception, exception)")) << without;
 }
 
 // ===== Returns ==============================================================

@@ -77,6 +77,16 @@ std::string source_of(const ir::Kernel& kernel) {
   return fmt::format("{}:{}", kernel.location.file, kernel.location.line);
 }
 
+// The function the exception boundary's handlers call (exception_handler()).
+constexpr const char* kExceptionHandler = "fail_on_exception";
+
+// Named mode: the function that returns the library's kernel table without
+// registering it, named like its registration function and like the
+// runtime's get_registered_kernels().
+std::string kernel_table_function(const LibrarySpec& library) {
+  return "get_" + library.name + "_kernels";
+}
+
 // The table of those, in KernelSources.cpp, in torch::executor (where the
 // library's registration function is): named after the library, as two
 // libraries in one program have two names.
@@ -154,10 +164,15 @@ std::variant<ResultShape, Refusal> result_shape(const ir::Kernel& kernel) {
 // The wrapper's locals, one per argument read from the stack (its body's
 // first lines), and the parameters and call arguments they make in `code`;
 // or why an argument cannot be passed.
-std::variant<std::string, Refusal> unboxed_arguments(const ir::Kernel& kernel, KernelCode& code) {
-  // The body names these after declaring the locals: no local may hide them.
+std::variant<std::string, Refusal> unboxed_arguments(const ir::Kernel& kernel,
+                                                     const Options& options, KernelCode& code) {
+  // The body names these after declaring the locals: no local may hide them
+  // (nor, with the exception boundary, the handler it calls).
   const std::vector<std::string> locals =
-      local_names(kernel, {"context", "stack", "result", "event_tracer_op_scope"});
+      options.exception_boundary
+          ? local_names(kernel,
+                        {"context", "stack", "result", "event_tracer_op_scope", kExceptionHandler})
+          : local_names(kernel, {"context", "stack", "result", "event_tracer_op_scope"});
   std::string body;
   for (size_t i = 0; i < kernel.arguments.size(); ++i) {
     const ir::Argument& arg = kernel.arguments[i];
@@ -234,6 +249,44 @@ std::string call_and_result(const ir::Kernel& kernel, const ResultShape& shape,
                      event, event, finish, logged);
 }
 
+// With the exception boundary, `finish` (the call and what follows it) in a
+// try block whose handler turns an exception into a failed call, as
+// ExecuTorch's generator does with --add-exception-boundary (the same
+// error, Internal; only exceptions derived from std::exception, as there).
+// The argument checks before it abort or fail the call on their own. The
+// handler's body is one function (kExceptionHandler) for all wrappers.
+std::string with_exception_boundary(const std::string& finish, const std::string& op_literal,
+                                    size_t index) {
+  std::string indented;
+  for (size_t at = 0; at < finish.size();) {
+    const size_t end = finish.find('\n', at);
+    indented += "  " + finish.substr(at, end - at + 1);
+    at = end + 1;
+  }
+  return fmt::format("  try {{\n"
+                     "{}"
+                     "  }} catch (const ::std::exception& exception) {{\n"
+                     "    {}(context, {}, {}, exception);\n"
+                     "  }}\n",
+                     indented, kExceptionHandler, op_literal, index);
+}
+
+// Its definition, before the wrappers.
+std::string exception_handler() {
+  return fmt::format(
+      "// The exception boundary's handler: logs what kernel `index` of operator\n"
+      "// `op` threw and fails the call with Internal, as ExecuTorch's generator does.\n"
+      "void {}(KernelRuntimeContext& context, const char* op, std::size_t index,\n"
+      "{}const ::std::exception& exception) {{\n"
+      "  ET_LOG(Error, \"%s (kernel %s, library '%s') threw an exception: %s\", op,\n"
+      "         kKernelSources[index], kLibrary, exception.what());\n"
+      "  context.fail(Error::Internal);\n"
+      "}}\n",
+      kExceptionHandler,
+      std::string(std::string_view("void (").size() + std::string_view(kExceptionHandler).size(),
+                  ' '));
+}
+
 // What ExecuTorch generates for `kernel`, or why it cannot. `taken` holds
 // the wrapper names given so far; `index` is the kernel's place in the
 // kernel table, and so in the sources table its messages read.
@@ -251,14 +304,13 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Op
   KernelCode code;
   code.result_type = shape.type;
   code.is_out = !shape.outs.empty();
-  auto unboxed = unboxed_arguments(kernel, code);
+  auto unboxed = unboxed_arguments(kernel, options, code);
   if (auto* refusal = std::get_if<Refusal>(&unboxed))
     return std::move(*refusal);
   const std::string& body = std::get<std::string>(unboxed);
 
   const size_t n = kernel.arguments.size();
   const std::string name = helper_name(kernel, taken, "");
-  const std::string finish = call_and_result(kernel, shape, code, options);
   code.schema_comment = support::cpp_comment(kernel.schema().str());
   const std::string& schema_comment = code.schema_comment;
   const std::string op_literal = support::cpp_string_literal(kernel.op.str());
@@ -266,6 +318,9 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Op
   // The wrapper names its kernel's source by index: the file:line itself is
   // in KernelSources.cpp, so an edit that moves lines changes that file only.
   const std::string source = fmt::format("kKernelSources[{}]", index);
+  std::string finish = call_and_result(kernel, shape, code, options);
+  if (options.exception_boundary)
+    finish = with_exception_boundary(finish, op_literal, index);
   code.wrapper = fmt::format("{}\n"
                              "void {}(KernelRuntimeContext& context, Span<EValue*> stack) {{\n"
                              "  if (stack.size() != {}) {{\n"
@@ -481,6 +536,8 @@ void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& lib
   std::set<std::string> taken = global_kernel_names(module);
   taken.insert({"kLibrary", "kKernels", "kKernelSources", "kKernelKeys", "kRegistryCapacity",
                 "register_library", "kRegisteredAtLoad"});
+  if (options.exception_boundary)
+    taken.insert(kExceptionHandler);
   TypedCalls calls;
   for (const ir::Kernel& kernel : module.kernels) {
     auto generated = kernel_code(kernel, options, taken, entries.size());
@@ -496,6 +553,8 @@ void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& lib
     declarations.add(kernel, code.declaration);
     calls.add(kernel, code, diags);
   }
+  if (options.exception_boundary && !wrappers.empty())
+    wrappers.insert(wrappers.begin(), exception_handler());
   separate_blocks(wrappers);
 
   const std::string registration_name = unqualified(symbols.registration_function);
@@ -513,7 +572,7 @@ void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& lib
                     "// static archive needs -Wl,--undefined={}\n"
                     "// (RegisterKernels.cpp defines it), or the linker drops them.",
                     count, library.name, symbols.link_anchor);
-  } else {
+  } else if (library.registration == ir::Registration::manual) {
     registration =
         fmt::format("namespace torch::executor {{\n\n"
                     "::executorch::runtime::Error {}() {{\n  return register_library();\n}}\n\n"
@@ -527,14 +586,42 @@ void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& lib
         "::executorch::runtime::Error {}();\n\n"
         "}}  // namespace torch::executor",
         count, library.name, registration_name);
+  } else {
+    // Named mode also gives the kernel table itself, registered or not: what
+    // a method-scoped registry (Program::load_method's kernel_registry) or
+    // get_op_function_from_registry(name, meta, kernels) takes.
+    const std::string table_name = kernel_table_function(library);
+    registration =
+        fmt::format("namespace torch::executor {{\n\n"
+                    "::executorch::runtime::Span<const ::executorch::runtime::Kernel> {}() {{\n"
+                    "  return {{kKernels}};\n}}\n\n"
+                    "::executorch::runtime::Error {}() {{\n  return register_library();\n}}\n\n"
+                    "}}  // namespace torch::executor",
+                    table_name, registration_name);
+    register_declaration = fmt::format(
+        "namespace torch::executor {{\n\n"
+        "// The kernels of library '{}', each an operator name, kernel key and\n"
+        "// boxed wrapper: the table {}() registers, returned without\n"
+        "// registering anything (for a method-scoped kernel registry, or a lookup\n"
+        "// with get_op_function_from_registry(name, meta, {}())).\n"
+        "::executorch::runtime::Span<const ::executorch::runtime::Kernel> {}();\n\n"
+        "// Registers the {} kernels of library '{}' with ExecuTorch's kernel registry.\n"
+        "// Registers none and returns Error::RegistrationAlreadyRegistered when any of\n"
+        "// them is already registered.\n"
+        "::executorch::runtime::Error {}();\n\n"
+        "}}  // namespace torch::executor",
+        library.name, registration_name, table_name, table_name, count, library.name,
+        registration_name);
   }
 
   auto [operators, kernel_metadata] = selected_operators(module);
-  std::vector<std::string> profiling_includes;
+  std::vector<std::string> profiling_includes, exception_boundary_includes;
   if (options.profiling) {
     profiling_includes = {"#include <executorch/runtime/core/event_tracer_hooks.h>",
                           "#include <executorch/runtime/platform/profiler.h>"};
   }
+  if (options.exception_boundary)
+    exception_boundary_includes = {"#include <exception>"};
   const TemplateEnv common = {{"generator", options.generator},
                               {"library", library.name},
                               {"library_literal", support::cpp_string_literal(library.name)},
@@ -545,8 +632,14 @@ void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& lib
                           {"kernels", entries},
                           {"kernel_keys", keys},
                           {"registration", registration},
-                          {"profiling_includes", profiling_includes}},
+                          {"profiling_includes", profiling_includes},
+                          {"exception_boundary_includes", exception_boundary_includes}},
                          sources, declarations);
+  // RegisterKernels.h: the kernel table's types, in named mode.
+  files.front().values["registration_includes"] =
+      library.registration == ir::Registration::named
+          ? std::vector<std::string>{"#include <executorch/runtime/kernel/operator_registry.h>"}
+          : std::vector<std::string>{};
   files.push_back(
       {"Functions.h", OutputKind::header, {{"functions", calls.render()}}, "FUNCTIONS_H"});
   files.push_back({"selected_operators.yaml",

@@ -295,6 +295,10 @@ Error register_library() {
 
 namespace torch::executor {
 
+::executorch::runtime::Span<const ::executorch::runtime::Kernel> get_examples_kernels() {
+  return {kKernels};
+}
+
 ::executorch::runtime::Error register_examples_kernels() {
   return register_library();
 }

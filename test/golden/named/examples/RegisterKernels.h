@@ -4,8 +4,15 @@
 #define OPSCAN_GENERATED_REGISTER_KERNELS_H_FOR_examples
 
 #include <executorch/runtime/core/error.h>
+#include <executorch/runtime/kernel/operator_registry.h>
 
 namespace torch::executor {
+
+// The kernels of library 'examples', each an operator name, kernel key and
+// boxed wrapper: the table register_examples_kernels() registers, returned without
+// registering anything (for a method-scoped kernel registry, or a lookup
+// with get_op_function_from_registry(name, meta, get_examples_kernels())).
+::executorch::runtime::Span<const ::executorch::runtime::Kernel> get_examples_kernels();
 
 // Registers the 9 kernels of library 'examples' with ExecuTorch's kernel registry.
 // Registers none and returns Error::RegistrationAlreadyRegistered when any of
