@@ -62,6 +62,33 @@ TEST_F(JsonPrograms, IntListAndScalarType) {
             (std::vector<float>{kX[0] + kX[1] + kX[2], kX[3] + kX[4] + kX[5]}));
 }
 
+// int[]: permute_copy.out(x, dims=[1, 0]) is x transposed.
+TEST_F(JsonPrograms, IntList) {
+  ProgramJson p;
+  const int x = p.tensor("FLOAT", {2, 3}), out = p.tensor("FLOAT", {3, 2});
+  p.call("aten::permute_copy", "out", {x, p.int_list({1, 0}), out, out});
+  EXPECT_EQ(run_on(p, x, {2, 3}, kX, out),
+            (std::vector<float>{kX[0], kX[3], kX[1], kX[4], kX[2], kX[5]}));
+}
+
+// Tensor? given and absent: clamp.Tensor_out(x, min=None, max=m).
+TEST_F(JsonPrograms, OptionalTensorWithAHole) {
+  ProgramJson p;
+  const int x = p.tensor("FLOAT", {2, 3}), m = p.tensor("FLOAT", {2, 3});
+  const int out = p.tensor("FLOAT", {2, 3});
+  p.call("aten::clamp", "Tensor_out", {x, p.none(), m, out, out});
+  ProgramRun& run = load(p, {x, m}, {out});
+  ASSERT_EQ(run.load_error, Error::Ok);
+  const std::vector<float> max = {0.0f, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f};
+  auto input = OwnedTensor::make<float>({2, 3}, kX);
+  auto bound = OwnedTensor::make<float>({2, 3}, max);
+  ASSERT_EQ(run.run({EValue(input.tensor()), EValue(bound.tensor())}), Error::Ok);
+  std::vector<float> expected;
+  for (size_t i = 0; i < kX.size(); ++i)
+    expected.push_back(kX[i] > max[i] ? max[i] : kX[i]);
+  EXPECT_EQ(values_of<float>(run.output(0)), expected);
+}
+
 // str: gelu.out(x, approximate="tanh").
 TEST_F(JsonPrograms, String) {
   ProgramJson p;
