@@ -89,6 +89,37 @@ TEST_F(JsonPrograms, OptionalTensorWithAHole) {
   EXPECT_EQ(values_of<float>(run.output(0)), expected);
 }
 
+// float: _pdist_forward.out(x, p=1.0), the L1 distances between x's rows
+// (3 rows of 2: pairs 0-1, 0-2, 1-2).
+TEST_F(JsonPrograms, Float) {
+  ProgramJson p;
+  const int x = p.tensor("FLOAT", {3, 2}), out = p.tensor("FLOAT", {3});
+  p.call("aten::_pdist_forward", "out", {x, p.real(1.0), out, out});
+  const std::vector<float> rows = {1.0f, 2.0f, 4.0f, -2.0f, 0.5f, 8.0f};
+  auto l1 = [&](int a, int b) {
+    return std::abs(rows[2 * a] - rows[2 * b]) + std::abs(rows[2 * a + 1] - rows[2 * b + 1]);
+  };
+  EXPECT_EQ(run_on(p, x, {3, 2}, rows, out), (std::vector<float>{l1(0, 1), l1(0, 2), l1(1, 2)}));
+}
+
+// int? absent: argmax.out(x, dim=None, keepdim=False), an index into x flattened.
+TEST_F(JsonPrograms, OptionalIntAbsent) {
+  ProgramJson p;
+  const int x = p.tensor("FLOAT", {2, 3}), out = p.tensor("LONG", {});
+  p.call("aten::argmax", "out", {x, p.none(), p.boolean(false), out, out});
+  EXPECT_EQ(run_on<int64_t>(p, x, {2, 3}, kX, out), (std::vector<int64_t>{5}));
+}
+
+// Tensor[] as an input: cat.out([x, x], dim=0).
+TEST_F(JsonPrograms, TensorList) {
+  ProgramJson p;
+  const int x = p.tensor("FLOAT", {2, 3}), out = p.tensor("FLOAT", {4, 3});
+  p.call("aten::cat", "out", {p.tensor_list({x, x}), p.integer(0), out, out});
+  std::vector<float> expected = kX;
+  expected.insert(expected.end(), kX.begin(), kX.end());
+  EXPECT_EQ(run_on(p, x, {2, 3}, kX, out), expected);
+}
+
 // str: gelu.out(x, approximate="tanh").
 TEST_F(JsonPrograms, String) {
   ProgramJson p;

@@ -162,9 +162,22 @@ if(OPSCAN_EXECUTORCH_TORCHGEN)
     VERBATIM)
 endif()
 
-# Each test, with opscan's registration and, given the peer, with its.
+# Each test, with opscan's registration and, given the peer, with its. The
+# checkout's programs are tested when the checkout has them (a partial copy
+# of ExecuTorch's sources may not).
 set(outputs_dir "${CMAKE_CURRENT_BINARY_DIR}/outputs")
-foreach(test checkout_programs json_programs)
+set(program_tests json_programs)
+set(checkout_programs test/models/deprecated/ModuleLinear-no-constant-segment.pte
+    examples/arduino/examples/AddModel/model.pte extension/apple/ExecuTorch/__tests__/resources/add.pte)
+opscan_et_real_missing(missing ${checkout_programs})
+if(missing)
+  list(JOIN missing ", " missing)
+  message(STATUS "opscan real ExecuTorch programs: the checkout lacks ${missing}: "
+                 "et_real_checkout_programs_test left out")
+else()
+  list(PREPEND program_tests checkout_programs)
+endif()
+foreach(test IN LISTS program_tests)
   set(variants opscan)
   if(OPSCAN_EXECUTORCH_TORCHGEN)
     list(APPEND variants peer)
@@ -190,7 +203,11 @@ foreach(test checkout_programs json_programs)
     target_compile_definitions(${target} PRIVATE OPSCAN_EXECUTORCH_SOURCE_DIR="${et_dir}"
       OPSCAN_FLATC="${OPSCAN_FLATC}" OPSCAN_PTE_SCHEMA="${et_dir}/schema/program.fbs"
       OPSCAN_PTE_SCHEMA_DIR="${et_dir}/schema")
-    gtest_discover_tests(${target} PROPERTIES LABELS e2e DISCOVERY_TIMEOUT 60)
+    set(prefix)
+    if(variant STREQUAL "peer")
+      set(prefix "peer:")
+    endif()
+    gtest_discover_tests(${target} TEST_PREFIX "${prefix}" PROPERTIES LABELS e2e DISCOVERY_TIMEOUT 60)
     if(OPSCAN_EXECUTORCH_TORCHGEN)
       # The whole executable once more, recording its outputs.
       add_test(NAME ${target}.outputs
@@ -202,6 +219,8 @@ foreach(test checkout_programs json_programs)
   endforeach()
 endforeach()
 if(OPSCAN_EXECUTORCH_TORCHGEN)
+  message(STATUS "opscan real ExecuTorch programs: also with ExecuTorch's generator's registration "
+                 "(torchgen from ${OPSCAN_EXECUTORCH_TORCHGEN}), outputs compared")
   add_test(NAME et_real_outputs.clean COMMAND "${CMAKE_COMMAND}" -E rm -rf ${outputs_dir})
   set_tests_properties(et_real_outputs.clean PROPERTIES LABELS e2e FIXTURES_SETUP et_real_outputs_clean)
   add_test(NAME et_real_outputs_byte_identical
