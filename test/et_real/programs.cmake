@@ -13,8 +13,9 @@
 # Options:
 #   OPSCAN_NATIVE_FUNCTIONS_YAML  PyTorch's native_functions.yaml (not in an
 #                                 ExecuTorch checkout), the known schemas of
-#                                 the aten operators; empty: schemas inferred
-#                                 from the kernels' signatures
+#                                 the aten operators; empty: torchgen's, given
+#                                 OPSCAN_EXECUTORCH_TORCHGEN, else schemas
+#                                 inferred from the kernels' signatures
 #   OPSCAN_EXECUTORCH_TORCHGEN    a directory holding PyTorch's `torchgen`
 #                                 package: the same tests also run with the
 #                                 registration ExecuTorch's own generator
@@ -85,6 +86,14 @@ target_compile_options(opscan_et_real_prim_ops PRIVATE -w)
 # then generated from, as a user migrating the library would: no hand edit.
 set(OPSCAN_NATIVE_FUNCTIONS_YAML "" CACHE FILEPATH
     "Real ExecuTorch programs: PyTorch's native_functions.yaml, the aten operators' schemas")
+set(OPSCAN_EXECUTORCH_TORCHGEN "" CACHE PATH
+    "A directory holding PyTorch's torchgen package, to run ExecuTorch's own generator")
+set(OPSCAN_EXECUTORCH_PYTHON python3 CACHE STRING "The Python that runs ExecuTorch's generator")
+set(native_functions "${OPSCAN_NATIVE_FUNCTIONS_YAML}")
+if(NOT native_functions AND OPSCAN_EXECUTORCH_TORCHGEN)
+  set(native_functions
+      "${OPSCAN_EXECUTORCH_TORCHGEN}/torchgen/packaged/ATen/native/native_functions.yaml")
+endif()
 set(portable_src "${et_dir}/kernels/portable/cpu")
 set(portable_yaml "${et_dir}/kernels/portable/functions.yaml")
 set(portable_copy "${CMAKE_CURRENT_BINARY_DIR}/portable/cpu")
@@ -103,8 +112,12 @@ set(portable_flags -x c++ -std=c++17 -I${PROJECT_SOURCE_DIR}/include
     "-I$<JOIN:$<TARGET_PROPERTY:opscan_et_real,INTERFACE_INCLUDE_DIRECTORIES>,$<SEMICOLON>-I>"
     "-D$<JOIN:$<TARGET_PROPERTY:opscan_et_real,INTERFACE_COMPILE_DEFINITIONS>,$<SEMICOLON>-D>")
 set(portable_schemas)
-if(OPSCAN_NATIVE_FUNCTIONS_YAML)
-  set(portable_schemas --schemas "${OPSCAN_NATIVE_FUNCTIONS_YAML}")
+if(native_functions)
+  set(portable_schemas --schemas "${native_functions}")
+  message(STATUS "opscan real ExecuTorch programs: aten schemas from ${native_functions}")
+else()
+  message(STATUS "opscan real ExecuTorch programs: no native_functions.yaml "
+                 "(OPSCAN_NATIVE_FUNCTIONS_YAML), the portable kernels' schemas are inferred")
 endif()
 add_custom_command(OUTPUT ${portable_kernels} ${portable_generated}
   COMMAND "${CMAKE_COMMAND}" -E rm -rf "${portable_copy}"
@@ -112,7 +125,7 @@ add_custom_command(OUTPUT ${portable_kernels} ${portable_generated}
   COMMAND opscan import-yaml "${portable_yaml}" ${portable_kernels} -- ${portable_flags}
   COMMAND opscan run -j2 ${portable_kernels} ${portable_schemas} --registration named
           --lib portable -o "${portable_gen}" -- ${portable_flags}
-  DEPENDS opscan ${portable_inputs} "${portable_yaml}" ${OPSCAN_NATIVE_FUNCTIONS_YAML}
+  DEPENDS opscan ${portable_inputs} "${portable_yaml}" ${native_functions}
   COMMAND_EXPAND_LISTS
   COMMENT "opscan: ExecuTorch's portable library, migrated (import-yaml) and generated")
 
@@ -134,9 +147,6 @@ target_compile_options(opscan_et_real_portable PRIVATE -Wall -Wextra ${OPSCAN_WE
 # on functions.yaml, then codegen.gen), writing into the build tree (its
 # bytecode too). The same tests, built with its registration in place of
 # opscan's, run the same programs; their outputs must be byte-identical.
-set(OPSCAN_EXECUTORCH_TORCHGEN "" CACHE PATH
-    "A directory holding PyTorch's torchgen package, to run ExecuTorch's own generator")
-set(OPSCAN_EXECUTORCH_PYTHON python3 CACHE STRING "The Python that runs ExecuTorch's generator")
 if(OPSCAN_EXECUTORCH_TORCHGEN)
   set(torchgen "${OPSCAN_EXECUTORCH_TORCHGEN}/torchgen")
   if(NOT EXISTS "${torchgen}/packaged/ATen/native/native_functions.yaml"
