@@ -28,14 +28,15 @@ protected:
 
 const std::vector<float> kX = {-2.5f, -0.75f, 0.0f, 0.5f, 1.25f, 3.0f}; // 2x3
 
-// Scalar as int and as double: add.Scalar_out(x, other=3, alpha=0.5).
+// Scalar as int and as double: rsub.Scalar_out(x, other=3, alpha=0.5) is
+// 3 - 0.5 * x (the two Scalars swapped would give 0.5 - 3 * x).
 TEST_F(JsonPrograms, ScalarIntAndDouble) {
   ProgramJson p;
   const int x = p.tensor("FLOAT", {2, 3}), out = p.tensor("FLOAT", {2, 3});
-  p.call("aten::add", "Scalar_out", {x, p.integer(3), p.real(0.5), out, out});
+  p.call("aten::rsub", "Scalar_out", {x, p.integer(3), p.real(0.5), out, out});
   std::vector<float> expected;
   for (float v : kX)
-    expected.push_back(v + 3 * 0.5f);
+    expected.push_back(3 - 0.5f * v);
   EXPECT_EQ(run_on(p, x, {2, 3}, kX, out), expected);
 }
 
