@@ -1,0 +1,264 @@
+# Real programs on the real runtime (included by CMakeLists.txt, with et_dir,
+# include_root and c10_dir set): ExecuTorch's executor and program loading,
+# compiled from the checkout, and the checkout's portable kernel library
+# migrated by opscan into the build tree (copied, `opscan import-yaml` with
+# its functions.yaml, `opscan run --registration named`), with no hand edit.
+# The checkout is only read.
+#
+# Defines opscan_et_real_executor (Program, Method, the file data loader),
+# opscan_et_real_prim_ops (the executor and the prim ops, registered when
+# linked), opscan_et_real_portable_kernels (the migrated kernels) and
+# opscan_et_real_portable (opscan's registration of them,
+# register_portable_kernels()), and the tests running programs on them.
+# Options:
+#   OPSCAN_NATIVE_FUNCTIONS_YAML  PyTorch's native_functions.yaml (not in an
+#                                 ExecuTorch checkout), the known schemas of
+#                                 the aten operators; empty: torchgen's, given
+#                                 OPSCAN_EXECUTORCH_TORCHGEN, else schemas
+#                                 inferred from the kernels' signatures
+#   OPSCAN_EXECUTORCH_TORCHGEN    a directory holding PyTorch's `torchgen`
+#                                 package: the same tests also run with the
+#                                 registration ExecuTorch's own generator
+#                                 (codegen/gen.py) writes, and their outputs
+#                                 are compared byte for byte with opscan's
+#   OPSCAN_EXECUTORCH_PYTHON      the Python that runs it (default python3)
+
+# --- The executor -------------------------------------------------------
+# Program, Method and the portable tensor parser read the program with the
+# headers flatc generates from the checkout's schema, as ExecuTorch's
+# schema/CMakeLists.txt generates them. EXECUTORCH_INTERNAL_FLATBUFFERS lets
+# the distribution's flatbuffers (2.0.8 in Debian) compile them.
+set(executor_sources
+  runtime/backend/interface.cpp
+  runtime/core/device_allocator.cpp
+  runtime/core/device_memory_buffer.cpp
+  runtime/core/tensor_layout.cpp
+  runtime/executor/method.cpp
+  runtime/executor/method_meta.cpp
+  runtime/executor/program.cpp
+  runtime/executor/program_validation.cpp
+  runtime/executor/pte_data_map.cpp
+  runtime/executor/tensor_parser_exec_aten.cpp
+  runtime/executor/tensor_parser_portable.cpp
+  schema/extended_header.cpp
+  extension/data_loader/file_data_loader.cpp)
+set(prim_ops_sources
+  kernels/prim_ops/register_prim_ops.cpp
+  kernels/prim_ops/et_copy_index.cpp
+  kernels/prim_ops/et_view.cpp)
+set(schema_sources schema/program.fbs schema/scalar_type.fbs)
+opscan_et_real_require(${executor_sources} ${prim_ops_sources} ${schema_sources}
+                       kernels/portable/functions.yaml)
+list(TRANSFORM executor_sources PREPEND "${et_dir}/")
+list(TRANSFORM prim_ops_sources PREPEND "${et_dir}/")
+list(TRANSFORM schema_sources PREPEND "${et_dir}/")
+
+# Generated headers go to an include root of their own, searched before the
+# checkout's: <executorch/schema/program_generated.h> resolves there.
+set(schema_root "${CMAKE_CURRENT_BINARY_DIR}/schema_include")
+set(schema_headers "${schema_root}/executorch/schema/program_generated.h"
+                   "${schema_root}/executorch/schema/scalar_type_generated.h")
+add_custom_command(OUTPUT ${schema_headers}
+  COMMAND "${OPSCAN_FLATC}" --cpp --cpp-std c++11 --gen-mutable --scoped-enums
+          -o "${schema_root}/executorch/schema" ${schema_sources}
+  DEPENDS ${schema_sources}
+  COMMENT "flatc: ExecuTorch's program schema headers"
+  VERBATIM)
+add_custom_target(opscan_et_real_schema DEPENDS ${schema_headers})
+
+add_library(opscan_et_real_executor STATIC ${executor_sources})
+add_dependencies(opscan_et_real_executor opscan_et_real_schema)
+target_include_directories(opscan_et_real_executor SYSTEM BEFORE PUBLIC "${schema_root}")
+target_compile_definitions(opscan_et_real_executor PUBLIC EXECUTORCH_INTERNAL_FLATBUFFERS=1
+                                                          FLATBUFFERS_MAX_ALIGNMENT=1024)
+target_compile_options(opscan_et_real_executor PRIVATE -w)
+target_link_libraries(opscan_et_real_executor PUBLIC opscan_et_real)
+# The prim ops register themselves from a static initializer: objects, which
+# a program linking opscan_et_real_prim_ops gets whole (with the executor).
+add_library(opscan_et_real_prim_ops OBJECT ${prim_ops_sources})
+add_dependencies(opscan_et_real_prim_ops opscan_et_real_schema)
+target_link_libraries(opscan_et_real_prim_ops PUBLIC opscan_et_real_executor)
+target_compile_options(opscan_et_real_prim_ops PRIVATE -w)
+
+# --- The portable kernel library, migrated by opscan ---------------------
+# The checkout's kernels/portable/cpu is copied into the build tree afresh on
+# each run (import-yaml annotates in place), annotated from functions.yaml,
+# then generated from, as a user migrating the library would: no hand edit.
+set(OPSCAN_NATIVE_FUNCTIONS_YAML "" CACHE FILEPATH
+    "Real ExecuTorch programs: PyTorch's native_functions.yaml, the aten operators' schemas")
+set(OPSCAN_EXECUTORCH_TORCHGEN "" CACHE PATH
+    "A directory holding PyTorch's torchgen package, to run ExecuTorch's own generator")
+set(OPSCAN_EXECUTORCH_PYTHON python3 CACHE STRING "The Python that runs ExecuTorch's generator")
+set(native_functions "${OPSCAN_NATIVE_FUNCTIONS_YAML}")
+if(NOT native_functions AND OPSCAN_EXECUTORCH_TORCHGEN)
+  set(native_functions
+      "${OPSCAN_EXECUTORCH_TORCHGEN}/torchgen/packaged/ATen/native/native_functions.yaml")
+endif()
+set(portable_src "${et_dir}/kernels/portable/cpu")
+set(portable_yaml "${et_dir}/kernels/portable/functions.yaml")
+set(portable_copy "${CMAKE_CURRENT_BINARY_DIR}/portable/cpu")
+set(portable_gen "${CMAKE_CURRENT_BINARY_DIR}/portable/gen")
+file(GLOB portable_ops RELATIVE "${portable_src}" CONFIGURE_DEPENDS "${portable_src}/op_*.cpp")
+file(GLOB_RECURSE portable_inputs CONFIGURE_DEPENDS "${portable_src}/*")
+list(TRANSFORM portable_ops PREPEND "${portable_copy}/" OUTPUT_VARIABLE portable_kernels)
+# The helpers the kernels call, compiled from the checkout (not annotated).
+file(GLOB portable_helpers CONFIGURE_DEPENDS "${portable_src}/util/*.cpp"
+                                             "${portable_src}/pattern/*.cpp")
+set(portable_generated ${portable_gen}/portable/RegisterKernels.cpp
+    ${portable_gen}/portable/RegisterKernels.h ${portable_gen}/portable/KernelSources.cpp
+    ${portable_gen}/portable/NativeFunctions.h ${portable_gen}/portable/ir.json)
+# Scans see the runtime's headers and definitions, as the compilation does.
+set(portable_flags -x c++ -std=c++17 -I${PROJECT_SOURCE_DIR}/include
+    "-I$<JOIN:$<TARGET_PROPERTY:opscan_et_real,INTERFACE_INCLUDE_DIRECTORIES>,$<SEMICOLON>-I>"
+    "-D$<JOIN:$<TARGET_PROPERTY:opscan_et_real,INTERFACE_COMPILE_DEFINITIONS>,$<SEMICOLON>-D>")
+set(portable_schemas)
+if(native_functions)
+  set(portable_schemas --schemas "${native_functions}")
+  message(STATUS "opscan real ExecuTorch programs: aten schemas from ${native_functions}")
+else()
+  message(STATUS "opscan real ExecuTorch programs: no native_functions.yaml "
+                 "(OPSCAN_NATIVE_FUNCTIONS_YAML), the portable kernels' schemas are inferred")
+endif()
+add_custom_command(OUTPUT ${portable_kernels} ${portable_generated}
+  COMMAND "${CMAKE_COMMAND}" -E rm -rf "${portable_copy}"
+  COMMAND "${CMAKE_COMMAND}" -E copy_directory "${portable_src}" "${portable_copy}"
+  COMMAND opscan import-yaml "${portable_yaml}" ${portable_kernels} -- ${portable_flags}
+  COMMAND opscan run -j2 ${portable_kernels} ${portable_schemas} --registration named
+          --lib portable -o "${portable_gen}" -- ${portable_flags}
+  DEPENDS opscan ${portable_inputs} "${portable_yaml}" ${native_functions}
+  COMMAND_EXPAND_LISTS
+  COMMENT "opscan: ExecuTorch's portable library, migrated (import-yaml) and generated")
+
+# The kernels and their helpers, ExecuTorch's own code (no warnings asked of
+# them), built for a short build rather than speed.
+add_library(opscan_et_real_portable_kernels STATIC ${portable_kernels} ${portable_helpers})
+target_link_libraries(opscan_et_real_portable_kernels PUBLIC opscan_et_real)
+target_include_directories(opscan_et_real_portable_kernels PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_compile_options(opscan_et_real_portable_kernels PRIVATE -O0 -g0 -w)
+# opscan's registration of them, held to the warnings of generated code.
+add_library(opscan_et_real_portable STATIC ${portable_gen}/portable/RegisterKernels.cpp
+                                           ${portable_gen}/portable/KernelSources.cpp)
+target_link_libraries(opscan_et_real_portable PUBLIC opscan_et_real_portable_kernels)
+target_include_directories(opscan_et_real_portable PUBLIC ${portable_gen}/portable)
+target_compile_options(opscan_et_real_portable PRIVATE -Wall -Wextra ${OPSCAN_WERROR_FLAG})
+
+# --- The peer: ExecuTorch's own generator ---------------------------------
+# Run from the checkout as its tools/cmake/Codegen.cmake runs it (gen_oplist
+# on functions.yaml, then codegen.gen), writing into the build tree (its
+# bytecode too). The same tests, built with its registration in place of
+# opscan's, run the same programs; their outputs must be byte-identical.
+if(OPSCAN_EXECUTORCH_TORCHGEN)
+  set(torchgen "${OPSCAN_EXECUTORCH_TORCHGEN}/torchgen")
+  if(NOT EXISTS "${torchgen}/packaged/ATen/native/native_functions.yaml"
+     OR NOT EXISTS "${et_dir}/codegen/gen.py")
+    message(FATAL_ERROR "OPSCAN_EXECUTORCH_TORCHGEN=${OPSCAN_EXECUTORCH_TORCHGEN}: needs "
+      "torchgen/packaged/ATen/native/native_functions.yaml there and codegen/gen.py in the checkout")
+  endif()
+  set(peer_out "${CMAKE_CURRENT_BINARY_DIR}/portable/peer")
+  set(peer_env "${CMAKE_COMMAND}" -E env "PYTHONPATH=${OPSCAN_EXECUTORCH_TORCHGEN}"
+      "PYTHONPYCACHEPREFIX=${CMAKE_CURRENT_BINARY_DIR}/portable/pycache")
+  add_custom_command(OUTPUT ${peer_out}/RegisterCodegenUnboxedKernelsEverything.cpp
+                            ${peer_out}/NativeFunctions.h
+    COMMAND ${peer_env} ${OPSCAN_EXECUTORCH_PYTHON} -m codegen.tools.gen_oplist
+            --output_path=${peer_out}/selected_operators.yaml --ops_schema_yaml_path=${portable_yaml}
+    COMMAND ${peer_env} ${OPSCAN_EXECUTORCH_PYTHON} -m codegen.gen --source-path=${et_dir}/codegen
+            --install-dir=${peer_out} --tags-path=${torchgen}/packaged/ATen/native/tags.yaml
+            --aten-yaml-path=${torchgen}/packaged/ATen/native/native_functions.yaml
+            --op-selection-yaml-path=${peer_out}/selected_operators.yaml
+            --functions-yaml-path=${portable_yaml}
+    WORKING_DIRECTORY "${et_dir}"
+    DEPENDS "${portable_yaml}"
+    COMMENT "ExecuTorch's generator (codegen/gen.py): the portable library's registration"
+    VERBATIM)
+endif()
+
+# Each test, with opscan's registration and, given the peer, with its. The
+# checkout's programs are tested when the checkout has them (a partial copy
+# of ExecuTorch's sources may not).
+set(outputs_dir "${CMAKE_CURRENT_BINARY_DIR}/outputs")
+set(program_tests json_programs)
+set(checkout_programs test/models/deprecated/ModuleLinear-no-constant-segment.pte
+    examples/arduino/examples/AddModel/model.pte extension/apple/ExecuTorch/__tests__/resources/add.pte)
+opscan_et_real_missing(missing ${checkout_programs})
+if(missing)
+  list(JOIN missing ", " missing)
+  message(STATUS "opscan real ExecuTorch programs: the checkout lacks ${missing}: "
+                 "et_real_checkout_programs_test left out")
+else()
+  list(PREPEND program_tests checkout_programs)
+endif()
+foreach(test IN LISTS program_tests)
+  set(variants opscan)
+  if(OPSCAN_EXECUTORCH_TORCHGEN)
+    list(APPEND variants peer)
+  endif()
+  foreach(variant IN LISTS variants)
+    set(target et_real_${test}_test)
+    if(variant STREQUAL "opscan")
+      add_executable(${target} ${test}_test.cpp)
+      target_link_libraries(${target} PRIVATE opscan_et_real_portable)
+    else()
+      set(target et_real_${test}_peer_test)
+      add_executable(${target} ${test}_test.cpp ${peer_out}/RegisterCodegenUnboxedKernelsEverything.cpp)
+      set_source_files_properties(${peer_out}/RegisterCodegenUnboxedKernelsEverything.cpp
+                                  TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS -w)
+      target_include_directories(${target} PRIVATE ${peer_out})
+      target_link_libraries(${target} PRIVATE opscan_et_real_portable_kernels)
+      target_compile_definitions(${target} PRIVATE OPSCAN_ET_REAL_PEER)
+    endif()
+    target_link_libraries(${target} PRIVATE opscan_et_real_prim_ops GTest::gtest_main
+                          nlohmann_json::nlohmann_json)
+    target_include_directories(${target} PRIVATE include ${PROJECT_SOURCE_DIR}/test/common)
+    target_compile_options(${target} PRIVATE -Wall -Wextra ${OPSCAN_WERROR_FLAG})
+    target_compile_definitions(${target} PRIVATE OPSCAN_EXECUTORCH_SOURCE_DIR="${et_dir}"
+      OPSCAN_FLATC="${OPSCAN_FLATC}" OPSCAN_PTE_SCHEMA="${et_dir}/schema/program.fbs"
+      OPSCAN_PTE_SCHEMA_DIR="${et_dir}/schema")
+    set(prefix)
+    if(variant STREQUAL "peer")
+      set(prefix "peer:")
+    endif()
+    gtest_discover_tests(${target} TEST_PREFIX "${prefix}" PROPERTIES LABELS e2e DISCOVERY_TIMEOUT 60)
+    if(OPSCAN_EXECUTORCH_TORCHGEN)
+      # The whole executable once more, recording its outputs.
+      add_test(NAME ${target}.outputs
+               COMMAND "${CMAKE_COMMAND}" -E env OPSCAN_ET_REAL_OUTPUTS=${outputs_dir}/${variant}
+                       $<TARGET_FILE:${target}>)
+      set_tests_properties(${target}.outputs PROPERTIES LABELS e2e FIXTURES_SETUP et_real_outputs
+                                                        FIXTURES_REQUIRED et_real_outputs_clean)
+    endif()
+  endforeach()
+endforeach()
+if(OPSCAN_EXECUTORCH_TORCHGEN)
+  message(STATUS "opscan real ExecuTorch programs: also with ExecuTorch's generator's registration "
+                 "(torchgen from ${OPSCAN_EXECUTORCH_TORCHGEN}), outputs compared")
+  add_test(NAME et_real_outputs.clean COMMAND "${CMAKE_COMMAND}" -E rm -rf ${outputs_dir})
+  set_tests_properties(et_real_outputs.clean PROPERTIES LABELS e2e FIXTURES_SETUP et_real_outputs_clean)
+  add_test(NAME et_real_outputs_byte_identical
+           COMMAND "${CMAKE_COMMAND}" -DA=${outputs_dir}/opscan -DB=${outputs_dir}/peer
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/compare_outputs.cmake)
+  set_tests_properties(et_real_outputs_byte_identical PROPERTIES LABELS e2e
+                       FIXTURES_REQUIRED et_real_outputs)
+endif()
+
+# A library keyed only for contiguous tensors, and programs calling it with
+# contiguous and channels-last tensors.
+set(contiguous_kernel ${CMAKE_CURRENT_SOURCE_DIR}/contiguous_kernel.cpp)
+set(contiguous_gen ${CMAKE_CURRENT_BINARY_DIR}/contiguous)
+add_custom_command(OUTPUT ${contiguous_gen}/contiguous/RegisterKernels.cpp
+                          ${contiguous_gen}/contiguous/RegisterKernels.h
+                          ${contiguous_gen}/contiguous/KernelSources.cpp
+  COMMAND opscan run ${contiguous_kernel} --registration named --lib contiguous -o ${contiguous_gen}
+          -- ${portable_flags}
+  DEPENDS opscan ${contiguous_kernel}
+  COMMAND_EXPAND_LISTS
+  COMMENT "opscan: a kernel keyed for contiguous tensors")
+add_executable(et_real_dim_order_test dim_order_test.cpp ${contiguous_kernel}
+               ${contiguous_gen}/contiguous/RegisterKernels.cpp ${contiguous_gen}/contiguous/KernelSources.cpp)
+target_link_libraries(et_real_dim_order_test PRIVATE opscan_et_real_prim_ops GTest::gtest_main
+                      nlohmann_json::nlohmann_json)
+target_include_directories(et_real_dim_order_test PRIVATE include ${contiguous_gen}/contiguous
+                           ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/test/common)
+target_compile_options(et_real_dim_order_test PRIVATE -Wall -Wextra ${OPSCAN_WERROR_FLAG})
+target_compile_definitions(et_real_dim_order_test PRIVATE OPSCAN_FLATC="${OPSCAN_FLATC}"
+  OPSCAN_PTE_SCHEMA="${et_dir}/schema/program.fbs" OPSCAN_PTE_SCHEMA_DIR="${et_dir}/schema")
+gtest_discover_tests(et_real_dim_order_test PROPERTIES LABELS e2e DISCOVERY_TIMEOUT 60)
