@@ -45,15 +45,22 @@ const ir::Field& kernel_key_field() {
       "",
       [](std::string_view value, const ir::Kernel& kernel) -> std::optional<ir::FieldProblem> {
         auto [required, all] = key_tensors(kernel);
-        if (auto e = check_kernel_key(value, required, all))
+        if (auto e = check_kernel_key(value, required, all, returned_key_tensors(kernel.returns)))
           return ir::FieldProblem{e->offset, e->message};
         return std::nullopt;
       }};
   return field;
 }
 
+size_t returned_key_tensors(const std::vector<schema::Return>& returns) {
+  return returns.size() == 1 && returns[0].type.base == "Tensor" && !returns[0].type.is_list() &&
+                 !returns[0].type.is_optional()
+             ? 1
+             : 0;
+}
+
 std::optional<KernelKeyError> check_kernel_key(std::string_view key, size_t required_tensors,
-                                               size_t all_tensors) {
+                                               size_t all_tensors, size_t returned_tensors) {
   constexpr std::string_view kVersion = "v1/";
   if (key == "default") {
     return KernelKeyError{0, "'default' is not a kernel key: omit 'key' for the fallback kernel"};
@@ -114,14 +121,22 @@ std::optional<KernelKeyError> check_kernel_key(std::string_view key, size_t requ
       break;
     ++pos; // '|'
   }
-  if (entries < required_tensors || entries > all_tensors) {
+  if (entries < required_tensors || entries > all_tensors + returned_tensors) {
     std::string expected = required_tensors == all_tensors
                                ? std::to_string(all_tensors)
                                : fmt::format("{} to {}", required_tensors, all_tensors);
+    // Entries count the arguments, then the returned tensor.
+    std::string returns, then;
+    if (returned_tensors > 0) {
+      returns = fmt::format(" and returns {} tensor{}", returned_tensors,
+                            returned_tensors == 1 ? "" : "s");
+      then = ", then one per returned tensor (programs pass it again)";
+    }
     return KernelKeyError{
-        0, fmt::format("kernel key has {} entr{}, the operator has {} tensor argument{}: "
-                       "one entry per tensor argument",
-                       entries, entries == 1 ? "y" : "ies", expected, all_tensors == 1 ? "" : "s")};
+        0, fmt::format("kernel key has {} entr{}, the operator has {} tensor argument{}{}: one "
+                       "entry per tensor argument{}",
+                       entries, entries == 1 ? "y" : "ies", expected, all_tensors == 1 ? "" : "s",
+                       returns, then)};
   }
   return std::nullopt;
 }

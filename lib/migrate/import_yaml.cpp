@@ -72,7 +72,8 @@ std::optional<diag::Diagnostic> refused_operator(const yaml::Entry& entry,
 
 // Why the scan would refuse the annotation `args` (what goes between
 // OPSCAN_KERNEL's parentheses) on `fn`: the text as the scan parses it, and
-// its kernel key against the tensors of the function (one entry each).
+// its kernel key against the tensors of the function (one entry each, and
+// one for its returned tensor).
 std::optional<std::string> refused_annotation(std::string_view args, const scan::FunctionSite& fn) {
   // What this import writes: the operator, and a kernel key.
   static const ir::Fields fields({executorch::kernel_key_field()});
@@ -85,9 +86,9 @@ std::optional<std::string> refused_annotation(std::string_view args, const scan:
   const std::string key(parsed.annotation->value(executorch::kernel_key_field().annotation));
   if (key.empty())
     return std::nullopt;
-  const auto [required, all] =
-      fn.key_tensors.value_or(std::pair<size_t, size_t>{0, std::numeric_limits<size_t>::max()});
-  if (auto error = executorch::check_kernel_key(key, required, all))
+  const auto [required, all, returned] =
+      fn.key_tensors.value_or(scan::KeyTensors{0, std::numeric_limits<size_t>::max(), 0});
+  if (auto error = executorch::check_kernel_key(key, required, all, returned))
     return fmt::format("kernel key {}: {} [opscan-kernel-key]", support::quoted(key),
                        error->message);
   return std::nullopt;

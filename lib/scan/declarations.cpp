@@ -377,11 +377,11 @@ kernel::Signature signature_of(CXTranslationUnit tu, CXCursor function, bool has
   return sig;
 }
 
-// The tensor parameters of `function` a kernel key has entries for (see
-// FunctionSite::key_tensors): the schema's tensor arguments, which the scan
-// infers from them or checks them against.
-std::optional<std::pair<size_t, size_t>> key_tensors_of(CXCursor function) {
-  size_t required = 0, all = 0;
+// The tensors of `function` a kernel key has entries for (see
+// FunctionSite::key_tensors): the schema's tensor arguments and return,
+// which the scan infers from them or checks them against.
+std::optional<KeyTensors> key_tensors_of(CXCursor function) {
+  KeyTensors tensors;
   const int count = clang_Cursor_getNumArguments(function);
   for (int i = 0; i < count; ++i) {
     const CXType type =
@@ -392,11 +392,19 @@ std::optional<std::pair<size_t, size_t>> key_tensors_of(CXCursor function) {
     if (!mapped.type)
       return std::nullopt;
     if (mapped.type->base == "Tensor" && !mapped.type->is_list()) {
-      ++all;
-      required += !mapped.type->is_optional();
+      ++tensors.all;
+      tensors.required += !mapped.type->is_optional();
     }
   }
-  return std::pair{required, all};
+  // One return slot: a tuple's tensors are not a tensor there (as
+  // executorch::returned_key_tensors counts them).
+  const CXType result = clang_getCursorResultType(function);
+  if (clang_getCanonicalType(result).kind != CXType_Void && !tuple_elements(result)) {
+    const kernel::MappedType mapped = map_return_type(result);
+    tensors.returned = mapped.type && mapped.type->base == "Tensor" && !mapped.type->is_list() &&
+                       !mapped.type->is_optional();
+  }
+  return tensors;
 }
 
 } // namespace opscan::scan

@@ -5,6 +5,7 @@
 
 #include "ir/ir.h"
 #include "kernel/signature.h"
+#include "scan/scan.h"
 
 #include <clang-c/Index.h>
 #include <cstdint>
@@ -91,9 +92,9 @@ std::optional<std::pair<std::string, std::string>> refusal_of_inline(const std::
 // name, linkage, USR and annotation, which the caller decides.
 kernel::Signature signature_of(CXTranslationUnit tu, CXCursor function, bool has_string_view);
 
-// The tensor parameters of `function` a kernel key has entries for (see
-// FunctionSite::key_tensors): the schema's tensor arguments, which the scan
-// infers from them or checks them against.
-std::optional<std::pair<size_t, size_t>> key_tensors_of(CXCursor function);
+// The tensors of `function` a kernel key has entries for (see
+// FunctionSite::key_tensors): the schema's tensor arguments and return,
+// which the scan infers from them or checks them against.
+std::optional<KeyTensors> key_tensors_of(CXCursor function);
 
 } // namespace opscan::scan

@@ -92,16 +92,26 @@ SharedPchResult precompile_shared(const Options& options);
 
 // A function declared in one of the files given, for tools that edit them
 // (opscan import-yaml).
+// The tensors of a function a kernel key has one entry each for
+// (executorch::check_kernel_key): between its plain tensor parameters and
+// all of them (optional ones too), then up to its returned tensor, which
+// programs pass again in a call's return slot.
+struct KeyTensors {
+  size_t required = 0;
+  size_t all = 0;
+  size_t returned = 0; // 1 for a Tensor or Tensor& return, else 0
+  friend bool operator==(const KeyTensors&, const KeyTensors&) = default;
+};
+
 struct FunctionSite {
   std::string qualified_name; // "torch::executor::native::add_out"
   // Where its declaration begins, in the file given.
   diag::Location begin;
   bool written_by_macro = false; // its name is not in the file: a macro wrote it
   bool annotated = false;        // it has an OPSCAN_KERNEL already
-  // Its tensor parameters as the scan maps them: the plain ones, and all
-  // (optional ones too), between which a kernel key has one entry each.
+  // Its tensors as the scan maps them, which a kernel key has entries for.
   // Nullopt when a parameter maps to no schema type.
-  std::optional<std::pair<size_t, size_t>> key_tensors;
+  std::optional<KeyTensors> key_tensors;
   // When its declaration begins inside a macro call (`begin` is the
   // call's) that declares something else first: that one's name. An
   // annotation written before the call attaches to the first only.

@@ -218,6 +218,68 @@ TEST_F(ModelCli, ADimOrderNoKernelServesNamesTheArgumentsAndTheClosestKey) {
       << fallback.err;
 }
 
+// A program adding two 2-D float tensors as ExecuTorch's exporter writes
+// the call: self, other, alpha, out, and out again in the return slot, so
+// the runtime's kernel key has 4 entries.
+std::string out_returned_json() {
+  return R"({"version": 0, "execution_plan": [{"name": "forward",
+  "values": [
+    {"val_type": "Tensor", "val": {"scalar_type": 6, "sizes": [2, 3], "dim_order": [0, 1]}},
+    {"val_type": "Tensor", "val": {"scalar_type": 6, "sizes": [2, 3], "dim_order": [0, 1]}},
+    {"val_type": "Int", "val": {}},
+    {"val_type": "Tensor", "val": {"scalar_type": 6, "sizes": [2, 3], "dim_order": [0, 1]}}],
+  "chains": [{"instructions": [
+    {"instr_args_type": "KernelCall", "instr_args": {"op_index": 0, "args": [0, 1, 2, 3, 3]}}]}],
+  "operators": [{"name": "aten::add", "overload": "out"}]}]})";
+}
+
+TEST_F(ModelCli, AKeyWithAnEntryForTheReturnedTensorServesAProgramsCall) {
+  // add_returned.cpp keys aten::add.out "v1/6;0,1|6;0,1|6;0,1|6;0,1": its
+  // three tensor arguments, then the returned out tensor.
+  TempDir dir;
+  RunResult run =
+      opscan("run" + sources({"add_returned"}) + " --registration named --lib returned -o '" +
+             dir.file("gen") + "' " + kFlags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  dir.write("returned.pte", opscan::testing::flatc_binary(out_returned_json()));
+  const std::string model = "'" + dir.file("returned.pte") + "' ";
+  RunResult check = opscan("check --model " + model + "'" + dir.file("gen/returned/ir.json") + "'");
+  EXPECT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_EQ(check.out, "operator       kernel key                  library   kernel\n"
+                       "aten::add.out  v1/6;0,1|6;0,1|6;0,1|6;0,1  returned  "
+                       "test/cli/inputs/model/add_returned.cpp:14 model::add_out_returned\n"
+                       "opscan: " +
+                           dir.file("returned.pte") +
+                           ": 1 operator, 1 kernel key needed; all served by 1 library\n");
+  // A key of the arguments only (ExecuTorch's YAML writes such) does not
+  // serve that call.
+  RunResult three = opscan("check --model " + model + ir("keyed"));
+  EXPECT_EQ(three.exit_code, 1);
+  EXPECT_NE(three.err.find("[opscan-model-missing-kernel-key]"), std::string::npos) << three.err;
+
+  // One entry more than the arguments and the returned tensor: refused by
+  // the scan, at the key.
+  const std::string text =
+      "#include <opscan/annotations.h>\n#include <opscan_examples/executorch_types.h>\n"
+      "using executorch::aten::Scalar;\nusing executorch::aten::Tensor;\n"
+      "using executorch::runtime::KernelRuntimeContext;\n"
+      "OPSCAN_KERNEL(\"aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) "
+      "out) -> Tensor(a!)\",\n"
+      "              key = \"v1/6;0,1|6;0,1|6;0,1|6;0,1|6;0,1\")\n"
+      "Tensor& add_out(KernelRuntimeContext& ctx, const Tensor& self, const Tensor& other,\n"
+      "                const Scalar& alpha, Tensor& out);\n";
+  const std::string five = dir.write("five.cpp", text);
+  RunResult refused = opscan("scan -o '" + dir.file("five.json") + "' '" + five + "' " + kFlags);
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find(five + ":7:22: error: kernel key has 5 entries, the operator has 3 "
+                                    "tensor arguments and returns 1 tensor: one entry per tensor "
+                                    "argument, then one per returned tensor (programs pass it "
+                                    "again) [opscan-kernel-key]"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("five.json")));
+}
+
 TEST_F(ModelCli, CheckModelNamesAMissingKernelKey) {
   // The model with double tensors: "keyed" has a float kernel and no fallback.
   TempDir dir;

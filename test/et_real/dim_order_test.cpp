@@ -8,9 +8,8 @@
 //
 // The call's return slot holds None, not the out tensor as ExecuTorch's
 // exporter writes it: the runtime keys every tensor on the stack, the return
-// slot's too (3 entries for clone.out), while an opscan key has one entry per
-// tensor parameter (2), so an out-variant call as the exporter writes it
-// finds no keyed kernel at all (reported with issue 26).
+// slot's too, so the key is the 2 entries of the tensor parameters (a key
+// with a third, for the returned tensor, serves the exporter's calls).
 #include "RegisterKernels.h"
 
 #include <et_real/program_json.h>

@@ -941,6 +941,48 @@ TEST(KernelKey, TheNumberOfEntriesMustFitTheTensorArguments) {
                             "entry per tensor argument");
 }
 
+TEST(KernelKey, AReturnedTensorMayHaveAnEntryAfterTheArguments) {
+  // add.out as ExecuTorch's exporter writes its calls (self, other, alpha,
+  // out, and out again in the return slot): the runtime's key has 4
+  // entries (ExecuTorch's kernel_resolution_test), its YAML's 3.
+  EXPECT_FALSE(check_kernel_key("v1/6;0,1|6;0,1|6;0,1|6;0,1", 3, 3, 1));
+  EXPECT_FALSE(check_kernel_key("v1/6;0,1|6;0,1|6;0,1", 3, 3, 1));
+  auto error = check_kernel_key("v1/6;0|6;0|6;0|6;0|6;0", 3, 3, 1);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->offset, 0u);
+  EXPECT_EQ(error->message,
+            "kernel key has 5 entries, the operator has 3 tensor arguments and returns 1 tensor: "
+            "one entry per tensor argument, then one per returned tensor (programs pass it again)");
+  error = check_kernel_key("v1/6;0", 2, 3, 1);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->message,
+            "kernel key has 1 entry, the operator has 2 to 3 tensor arguments and returns 1 "
+            "tensor: one entry per tensor argument, then one per returned tensor (programs pass "
+            "it again)");
+  // Nothing returned: no entry more.
+  EXPECT_TRUE(check_kernel_key("v1/6;0|6;0|6;0|6;0", 3, 3, 0));
+}
+
+TEST(KernelKey, OnlyAPlainTensorReturnFillsTheReturnSlotWithATensor) {
+  using opscan::executorch::returned_key_tensors;
+  auto returns = [](const std::string& text) {
+    auto parsed = schema::parse_schema(text);
+    EXPECT_TRUE(parsed.value) << text;
+    return parsed.value ? parsed.value->returns : std::vector<schema::Return>{};
+  };
+  EXPECT_EQ(returned_key_tensors(returns("a::f.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)")),
+            1u);
+  EXPECT_EQ(returned_key_tensors(returns("a::f(Tensor self) -> Tensor")), 1u);
+  // One return slot: a tuple, a list, nothing, a scalar are no tensor there.
+  EXPECT_EQ(returned_key_tensors(returns("a::f.out(Tensor self, *, Tensor(a!) v, Tensor(b!) i) "
+                                         "-> (Tensor(a!), Tensor(b!))")),
+            0u);
+  EXPECT_EQ(returned_key_tensors(returns("a::f.out(Tensor self, *, Tensor(a!)[] out) -> ()")), 0u);
+  EXPECT_EQ(returned_key_tensors(returns("a::f(Tensor self) -> Tensor[]")), 0u);
+  EXPECT_EQ(returned_key_tensors(returns("a::f(Tensor self) -> Tensor?")), 0u);
+  EXPECT_EQ(returned_key_tensors(returns("a::f(Tensor self) -> int")), 0u);
+}
+
 TEST(KernelKey, GenerationCountsPlainAndOptionalTensorsButNotLists) {
   ir::Kernel k = kernel("demo::f.out(Tensor self, Tensor? weight, Tensor[] others, int n, *, "
                         "Tensor(a!) out) -> Tensor(a!)",
@@ -948,20 +990,22 @@ TEST(KernelKey, GenerationCountsPlainAndOptionalTensorsButNotLists) {
                         {"const " + kEtTensor + " &", "const std::optional<" + kEtTensor + "> &",
                          kEtArrayRef + "<" + kEtTensor + ">", "long", kEtTensor + " &"},
                         kEtTensor + " &");
-  for (std::string key : {"v1/6;0|6;0", "v1/6;0|6;0|6;0"}) {
+  // Two to three arguments, then the returned out tensor.
+  for (std::string key : {"v1/6;0|6;0", "v1/6;0|6;0|6;0", "v1/6;0|6;0|6;0|6;0"}) {
     k.set_field("kernel_key", key);
     emit::Output output = generate(module_of({k}), et());
     EXPECT_TRUE(output.diagnostics.empty()) << key << "\n" << dump(output.diagnostics);
     EXPECT_TRUE(contains(file(output, "mine/RegisterKernels.cpp"),
                          "Kernel(\"demo::f.out\", \"" + key + "\", demo_f_out),"));
   }
-  k.set_field("kernel_key", "v1/6;0|6;0|6;0|6;0");
+  k.set_field("kernel_key", "v1/6;0|6;0|6;0|6;0|6;0");
   FromIr in = from_ir(module_of({k}));
   diag::Diagnostic d = only_error(generate(in, et()));
   EXPECT_EQ(d.code, "opscan-kernel-key");
   EXPECT_EQ(d.location, in.positions.at("kernels[0].kernel_key"));
-  EXPECT_EQ(d.message, "kernels[0].kernel_key: kernel key has 4 entries, the operator has 2 to 3 "
-                       "tensor arguments: one entry per tensor argument");
+  EXPECT_EQ(d.message, "kernels[0].kernel_key: kernel key has 5 entries, the operator has 2 to 3 "
+                       "tensor arguments and returns 1 tensor: one entry per tensor argument, "
+                       "then one per returned tensor (programs pass it again)");
 
   // Scanned: at the kernel.
   k.set_field("kernel_key", "default");

@@ -184,8 +184,8 @@ TEST(PlanImport, AnAnnotationTheScanWouldRefuseIsNotWritten) {
                            declared(file, "a::native::c", 20), declared(file, "a::native::d", 30)},
                           0,
                           true};
-  sites.functions[2].key_tensors = std::pair<size_t, size_t>{2, 2};
-  sites.functions[3].key_tensors = std::pair<size_t, size_t>{3, 3};
+  sites.functions[2].key_tensors = scan::KeyTensors{2, 2, 0};
+  sites.functions[3].key_tensors = scan::KeyTensors{3, 3, 0};
   const std::string keyed = "  type_alias: {T0: [Float]}\n  dim_order_alias: {D0: [0, 1]}\n"
                             "  kernels:\n"
                             "    - arg_meta: {self: [T0, D0], other: [T0, D0], out: [T0, D0]}\n";
@@ -229,7 +229,7 @@ TEST(PlanImport, AnArgMetaOfAHundredThousandArgumentsIsNotWritten) {
   TempDir dir;
   const std::string file = dir.write("k.cpp", "void f();\n");
   scan::SourceSites sites{file, {declared(file, "a::native::f", 0)}, 0, true};
-  sites.functions[0].key_tensors = std::pair<size_t, size_t>{2, 2};
+  sites.functions[0].key_tensors = scan::KeyTensors{2, 2, 0};
   std::string arg_meta;
   for (size_t i = 0; i < 100'000; ++i)
     arg_meta += (i ? ", a" : "a") + std::to_string(i) + ": [T0, D0]";

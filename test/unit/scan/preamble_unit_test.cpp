@@ -101,7 +101,8 @@ protected:
                           f.begin.file, f.begin.line, f.begin.column, f.begin.offset,
                           f.written_by_macro, f.annotated);
       if (f.key_tensors)
-        text += fmt::format(" tensors={},{}", f.key_tensors->first, f.key_tensors->second);
+        text += fmt::format(" tensors={},{},{}", f.key_tensors->required, f.key_tensors->all,
+                            f.key_tensors->returned);
       if (!f.macro_first.empty())
         text += " after=" + f.macro_first;
       text += "\n";

@@ -1168,7 +1168,9 @@ TEST(LocateFunctions, GivesTheTensorsAKernelKeyHasEntriesFor) {
                    "Tensor& f(KernelRuntimeContext& ctx, const Tensor& self, "
                    "const std::optional<Tensor>& weight, ArrayRef<Tensor> list, Tensor& out);\n"
                    "Tensor& g(const Tensor& self, double x);\n"
-                   "void h(const Tensor& self, int* unmapped);\n}\n");
+                   "void h(const Tensor& self, int* unmapped);\n"
+                   "std::tuple<Tensor&, Tensor&> t(const Tensor& self, Tensor& a, Tensor& b);\n"
+                   "void v(const Tensor& self, Tensor& out);\n}\n");
   Options options;
   options.fields = test_fields();
   options.files = {file};
@@ -1176,11 +1178,15 @@ TEST(LocateFunctions, GivesTheTensorsAKernelKeyHasEntriesFor) {
   const LocateResult located = locate_functions(options);
   ASSERT_TRUE(located.diagnostics.empty()) << describe(located.diagnostics);
   ASSERT_EQ(located.files.size(), 1u);
-  std::map<std::string, std::optional<std::pair<size_t, size_t>>> tensors;
+  std::map<std::string, std::optional<KeyTensors>> tensors;
   for (const FunctionSite& site : located.files[0].functions)
     tensors[site.qualified_name] = site.key_tensors;
-  EXPECT_EQ(tensors.at("a::native::f"), (std::pair<size_t, size_t>{2, 3}));
-  EXPECT_EQ(tensors.at("a::native::g"), (std::pair<size_t, size_t>{1, 1}));
+  // The returned tensor (an out variant's out again, or a value) may have
+  // an entry; a tuple's tensors share one return slot and have none.
+  EXPECT_EQ(tensors.at("a::native::f"), (KeyTensors{2, 3, 1}));
+  EXPECT_EQ(tensors.at("a::native::g"), (KeyTensors{1, 1, 1}));
+  EXPECT_EQ(tensors.at("a::native::t"), (KeyTensors{3, 3, 0}));
+  EXPECT_EQ(tensors.at("a::native::v"), (KeyTensors{2, 2, 0}));
   EXPECT_EQ(tensors.at("a::native::h"), std::nullopt);
 }
 
