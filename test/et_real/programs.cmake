@@ -189,29 +189,37 @@ if(OPSCAN_EXECUTORCH_TORCHGEN)
     message(FATAL_ERROR "OPSCAN_EXECUTORCH_TORCHGEN=${OPSCAN_EXECUTORCH_TORCHGEN}: needs "
       "torchgen/packaged/ATen/native/native_functions.yaml there and codegen/gen.py in the checkout")
   endif()
-  set(peer_out "${CMAKE_CURRENT_BINARY_DIR}/portable/peer")
-  set(peer_env "${CMAKE_COMMAND}" -E env "PYTHONPATH=${OPSCAN_EXECUTORCH_TORCHGEN}"
-      "PYTHONPYCACHEPREFIX=${CMAKE_CURRENT_BINARY_DIR}/portable/pycache")
-  add_custom_command(OUTPUT ${peer_out}/RegisterCodegenUnboxedKernelsEverything.cpp
-                            ${peer_out}/NativeFunctions.h
-    COMMAND ${peer_env} ${OPSCAN_EXECUTORCH_PYTHON} -m codegen.tools.gen_oplist
-            --output_path=${peer_out}/selected_operators.yaml --ops_schema_yaml_path=${portable_yaml}
-    COMMAND ${peer_env} ${OPSCAN_EXECUTORCH_PYTHON} -m codegen.gen --source-path=${et_dir}/codegen
-            --install-dir=${peer_out} --tags-path=${torchgen}/packaged/ATen/native/tags.yaml
-            --aten-yaml-path=${torchgen}/packaged/ATen/native/native_functions.yaml
-            --op-selection-yaml-path=${peer_out}/selected_operators.yaml
-            --functions-yaml-path=${portable_yaml}
-    WORKING_DIRECTORY "${et_dir}"
-    DEPENDS "${portable_yaml}"
-    COMMENT "ExecuTorch's generator (codegen/gen.py): the portable library's registration"
-    VERBATIM)
+  # ExecuTorch's generator's registration of library `lib` into
+  # <build>/<lib>/peer, `yaml` given as `yaml_option` (--functions-yaml-path
+  # or, for custom operators, --custom-ops-yaml-path).
+  function(opscan_et_real_peer lib yaml yaml_option)
+    set(out "${CMAKE_CURRENT_BINARY_DIR}/${lib}/peer")
+    set(env "${CMAKE_COMMAND}" -E env "PYTHONPATH=${OPSCAN_EXECUTORCH_TORCHGEN}"
+        "PYTHONPYCACHEPREFIX=${CMAKE_CURRENT_BINARY_DIR}/${lib}/pycache")
+    add_custom_command(OUTPUT ${out}/RegisterCodegenUnboxedKernelsEverything.cpp ${out}/NativeFunctions.h
+      COMMAND ${env} ${OPSCAN_EXECUTORCH_PYTHON} -m codegen.tools.gen_oplist
+              --output_path=${out}/selected_operators.yaml --ops_schema_yaml_path=${yaml}
+      COMMAND ${env} ${OPSCAN_EXECUTORCH_PYTHON} -m codegen.gen --source-path=${et_dir}/codegen
+              --install-dir=${out} --tags-path=${torchgen}/packaged/ATen/native/tags.yaml
+              --aten-yaml-path=${torchgen}/packaged/ATen/native/native_functions.yaml
+              --op-selection-yaml-path=${out}/selected_operators.yaml ${yaml_option}=${yaml}
+      WORKING_DIRECTORY "${et_dir}"
+      DEPENDS "${yaml}"
+      COMMENT "ExecuTorch's generator (codegen/gen.py): the ${lib} library's registration"
+      VERBATIM)
+  endfunction()
+  opscan_et_real_peer(portable "${portable_yaml}" --functions-yaml-path)
+  opscan_et_real_peer(quantized "${quantized_yaml}" --custom-ops-yaml-path)
 endif()
 
-# Each test, with opscan's registration and, given the peer, with its. The
-# checkout's programs are tested when the checkout has them (a partial copy
-# of ExecuTorch's sources may not).
+# Each test, with opscan's registration and, given the peer, with its, of
+# the libraries it calls (libs_<test>, default portable). The checkout's
+# programs are tested when the checkout has them (a partial copy of
+# ExecuTorch's sources may not). The quantized test registers the portable
+# and quantized libraries in one program, each by its named function.
 set(outputs_dir "${CMAKE_CURRENT_BINARY_DIR}/outputs")
-set(program_tests json_programs)
+set(program_tests json_programs quantized_programs)
+set(libs_quantized_programs portable quantized)
 set(checkout_programs test/models/deprecated/ModuleLinear-no-constant-segment.pte
     examples/arduino/examples/AddModel/model.pte extension/apple/ExecuTorch/__tests__/resources/add.pte)
 opscan_et_real_missing(missing ${checkout_programs})
@@ -227,19 +235,27 @@ foreach(test IN LISTS program_tests)
   if(OPSCAN_EXECUTORCH_TORCHGEN)
     list(APPEND variants peer)
   endif()
+  set(libs portable)
+  if(DEFINED libs_${test})
+    set(libs ${libs_${test}})
+  endif()
   foreach(variant IN LISTS variants)
     set(target et_real_${test}_test)
     if(variant STREQUAL "opscan")
       add_executable(${target} ${test}_test.cpp)
-      target_link_libraries(${target} PRIVATE opscan_et_real_portable)
+      list(TRANSFORM libs PREPEND opscan_et_real_ OUTPUT_VARIABLE registrations)
+      target_link_libraries(${target} PRIVATE ${registrations})
     else()
       set(target et_real_${test}_peer_test)
-      add_executable(${target} ${test}_test.cpp ${peer_out}/RegisterCodegenUnboxedKernelsEverything.cpp)
-      set_source_files_properties(${peer_out}/RegisterCodegenUnboxedKernelsEverything.cpp
-                                  TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS -w)
-      target_include_directories(${target} PRIVATE ${peer_out})
-      target_link_libraries(${target} PRIVATE opscan_et_real_portable_kernels)
+      add_executable(${target} ${test}_test.cpp)
       target_compile_definitions(${target} PRIVATE OPSCAN_ET_REAL_PEER)
+      foreach(lib IN LISTS libs)
+        set(peer_registration ${CMAKE_CURRENT_BINARY_DIR}/${lib}/peer/RegisterCodegenUnboxedKernelsEverything.cpp)
+        target_sources(${target} PRIVATE ${peer_registration})
+        set_source_files_properties(${peer_registration} TARGET_DIRECTORY ${target}
+                                    PROPERTIES COMPILE_OPTIONS -w)
+        target_link_libraries(${target} PRIVATE opscan_et_real_${lib}_kernels)
+      endforeach()
     endif()
     target_link_libraries(${target} PRIVATE opscan_et_real_prim_ops GTest::gtest_main
                           nlohmann_json::nlohmann_json)
@@ -285,19 +301,6 @@ target_compile_options(et_real_kernel_table_test PRIVATE -Wall -Wextra ${OPSCAN_
 target_compile_definitions(et_real_kernel_table_test PRIVATE OPSCAN_FLATC="${OPSCAN_FLATC}"
   OPSCAN_PTE_SCHEMA="${et_dir}/schema/program.fbs" OPSCAN_PTE_SCHEMA_DIR="${et_dir}/schema")
 gtest_discover_tests(et_real_kernel_table_test PROPERTIES LABELS e2e DISCOVERY_TIMEOUT 60)
-
-# The portable and quantized libraries registered in one program, each by
-# its named function.
-add_executable(et_real_quantized_programs_test quantized_programs_test.cpp)
-target_link_libraries(et_real_quantized_programs_test PRIVATE opscan_et_real_portable
-                      opscan_et_real_quantized opscan_et_real_prim_ops GTest::gtest_main
-                      nlohmann_json::nlohmann_json)
-target_include_directories(et_real_quantized_programs_test PRIVATE include
-                           ${PROJECT_SOURCE_DIR}/test/common)
-target_compile_options(et_real_quantized_programs_test PRIVATE -Wall -Wextra ${OPSCAN_WERROR_FLAG})
-target_compile_definitions(et_real_quantized_programs_test PRIVATE OPSCAN_FLATC="${OPSCAN_FLATC}"
-  OPSCAN_PTE_SCHEMA="${et_dir}/schema/program.fbs" OPSCAN_PTE_SCHEMA_DIR="${et_dir}/schema")
-gtest_discover_tests(et_real_quantized_programs_test PROPERTIES LABELS e2e DISCOVERY_TIMEOUT 60)
 
 # Prim-op selection against the checkout's register_prim_ops.cpp: the
 # stand-in's test (test/e2e/prim_ops_test.cpp) on the real runtime. Its
