@@ -2,6 +2,8 @@
 // as `opscan run --operators-from` selected them in selected_prim_ops.h,
 // are the only ones the stand-in's prim-op registration registers (it reads
 // the header as ExecuTorch's register_prim_ops.cpp does), and they run.
+// With a checkout, test/et_real runs this test on ExecuTorch's own
+// register_prim_ops.cpp instead.
 #include "RegisterKernels.h"
 #include "selected_prim_ops.h"
 

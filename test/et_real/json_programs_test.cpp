@@ -40,6 +40,24 @@ TEST_F(JsonPrograms, ScalarIntAndDouble) {
   EXPECT_EQ(run_on(p, x, {2, 3}, kX, out), expected);
 }
 
+// Kernels a macro defines (DEFINE_UNARY_UFUNC_...(acos_out, std::acos)),
+// annotated by import-yaml at the macro call: acos.out and sin.out.
+TEST_F(JsonPrograms, MacroMadeKernels) {
+  const std::vector<float> in_range = {-1.0f, -0.75f, 0.0f, 0.5f, 0.9f, 1.0f};
+  for (const char* name : {"aten::acos", "aten::sin"}) {
+    ProgramJson p;
+    const int x = p.tensor("FLOAT", {2, 3}), out = p.tensor("FLOAT", {2, 3});
+    p.call(name, "out", {x, out, out});
+    const std::vector<float> got = run_on(p, x, {2, 3}, in_range, out);
+    ASSERT_EQ(got.size(), in_range.size()) << name;
+    for (size_t i = 0; i < in_range.size(); ++i) {
+      const double v = in_range[i];
+      EXPECT_NEAR(got[i], std::string(name) == "aten::acos" ? std::acos(v) : std::sin(v), 1e-6)
+          << name << " element " << i;
+    }
+  }
+}
+
 // Scalar? given and absent: clamp.out(x, min=None, max=1.0).
 TEST_F(JsonPrograms, OptionalScalarWithAHole) {
   ProgramJson p;

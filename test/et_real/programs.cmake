@@ -9,7 +9,9 @@
 # opscan_et_real_prim_ops (the executor and the prim ops, registered when
 # linked), opscan_et_real_portable_kernels (the migrated kernels) and
 # opscan_et_real_portable (opscan's registration of them,
-# register_portable_kernels()), and the tests running programs on them.
+# register_portable_kernels()), the same two for the checkout's quantized
+# library (opscan_et_real_quantized_kernels, opscan_et_real_quantized), and
+# the tests running programs on them.
 # Options:
 #   OPSCAN_NATIVE_FUNCTIONS_YAML  PyTorch's native_functions.yaml (not in an
 #                                 ExecuTorch checkout), the known schemas of
@@ -94,53 +96,86 @@ if(NOT native_functions AND OPSCAN_EXECUTORCH_TORCHGEN)
   set(native_functions
       "${OPSCAN_EXECUTORCH_TORCHGEN}/torchgen/packaged/ATen/native/native_functions.yaml")
 endif()
-set(portable_src "${et_dir}/kernels/portable/cpu")
-set(portable_yaml "${et_dir}/kernels/portable/functions.yaml")
-set(portable_copy "${CMAKE_CURRENT_BINARY_DIR}/portable/cpu")
-set(portable_gen "${CMAKE_CURRENT_BINARY_DIR}/portable/gen")
-file(GLOB portable_ops RELATIVE "${portable_src}" CONFIGURE_DEPENDS "${portable_src}/op_*.cpp")
-file(GLOB_RECURSE portable_inputs CONFIGURE_DEPENDS "${portable_src}/*")
-list(TRANSFORM portable_ops PREPEND "${portable_copy}/" OUTPUT_VARIABLE portable_kernels)
-# The helpers the kernels call, compiled from the checkout (not annotated).
-file(GLOB portable_helpers CONFIGURE_DEPENDS "${portable_src}/util/*.cpp"
-                                             "${portable_src}/pattern/*.cpp")
-set(portable_generated ${portable_gen}/portable/RegisterKernels.cpp
-    ${portable_gen}/portable/RegisterKernels.h ${portable_gen}/portable/KernelSources.cpp
-    ${portable_gen}/portable/NativeFunctions.h ${portable_gen}/portable/ir.json)
 # Scans see the runtime's headers and definitions, as the compilation does.
 set(portable_flags -x c++ -std=c++17 -I${PROJECT_SOURCE_DIR}/include
     "-I$<JOIN:$<TARGET_PROPERTY:opscan_et_real,INTERFACE_INCLUDE_DIRECTORIES>,$<SEMICOLON>-I>"
     "-D$<JOIN:$<TARGET_PROPERTY:opscan_et_real,INTERFACE_COMPILE_DEFINITIONS>,$<SEMICOLON>-D>")
-set(portable_schemas)
+# Migrates the checkout's kernel library `lib` (the op_*.cpp of `src`,
+# annotated from `yaml`) into <build>/<lib>/cpu and generates its named
+# registration into <build>/<lib>/gen/<lib>, the run step given the SCHEMAS
+# files. With CHECKED (the schemas cover every operator), the run step fails
+# on an opscan-schema-unknown in its output. Defines
+# opscan_et_real_<lib>_kernels (the migrated kernels and the HELPERS sources
+# they call, ExecuTorch's own code: no warnings asked of them, built for a
+# short build rather than speed, linked to LINK) and opscan_et_real_<lib>
+# (opscan's registration of them, held to the warnings of generated code;
+# "RegisterKernels.h" and "<lib>/RegisterKernels.h" include its header), and
+# sets <lib>_gen in the caller's scope.
+function(opscan_et_real_migrate lib src yaml)
+  cmake_parse_arguments(PARSE_ARGV 3 arg "CHECKED" "" "SCHEMAS;HELPERS;LINK")
+  set(copy "${CMAKE_CURRENT_BINARY_DIR}/${lib}/cpu")
+  set(gen "${CMAKE_CURRENT_BINARY_DIR}/${lib}/gen")
+  file(GLOB ops RELATIVE "${src}" CONFIGURE_DEPENDS "${src}/op_*.cpp")
+  file(GLOB_RECURSE inputs CONFIGURE_DEPENDS "${src}/*")
+  list(TRANSFORM ops PREPEND "${copy}/" OUTPUT_VARIABLE kernels)
+  set(generated ${gen}/${lib}/RegisterKernels.cpp ${gen}/${lib}/RegisterKernels.h
+      ${gen}/${lib}/KernelSources.cpp ${gen}/${lib}/NativeFunctions.h ${gen}/${lib}/ir.json)
+  set(run opscan)
+  if(arg_CHECKED)
+    set(run "${CMAKE_COMMAND}" -DFORBID=opscan-schema-unknown
+        -P "${CMAKE_CURRENT_SOURCE_DIR}/forbid_diagnostic.cmake" -- $<TARGET_FILE:opscan>)
+  endif()
+  set(schemas ${arg_SCHEMAS})
+  list(TRANSFORM schemas PREPEND "--schemas;")
+  add_custom_command(OUTPUT ${kernels} ${generated}
+    COMMAND "${CMAKE_COMMAND}" -E rm -rf "${copy}"
+    COMMAND "${CMAKE_COMMAND}" -E copy_directory "${src}" "${copy}"
+    COMMAND opscan import-yaml "${yaml}" ${kernels} -- ${portable_flags}
+    COMMAND ${run} run -j2 ${kernels} ${schemas} --registration named --lib ${lib} -o "${gen}"
+            -- ${portable_flags}
+    DEPENDS opscan ${inputs} "${yaml}" ${arg_SCHEMAS}
+            "${CMAKE_CURRENT_SOURCE_DIR}/forbid_diagnostic.cmake"
+    COMMAND_EXPAND_LISTS
+    COMMENT "opscan: ExecuTorch's ${lib} library, migrated (import-yaml) and generated")
+
+  add_library(opscan_et_real_${lib}_kernels STATIC ${kernels} ${arg_HELPERS})
+  target_link_libraries(opscan_et_real_${lib}_kernels PUBLIC ${arg_LINK})
+  target_include_directories(opscan_et_real_${lib}_kernels PRIVATE ${PROJECT_SOURCE_DIR}/include)
+  target_compile_options(opscan_et_real_${lib}_kernels PRIVATE -O0 -g0 -w)
+  add_library(opscan_et_real_${lib} STATIC ${gen}/${lib}/RegisterKernels.cpp
+                                           ${gen}/${lib}/KernelSources.cpp)
+  target_link_libraries(opscan_et_real_${lib} PUBLIC opscan_et_real_${lib}_kernels)
+  target_include_directories(opscan_et_real_${lib} PUBLIC ${gen}/${lib} ${gen})
+  target_compile_options(opscan_et_real_${lib} PRIVATE -Wall -Wextra ${OPSCAN_WERROR_FLAG})
+  set(${lib}_gen "${gen}" PARENT_SCOPE)
+endfunction()
+
+set(portable_src "${et_dir}/kernels/portable/cpu")
+set(portable_yaml "${et_dir}/kernels/portable/functions.yaml")
+# The helpers the kernels call, compiled from the checkout (not annotated).
+file(GLOB portable_helpers CONFIGURE_DEPENDS "${portable_src}/util/*.cpp"
+                                             "${portable_src}/pattern/*.cpp")
+# functions.yaml's own func: schemas (dim_order_ops, et_copy, ...) as well as
+# native_functions.yaml's: with both, every operator has a known schema.
 if(native_functions)
-  set(portable_schemas --schemas "${native_functions}")
   message(STATUS "opscan real ExecuTorch programs: aten schemas from ${native_functions}")
+  set(portable_checked CHECKED)
 else()
   message(STATUS "opscan real ExecuTorch programs: no native_functions.yaml "
-                 "(OPSCAN_NATIVE_FUNCTIONS_YAML), the portable kernels' schemas are inferred")
+                 "(OPSCAN_NATIVE_FUNCTIONS_YAML), the aten kernels' schemas are inferred")
+  set(portable_checked)
 endif()
-add_custom_command(OUTPUT ${portable_kernels} ${portable_generated}
-  COMMAND "${CMAKE_COMMAND}" -E rm -rf "${portable_copy}"
-  COMMAND "${CMAKE_COMMAND}" -E copy_directory "${portable_src}" "${portable_copy}"
-  COMMAND opscan import-yaml "${portable_yaml}" ${portable_kernels} -- ${portable_flags}
-  COMMAND opscan run -j2 ${portable_kernels} ${portable_schemas} --registration named
-          --lib portable -o "${portable_gen}" -- ${portable_flags}
-  DEPENDS opscan ${portable_inputs} "${portable_yaml}" ${native_functions}
-  COMMAND_EXPAND_LISTS
-  COMMENT "opscan: ExecuTorch's portable library, migrated (import-yaml) and generated")
-
-# The kernels and their helpers, ExecuTorch's own code (no warnings asked of
-# them), built for a short build rather than speed.
-add_library(opscan_et_real_portable_kernels STATIC ${portable_kernels} ${portable_helpers})
-target_link_libraries(opscan_et_real_portable_kernels PUBLIC opscan_et_real)
-target_include_directories(opscan_et_real_portable_kernels PRIVATE ${PROJECT_SOURCE_DIR}/include)
-target_compile_options(opscan_et_real_portable_kernels PRIVATE -O0 -g0 -w)
-# opscan's registration of them, held to the warnings of generated code.
-add_library(opscan_et_real_portable STATIC ${portable_gen}/portable/RegisterKernels.cpp
-                                           ${portable_gen}/portable/KernelSources.cpp)
-target_link_libraries(opscan_et_real_portable PUBLIC opscan_et_real_portable_kernels)
-target_include_directories(opscan_et_real_portable PUBLIC ${portable_gen}/portable)
-target_compile_options(opscan_et_real_portable PRIVATE -Wall -Wextra ${OPSCAN_WERROR_FLAG})
+opscan_et_real_migrate(portable "${portable_src}" "${portable_yaml}" ${portable_checked}
+                       SCHEMAS ${native_functions} "${portable_yaml}"
+                       HELPERS ${portable_helpers} LINK opscan_et_real)
+# The quantized library: custom operators (quantized_decomposed::) whose
+# schemas are quantized.yaml's own; its helper embeddingxb.cpp from the
+# checkout, the portable helpers it calls from the portable kernels.
+set(quantized_yaml "${et_dir}/kernels/quantized/quantized.yaml")
+opscan_et_real_migrate(quantized "${et_dir}/kernels/quantized/cpu" "${quantized_yaml}" CHECKED
+                       SCHEMAS "${quantized_yaml}"
+                       HELPERS ${et_dir}/kernels/quantized/cpu/embeddingxb.cpp
+                       LINK opscan_et_real_portable_kernels)
 
 # --- The peer: ExecuTorch's own generator ---------------------------------
 # Run from the checkout as its tools/cmake/Codegen.cmake runs it (gen_oplist
@@ -154,29 +189,37 @@ if(OPSCAN_EXECUTORCH_TORCHGEN)
     message(FATAL_ERROR "OPSCAN_EXECUTORCH_TORCHGEN=${OPSCAN_EXECUTORCH_TORCHGEN}: needs "
       "torchgen/packaged/ATen/native/native_functions.yaml there and codegen/gen.py in the checkout")
   endif()
-  set(peer_out "${CMAKE_CURRENT_BINARY_DIR}/portable/peer")
-  set(peer_env "${CMAKE_COMMAND}" -E env "PYTHONPATH=${OPSCAN_EXECUTORCH_TORCHGEN}"
-      "PYTHONPYCACHEPREFIX=${CMAKE_CURRENT_BINARY_DIR}/portable/pycache")
-  add_custom_command(OUTPUT ${peer_out}/RegisterCodegenUnboxedKernelsEverything.cpp
-                            ${peer_out}/NativeFunctions.h
-    COMMAND ${peer_env} ${OPSCAN_EXECUTORCH_PYTHON} -m codegen.tools.gen_oplist
-            --output_path=${peer_out}/selected_operators.yaml --ops_schema_yaml_path=${portable_yaml}
-    COMMAND ${peer_env} ${OPSCAN_EXECUTORCH_PYTHON} -m codegen.gen --source-path=${et_dir}/codegen
-            --install-dir=${peer_out} --tags-path=${torchgen}/packaged/ATen/native/tags.yaml
-            --aten-yaml-path=${torchgen}/packaged/ATen/native/native_functions.yaml
-            --op-selection-yaml-path=${peer_out}/selected_operators.yaml
-            --functions-yaml-path=${portable_yaml}
-    WORKING_DIRECTORY "${et_dir}"
-    DEPENDS "${portable_yaml}"
-    COMMENT "ExecuTorch's generator (codegen/gen.py): the portable library's registration"
-    VERBATIM)
+  # ExecuTorch's generator's registration of library `lib` into
+  # <build>/<lib>/peer, `yaml` given as `yaml_option` (--functions-yaml-path
+  # or, for custom operators, --custom-ops-yaml-path).
+  function(opscan_et_real_peer lib yaml yaml_option)
+    set(out "${CMAKE_CURRENT_BINARY_DIR}/${lib}/peer")
+    set(env "${CMAKE_COMMAND}" -E env "PYTHONPATH=${OPSCAN_EXECUTORCH_TORCHGEN}"
+        "PYTHONPYCACHEPREFIX=${CMAKE_CURRENT_BINARY_DIR}/${lib}/pycache")
+    add_custom_command(OUTPUT ${out}/RegisterCodegenUnboxedKernelsEverything.cpp ${out}/NativeFunctions.h
+      COMMAND ${env} ${OPSCAN_EXECUTORCH_PYTHON} -m codegen.tools.gen_oplist
+              --output_path=${out}/selected_operators.yaml --ops_schema_yaml_path=${yaml}
+      COMMAND ${env} ${OPSCAN_EXECUTORCH_PYTHON} -m codegen.gen --source-path=${et_dir}/codegen
+              --install-dir=${out} --tags-path=${torchgen}/packaged/ATen/native/tags.yaml
+              --aten-yaml-path=${torchgen}/packaged/ATen/native/native_functions.yaml
+              --op-selection-yaml-path=${out}/selected_operators.yaml ${yaml_option}=${yaml}
+      WORKING_DIRECTORY "${et_dir}"
+      DEPENDS "${yaml}"
+      COMMENT "ExecuTorch's generator (codegen/gen.py): the ${lib} library's registration"
+      VERBATIM)
+  endfunction()
+  opscan_et_real_peer(portable "${portable_yaml}" --functions-yaml-path)
+  opscan_et_real_peer(quantized "${quantized_yaml}" --custom-ops-yaml-path)
 endif()
 
-# Each test, with opscan's registration and, given the peer, with its. The
-# checkout's programs are tested when the checkout has them (a partial copy
-# of ExecuTorch's sources may not).
+# Each test, with opscan's registration and, given the peer, with its, of
+# the libraries it calls (libs_<test>, default portable). The checkout's
+# programs are tested when the checkout has them (a partial copy of
+# ExecuTorch's sources may not). The quantized test registers the portable
+# and quantized libraries in one program, each by its named function.
 set(outputs_dir "${CMAKE_CURRENT_BINARY_DIR}/outputs")
-set(program_tests json_programs)
+set(program_tests json_programs quantized_programs)
+set(libs_quantized_programs portable quantized)
 set(checkout_programs test/models/deprecated/ModuleLinear-no-constant-segment.pte
     examples/arduino/examples/AddModel/model.pte extension/apple/ExecuTorch/__tests__/resources/add.pte)
 opscan_et_real_missing(missing ${checkout_programs})
@@ -192,19 +235,27 @@ foreach(test IN LISTS program_tests)
   if(OPSCAN_EXECUTORCH_TORCHGEN)
     list(APPEND variants peer)
   endif()
+  set(libs portable)
+  if(DEFINED libs_${test})
+    set(libs ${libs_${test}})
+  endif()
   foreach(variant IN LISTS variants)
     set(target et_real_${test}_test)
     if(variant STREQUAL "opscan")
       add_executable(${target} ${test}_test.cpp)
-      target_link_libraries(${target} PRIVATE opscan_et_real_portable)
+      list(TRANSFORM libs PREPEND opscan_et_real_ OUTPUT_VARIABLE registrations)
+      target_link_libraries(${target} PRIVATE ${registrations})
     else()
       set(target et_real_${test}_peer_test)
-      add_executable(${target} ${test}_test.cpp ${peer_out}/RegisterCodegenUnboxedKernelsEverything.cpp)
-      set_source_files_properties(${peer_out}/RegisterCodegenUnboxedKernelsEverything.cpp
-                                  TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS -w)
-      target_include_directories(${target} PRIVATE ${peer_out})
-      target_link_libraries(${target} PRIVATE opscan_et_real_portable_kernels)
+      add_executable(${target} ${test}_test.cpp)
       target_compile_definitions(${target} PRIVATE OPSCAN_ET_REAL_PEER)
+      foreach(lib IN LISTS libs)
+        set(peer_registration ${CMAKE_CURRENT_BINARY_DIR}/${lib}/peer/RegisterCodegenUnboxedKernelsEverything.cpp)
+        target_sources(${target} PRIVATE ${peer_registration})
+        set_source_files_properties(${peer_registration} TARGET_DIRECTORY ${target}
+                                    PROPERTIES COMPILE_OPTIONS -w)
+        target_link_libraries(${target} PRIVATE opscan_et_real_${lib}_kernels)
+      endforeach()
     endif()
     target_link_libraries(${target} PRIVATE opscan_et_real_prim_ops GTest::gtest_main
                           nlohmann_json::nlohmann_json)
@@ -239,6 +290,55 @@ if(OPSCAN_EXECUTORCH_TORCHGEN)
   set_tests_properties(et_real_outputs_byte_identical PROPERTIES LABELS e2e
                        FIXTURES_REQUIRED et_real_outputs)
 endif()
+
+# The portable library's kernel table as a method-scoped registry, and its
+# registration counted (opscan's registration only: the peer has no table).
+add_executable(et_real_kernel_table_test kernel_table_test.cpp)
+target_link_libraries(et_real_kernel_table_test PRIVATE opscan_et_real_portable opscan_et_real_prim_ops
+                      GTest::gtest_main nlohmann_json::nlohmann_json)
+target_include_directories(et_real_kernel_table_test PRIVATE include ${PROJECT_SOURCE_DIR}/test/common)
+target_compile_options(et_real_kernel_table_test PRIVATE -Wall -Wextra ${OPSCAN_WERROR_FLAG})
+target_compile_definitions(et_real_kernel_table_test PRIVATE OPSCAN_FLATC="${OPSCAN_FLATC}"
+  OPSCAN_PTE_SCHEMA="${et_dir}/schema/program.fbs" OPSCAN_PTE_SCHEMA_DIR="${et_dir}/schema")
+gtest_discover_tests(et_real_kernel_table_test PROPERTIES LABELS e2e DISCOVERY_TIMEOUT 60)
+
+# Prim-op selection against the checkout's register_prim_ops.cpp: the
+# stand-in's test (test/e2e/prim_ops_test.cpp) on the real runtime. Its
+# model (test/data/pte/prim_ops.json, made a .pte by flatc with the
+# checkout's schema) calls aten::add.out and three prim ops; `opscan generate
+# --operators-from` on it, from the migrated portable library's IR, writes
+# library 'prim' (aten::add.out) and selected_prim_ops.h, with which the
+# checkout's prim ops are compiled again, selectively, into the test.
+set(prim_json ${PROJECT_SOURCE_DIR}/test/data/pte/prim_ops.json)
+set(prim_out ${CMAKE_CURRENT_BINARY_DIR}/prim_selection)
+add_custom_command(OUTPUT ${prim_out}/prim_ops.pte
+  COMMAND ${OPSCAN_FLATC} -b -o ${prim_out} ${et_dir}/schema/program.fbs ${prim_json}
+  DEPENDS ${prim_json} ${et_dir}/schema/program.fbs
+  COMMENT "flatc: the prim-op model, with the checkout's schema")
+add_custom_command(OUTPUT ${prim_out}/prim/selected_prim_ops.h ${prim_out}/prim/RegisterKernels.cpp
+                          ${prim_out}/prim/KernelSources.cpp ${prim_out}/prim/RegisterKernels.h
+  COMMAND opscan generate ${portable_gen}/portable/ir.json --operators-from ${prim_out}/prim_ops.pte
+          --registration named --lib prim -o ${prim_out}
+  DEPENDS opscan ${portable_gen}/portable/ir.json ${prim_out}/prim_ops.pte
+  COMMENT "opscan: the prim-op model's selection from the portable library")
+add_executable(et_real_prim_ops_test ${PROJECT_SOURCE_DIR}/test/e2e/prim_ops_test.cpp
+               ${prim_ops_sources} ${prim_out}/prim/RegisterKernels.cpp ${prim_out}/prim/KernelSources.cpp)
+set_source_files_properties(${prim_ops_sources} TARGET_DIRECTORY et_real_prim_ops_test
+                            PROPERTIES COMPILE_OPTIONS -w)
+# GCC 12 at -O2, inlining ExecuTorch's KernelKey::equals into the one-kernel
+# library's duplicate check, warns of a strcmp on the fallback key's null
+# data, on a path is_fallback() rules out (-Wnonnull): that one warning off.
+set_source_files_properties(${prim_out}/prim/RegisterKernels.cpp TARGET_DIRECTORY
+                            et_real_prim_ops_test PROPERTIES COMPILE_OPTIONS -Wno-nonnull)
+add_dependencies(et_real_prim_ops_test opscan_et_real_schema)
+target_include_directories(et_real_prim_ops_test PRIVATE ${prim_out}/prim)
+target_compile_definitions(et_real_prim_ops_test PRIVATE ET_PRIM_OPS_SELECTIVE_BUILD
+                                                         EXECUTORCH_ENABLE_PRIM_OPS_SELECTIVE_BUILD)
+target_link_libraries(et_real_prim_ops_test PRIVATE opscan_et_real_executor
+                      opscan_et_real_portable_kernels GTest::gtest_main)
+target_compile_options(et_real_prim_ops_test PRIVATE -Wall -Wextra ${OPSCAN_WERROR_FLAG})
+gtest_discover_tests(et_real_prim_ops_test TEST_PREFIX "real:"
+                     PROPERTIES LABELS e2e DISCOVERY_TIMEOUT 60)
 
 # A library keyed only for contiguous tensors, and programs calling it with
 # contiguous and channels-last tensors.

@@ -20,6 +20,7 @@
 #include <executorch/runtime/executor/memory_manager.h>
 #include <executorch/runtime/executor/method.h>
 #include <executorch/runtime/executor/program.h>
+#include <executorch/runtime/kernel/operator_registry.h>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -34,7 +35,10 @@ class ProgramRun {
 public:
   using Error = executorch::runtime::Error;
 
-  explicit ProgramRun(const std::string& path, const char* method_name = "forward") {
+  // `kernels`, when not empty, is the method's own kernel registry
+  // (load_method's kernel_registry), searched before the global one.
+  explicit ProgramRun(const std::string& path, const char* method_name = "forward",
+                      executorch::runtime::Span<const executorch::runtime::Kernel> kernels = {}) {
     using namespace executorch::runtime;
     auto loader = executorch::extension::FileDataLoader::from(path.c_str());
     if (!loader.ok()) {
@@ -60,7 +64,8 @@ public:
     }
     planned_memory_.emplace(Span<Span<uint8_t>>(spans_.data(), spans_.size()));
     memory_manager_.emplace(&method_allocator_, &*planned_memory_, &temp_allocator_);
-    auto method = program_->load_method(method_name, &*memory_manager_);
+    auto method =
+        program_->load_method(method_name, &*memory_manager_, nullptr, nullptr, nullptr, kernels);
     if (!method.ok()) {
       load_error = method.error();
       return;

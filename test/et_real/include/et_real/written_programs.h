@@ -20,13 +20,15 @@ namespace et_real {
 
 class WrittenPrograms : public ::testing::Test {
 protected:
-  // `program`'s method loaded (its load errors are the run's).
+  // `program`'s method loaded (its load errors are the run's), with
+  // `kernels` as its method-scoped kernel registry when not empty.
   ProgramRun& load(const ProgramJson& program, const std::vector<int>& inputs,
-                   const std::vector<int>& outputs) {
+                   const std::vector<int>& outputs,
+                   executorch::runtime::Span<const executorch::runtime::Kernel> kernels = {}) {
     const std::string binary = opscan::testing::flatc_binary(
         program.json(inputs, outputs), OPSCAN_PTE_SCHEMA, OPSCAN_PTE_SCHEMA_DIR);
     opscan::testing::write_file(dir_.path() / "program.pte", binary);
-    run_ = std::make_unique<ProgramRun>((dir_.path() / "program.pte").string());
+    run_ = std::make_unique<ProgramRun>((dir_.path() / "program.pte").string(), "forward", kernels);
     return *run_;
   }
 

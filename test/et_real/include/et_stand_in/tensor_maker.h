@@ -69,4 +69,8 @@ private:
   executorch::aten::Tensor tensor_{nullptr};
 };
 
+inline OwnedTensor make_float_tensor(std::vector<int32_t> sizes, const std::vector<float>& values) {
+  return OwnedTensor::make<float>(std::move(sizes), values);
+}
+
 } // namespace et_stand_in

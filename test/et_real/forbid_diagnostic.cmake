@@ -1,0 +1,28 @@
+# Runs a command (the arguments after the first `--`), shows its output, and
+# fails when it fails or when its output names the diagnostic FORBID: a build
+# step that must not leave that warning behind.
+#   cmake -DFORBID=<code> -P forbid_diagnostic.cmake -- <command> <args>...
+set(command)
+set(in_command FALSE)
+foreach(i RANGE 1 ${CMAKE_ARGC})
+  if(i EQUAL CMAKE_ARGC)
+    break()
+  endif()
+  if(in_command)
+    list(APPEND command "${CMAKE_ARGV${i}}")
+  elseif(CMAKE_ARGV${i} STREQUAL "--")
+    set(in_command TRUE)
+  endif()
+endforeach()
+if(NOT command OR NOT FORBID)
+  message(FATAL_ERROR "usage: cmake -DFORBID=<code> -P forbid_diagnostic.cmake -- <command>...")
+endif()
+execute_process(COMMAND ${command} OUTPUT_VARIABLE out ERROR_VARIABLE out RESULT_VARIABLE rc)
+message("${out}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "exit ${rc}: ${command}")
+endif()
+string(FIND "${out}" "[${FORBID}]" at)
+if(NOT at EQUAL -1)
+  message(FATAL_ERROR "${FORBID} in the output above")
+endif()
