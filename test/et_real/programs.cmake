@@ -325,11 +325,6 @@ add_executable(et_real_prim_ops_test ${PROJECT_SOURCE_DIR}/test/e2e/prim_ops_tes
                ${prim_ops_sources} ${prim_out}/prim/RegisterKernels.cpp ${prim_out}/prim/KernelSources.cpp)
 set_source_files_properties(${prim_ops_sources} TARGET_DIRECTORY et_real_prim_ops_test
                             PROPERTIES COMPILE_OPTIONS -w)
-# GCC 12 at -O2, inlining ExecuTorch's KernelKey::equals into the one-kernel
-# library's duplicate check, warns of a strcmp on the fallback key's null
-# data, on a path is_fallback() rules out (-Wnonnull): that one warning off.
-set_source_files_properties(${prim_out}/prim/RegisterKernels.cpp TARGET_DIRECTORY
-                            et_real_prim_ops_test PROPERTIES COMPILE_OPTIONS -Wno-nonnull)
 add_dependencies(et_real_prim_ops_test opscan_et_real_schema)
 target_include_directories(et_real_prim_ops_test PRIVATE ${prim_out}/prim)
 target_compile_definitions(et_real_prim_ops_test PRIVATE ET_PRIM_OPS_SELECTIVE_BUILD
