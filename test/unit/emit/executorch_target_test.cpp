@@ -141,8 +141,13 @@ Error register_library() {
   }
   for (std::size_t i = 0; i < count; ++i) {
     for (const Kernel& registered : ::executorch::runtime::get_registered_kernels()) {
+      // Fallback-ness first: GCC, inlining KernelKey::equals for a library
+      // of one fallback kernel, warns of a strcmp on its null key
+      // (-Wnonnull) on a path is_fallback() rules out.
+      const bool fallback = kKernels[i].kernel_key_.is_fallback();
       if (std::strcmp(registered.name_, kKernels[i].name_) == 0 &&
-          registered.kernel_key_ == kKernels[i].kernel_key_) {
+          registered.kernel_key_.is_fallback() == fallback &&
+          (fallback || registered.kernel_key_ == kKernels[i].kernel_key_)) {
         ET_LOG(Error,
                "Operator %s%s%s (kernel %s, library '%s') is already registered: "
                "registering none of the library's kernels",
