@@ -526,39 +526,11 @@ private:
   const ir::Fields fields_{{::opscan::executorch::kernel_key_field()}};
 };
 
-void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& library,
-                                const Options& options, Problems& problems,
-                                OutputSink& sink) const {
-  diag::Diagnostics& diags = problems.diagnostics();
-  const Symbols symbols = this->symbols(library);
-  std::vector<std::string> wrappers, entries, sources, keys;
-  Declarations declarations;
-  std::set<std::string> taken = global_kernel_names(module);
-  taken.insert({"kLibrary", "kKernels", "kKernelSources", "kKernelKeys", "kRegistryCapacity",
-                "register_library", "kRegisteredAtLoad"});
-  if (options.exception_boundary)
-    taken.insert(kExceptionHandler);
-  TypedCalls calls;
-  for (const ir::Kernel& kernel : module.kernels) {
-    auto generated = kernel_code(kernel, options, taken, entries.size());
-    if (const auto* refusal = std::get_if<Refusal>(&generated)) {
-      report(*refusal, kernel, "opscan-executorch-unsupported", problems);
-      continue;
-    }
-    const KernelCode& code = std::get<KernelCode>(generated);
-    wrappers.push_back(code.wrapper);
-    entries.push_back(code.entry);
-    sources.push_back(code.source);
-    keys.push_back(support::cpp_string_literal(kernel.field(kKernelKeyField)) + ",");
-    declarations.add(kernel, code.declaration);
-    calls.add(kernel, code, diags);
-  }
-  if (options.exception_boundary && !wrappers.empty())
-    wrappers.insert(wrappers.begin(), exception_handler());
-  separate_blocks(wrappers);
-
+// The registration code of RegisterKernels.cpp and its declaration in
+// RegisterKernels.h, by registration mode.
+std::pair<std::string, std::string> registration_code(const LibrarySpec& library,
+                                                      const Symbols& symbols, size_t count) {
   const std::string registration_name = unqualified(symbols.registration_function);
-  const size_t count = entries.size();
   std::string registration, register_declaration;
   if (library.registration == ir::Registration::static_init) {
     registration = "namespace {\n"
@@ -613,6 +585,42 @@ void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& lib
         library.name, registration_name, table_name, table_name, count, library.name,
         registration_name);
   }
+  return {registration, register_declaration};
+}
+
+void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& library,
+                                const Options& options, Problems& problems,
+                                OutputSink& sink) const {
+  diag::Diagnostics& diags = problems.diagnostics();
+  const Symbols symbols = this->symbols(library);
+  std::vector<std::string> wrappers, entries, sources, keys;
+  Declarations declarations;
+  std::set<std::string> taken = global_kernel_names(module);
+  taken.insert({"kLibrary", "kKernels", "kKernelSources", "kKernelKeys", "kRegistryCapacity",
+                "register_library", "kRegisteredAtLoad"});
+  if (options.exception_boundary)
+    taken.insert(kExceptionHandler);
+  TypedCalls calls;
+  for (const ir::Kernel& kernel : module.kernels) {
+    auto generated = kernel_code(kernel, options, taken, entries.size());
+    if (const auto* refusal = std::get_if<Refusal>(&generated)) {
+      report(*refusal, kernel, "opscan-executorch-unsupported", problems);
+      continue;
+    }
+    const KernelCode& code = std::get<KernelCode>(generated);
+    wrappers.push_back(code.wrapper);
+    entries.push_back(code.entry);
+    sources.push_back(code.source);
+    keys.push_back(support::cpp_string_literal(kernel.field(kKernelKeyField)) + ",");
+    declarations.add(kernel, code.declaration);
+    calls.add(kernel, code, diags);
+  }
+  if (options.exception_boundary && !wrappers.empty())
+    wrappers.insert(wrappers.begin(), exception_handler());
+  separate_blocks(wrappers);
+
+  const size_t count = entries.size();
+  const auto [registration, register_declaration] = registration_code(library, symbols, count);
 
   auto [operators, kernel_metadata] = selected_operators(module);
   std::vector<std::string> profiling_includes, exception_boundary_includes;
