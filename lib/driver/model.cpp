@@ -279,27 +279,24 @@ std::string_view dtype_of(std::string_view entry) {
   return entry.substr(0, entry.find(';'));
 }
 
-// "0,2,3,1 (channels-last)": the memory formats PyTorch names.
-std::string described_dim_order(const std::vector<uint8_t>& order) {
-  std::string text = fmt::format("{}", fmt::join(order, ","));
-  bool contiguous = true;
-  for (size_t d = 0; d < order.size(); ++d)
-    contiguous = contiguous && order[d] == d;
-  if (contiguous)
-    return text + " (contiguous)";
-  if (order == std::vector<uint8_t>{0, 2, 3, 1})
-    return text + " (channels-last)";
-  if (order == std::vector<uint8_t>{0, 2, 3, 4, 1})
-    return text + " (channels-last 3d)";
-  return text;
-}
-
 bool is_default_dim_order(const std::vector<uint8_t>& order) {
   for (size_t d = 0; d < order.size(); ++d) {
     if (order[d] != d)
       return false;
   }
   return true;
+}
+
+// "0,2,3,1 (channels-last)": the memory formats PyTorch names.
+std::string described_dim_order(const std::vector<uint8_t>& order) {
+  std::string text = fmt::format("{}", fmt::join(order, ","));
+  if (is_default_dim_order(order))
+    return text + " (contiguous)";
+  if (order == std::vector<uint8_t>{0, 2, 3, 1})
+    return text + " (channels-last)";
+  if (order == std::vector<uint8_t>{0, 2, 3, 4, 1})
+    return text + " (channels-last 3d)";
+  return text;
 }
 
 // The argument at `position` of a call to `kernel`, by its schema's name:
