@@ -107,8 +107,7 @@ struct FunctionSite {
   std::string qualified_name; // "torch::executor::native::add_out"
   // Where its declaration begins, in the file given.
   diag::Location begin;
-  bool written_by_macro = false; // its name is not in the file: a macro wrote it
-  bool annotated = false;        // it has an OPSCAN_KERNEL already
+  bool annotated = false; // it has an OPSCAN_KERNEL already
   // Its tensors as the scan maps them, which a kernel key has entries for.
   // Nullopt when a parameter maps to no schema type.
   std::optional<KeyTensors> key_tensors;

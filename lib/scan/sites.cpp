@@ -91,26 +91,13 @@ bool add_functions(CXTranslationUnit tu, CXFile main, std::string_view text, Shi
                                    &line, &column, &offset);
         if (!where_file || !clang_File_isEqual(where_file, w.file))
           return CXChildVisit_Continue;
-        // The name, where the cursor says it is: a macro wrote the
-        // declaration when the file does not have it there.
-        CXFile name_file;
-        unsigned name_offset = 0;
-        clang_getExpansionLocation(clang_getCursorLocation(c), &name_file, nullptr, nullptr,
-                                   &name_offset);
-        const bool name_in_main = name_file && clang_File_isEqual(name_file, w.file);
-        if (line <= w.shift.lines || offset < w.shift.bytes ||
-            (name_in_main && name_offset < w.shift.bytes)) {
+        if (line <= w.shift.lines || offset < w.shift.bytes || (named && *named < w.shift.bytes)) {
           w.mapped = false;
           return CXChildVisit_Break;
         }
-        if (name_in_main)
-          name_offset -= w.shift.bytes;
         FunctionSite site;
         site.qualified_name = qualified_name(c).name;
         site.begin = {w.sites->file, line - w.shift.lines, column, offset - w.shift.bytes};
-        const std::string name = spelling(c);
-        site.written_by_macro =
-            name_offset >= w.text.size() || !w.text.substr(name_offset).starts_with(name);
         site.annotated = !annotations_of(c).empty();
         if (!clang_Cursor_isNull(first) && !clang_equalCursors(first, c)) {
           site.macro_first = spelling(first);

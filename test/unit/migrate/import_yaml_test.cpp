@@ -23,10 +23,8 @@ std::vector<yaml::Entry> entries_of(const std::string& text) {
 // `name` declared at byte `offset` of `file` (by a macro call that declares
 // `macro_first` first, when given).
 scan::FunctionSite declared(const std::string& file, std::string name, uint32_t offset,
-                            bool by_macro = false, bool annotated = false,
-                            std::string macro_first = "") {
-  return {std::move(name), {file, 1, 1, offset}, by_macro,
-          annotated,       std::nullopt,         std::move(macro_first)};
+                            bool annotated = false, std::string macro_first = "") {
+  return {std::move(name), {file, 1, 1, offset}, annotated, std::nullopt, std::move(macro_first)};
 }
 
 TEST(PlanImport, AnnotationGoesOnALineAboveIndentedLikeTheDeclaration) {
@@ -76,9 +74,9 @@ TEST(PlanImport, WhatCannotBePlacedIsAWarningAtItsPlace) {
   TempDir dir;
   const std::string file = dir.write("k.cpp", "M(l, m)\nvoid n();\n");
   scan::SourceSites sites{file,
-                          {declared(file, "a::native::l", 0, true),
-                           declared(file, "a::native::m", 0, true, false, "l"),
-                           declared(file, "a::native::n", 8, false, true)},
+                          {declared(file, "a::native::l", 0),
+                           declared(file, "a::native::m", 0, false, "l"),
+                           declared(file, "a::native::n", 8, true)},
                           0,
                           true};
   ImportPlan plan = plan_import(entries_of("- op: m.out\n  kernels:\n    - kernel_name: a::m\n"
@@ -103,11 +101,11 @@ TEST(PlanImport, WhatCannotBePlacedIsAWarningAtItsPlace) {
 TEST(PlanImport, AKernelAMacroCallDeclaresFirstIsAnnotatedAboveTheCall) {
   TempDir dir;
   const std::string file = dir.write("k.cpp", "#include \"k.h\"\n  M(f, g)\n");
-  scan::SourceSites sites{file,
-                          {declared(file, "a::native::f", 17, true),
-                           declared(file, "a::native::g", 17, true, false, "f")},
-                          15,
-                          false};
+  scan::SourceSites sites{
+      file,
+      {declared(file, "a::native::f", 17), declared(file, "a::native::g", 17, false, "f")},
+      15,
+      false};
   ImportPlan plan =
       plan_import(entries_of("- op: f.out\n  kernels:\n    - kernel_name: a::f\n"), {sites});
   ASSERT_TRUE(plan.diagnostics.empty()) << plan.diagnostics[0].message;

@@ -97,9 +97,8 @@ protected:
     std::string text = fmt::format("{} after_includes={} annotations={}\n", sites.file,
                                    sites.after_includes, sites.includes_annotations);
     for (const FunctionSite& f : sites.functions) {
-      text += fmt::format("  {} at {}:{}:{}+{} macro={} annotated={}", f.qualified_name,
-                          f.begin.file, f.begin.line, f.begin.column, f.begin.offset,
-                          f.written_by_macro, f.annotated);
+      text += fmt::format("  {} at {}:{}:{}+{} annotated={}", f.qualified_name, f.begin.file,
+                          f.begin.line, f.begin.column, f.begin.offset, f.annotated);
       if (f.key_tensors)
         text += fmt::format(" tensors={},{},{}", f.key_tensors->required, f.key_tensors->all,
                             f.key_tensors->returned);
