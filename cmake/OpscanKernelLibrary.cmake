@@ -7,6 +7,10 @@
 #     REGISTRATION static|manual|named
 #     [LIB_NAME <name>]            # default: <target>
 #     [OPERATORS <ns::op.overload>...]  # register only these
+#     [OPERATORS_FROM <file>]      # register only what a model (.pte) or a
+#                                  # selected_operators.yaml needs (executorch;
+#                                  # opscan --operators-from); also writes
+#                                  # <lib>/selected_prim_ops.h
 #     [COMPILE_OPTIONS <option>...]     # PRIVATE compile options
 #     [DISPATCH_KEY <key>]         # torch only; default CPU
 #     [SCHEMAS <file>...]          # known operator schemas (opscan --schemas, each)
@@ -178,7 +182,7 @@ endfunction()
 function(opscan_add_kernel_library target)
   set(caller "opscan_add_kernel_library(${target})")
   cmake_parse_arguments(PARSE_ARGV 1 arg "STATIC;SHARED;NO_PROFILING;EXCEPTION_BOUNDARY"
-    "TARGET;REGISTRATION;LIB_NAME;DISPATCH_KEY;SCAN_PCH" "SOURCES;OPERATORS;COMPILE_OPTIONS;SCHEMAS")
+    "TARGET;REGISTRATION;LIB_NAME;DISPATCH_KEY;SCAN_PCH;OPERATORS_FROM" "SOURCES;OPERATORS;COMPILE_OPTIONS;SCHEMAS")
   if(arg_UNPARSED_ARGUMENTS)
     list(JOIN arg_UNPARSED_ARGUMENTS ", " unknown)
     message(FATAL_ERROR "${caller}: unknown arguments: ${unknown}")
@@ -190,7 +194,7 @@ function(opscan_add_kernel_library target)
   math(EXPR last "${ARGC} - 1")
   foreach(i RANGE 1 ${last})
     math(EXPR next "${i} + 1")
-    if(ARGV${i} MATCHES "^(TARGET|REGISTRATION|LIB_NAME|DISPATCH_KEY|SCHEMAS|SCAN_PCH|SOURCES|OPERATORS|COMPILE_OPTIONS)$"
+    if(ARGV${i} MATCHES "^(TARGET|REGISTRATION|LIB_NAME|DISPATCH_KEY|SCHEMAS|SCAN_PCH|SOURCES|OPERATORS|OPERATORS_FROM|COMPILE_OPTIONS)$"
        AND (next GREATER last OR "${ARGV${next}}" STREQUAL ""))
       list(APPEND empty ${ARGV${i}})
     endif()
@@ -229,6 +233,15 @@ function(opscan_add_kernel_library target)
   if(DEFINED arg_DISPATCH_KEY)
     list(APPEND generate_options --dispatch-key ${arg_DISPATCH_KEY})
     string(APPEND request ", DISPATCH_KEY ${arg_DISPATCH_KEY}")
+  endif()
+  # The selection is read when generating, not here: the model may be made
+  # by the build. Listing the outputs only needs to know it is given.
+  set(generate_depends)
+  if(DEFINED arg_OPERATORS_FROM)
+    get_filename_component(operators_from "${arg_OPERATORS_FROM}" ABSOLUTE)
+    list(APPEND generate_options --operators-from "${operators_from}")
+    list(APPEND generate_depends "${operators_from}")
+    string(APPEND request ", OPERATORS_FROM ${arg_OPERATORS_FROM}")
   endif()
   _opscan_list_outputs("${caller}" "${request}" "${exe}" listed ${generate_options})
   _opscan_claim("${caller}" LIBRARY "${lib}" ${target}
@@ -377,7 +390,7 @@ function(opscan_add_kernel_library target)
     BYPRODUCTS ${generated}
     COMMAND opscan::opscan generate ${fragments} ${generate_options} -o "${gen}/include"
             --stamp "${gen}/generate.stamp"
-    DEPENDS ${stamps} ${opscan_exe}
+    DEPENDS ${stamps} ${opscan_exe} ${generate_depends}
     COMMENT "opscan: generating registration code for kernel library '${lib}'"
     VERBATIM)
 

@@ -3,7 +3,8 @@
 # generated is a source of the target and that the include directory is a
 # usage requirement, in the build tree and in the exported targets. Then
 # OPERATORS selects what is registered, SCHEMAS gives known schemas from
-# several files, and EXCEPTION_BOUNDARY puts a try/catch in each wrapper.
+# several files, EXCEPTION_BOUNDARY puts a try/catch in each wrapper, and
+# OPERATORS_FROM selects from a selection file, prim ops apart.
 include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
 start_test()
 set(build ${WORK_DIR}/build)
@@ -74,3 +75,23 @@ run(out ${CMAKE_COMMAND} --build ${build} --target portable_kernels.opscan/gener
 file(READ ${include_dir}/portable/RegisterKernels.cpp registration)
 expect_contains("${registration}" "} catch (const ::std::exception& exception) {"
                 "registration with EXCEPTION_BOUNDARY")
+
+# OPERATORS_FROM: the selection file's operators, and the prim ops it names in
+# a header of their own, declared like the other generated headers. Editing
+# the file runs the generation again.
+file(WRITE ${WORK_DIR}/selected.yaml
+     "operators:\n  demo::triple.out: {is_root_operator: true}\n  aten::sym_size.int: {is_root_operator: true}\n")
+run(out ${CMAKE_COMMAND} ${build} -DWITH_EXCEPTION_BOUNDARY=OFF -DSCHEMAS= -DSELECTED_FROM=${WORK_DIR}/selected.yaml)
+run(out ${CMAKE_COMMAND} --build ${build} --target portable_kernels.opscan/generate.stamp)
+file(READ ${include_dir}/portable/selected_operators.yaml selected)
+expect_contains("${selected}" "demo::triple.out:" "OPERATORS_FROM")
+expect_no_match("${selected}" "demo::mean.out|aten::sym_size" "OPERATORS_FROM")
+file(READ ${include_dir}/portable/selected_prim_ops.h prim_ops)
+expect_contains("${prim_ops}" "#define INCLUDE_ATEN_SYM_SIZE_INT" "selected_prim_ops.h")
+file(READ ${build}/target-properties.txt properties)
+string(REGEX MATCH "HEADER_SET=[^\n]*" header_set "${properties}")
+expect_contains("${header_set}" "${include_dir}/portable/selected_prim_ops.h" "header set")
+file(APPEND ${WORK_DIR}/selected.yaml "  demo::mean.out: {is_root_operator: true}\n")
+run(out ${CMAKE_COMMAND} --build ${build} --target portable_kernels.opscan/generate.stamp)
+file(READ ${include_dir}/portable/selected_operators.yaml selected)
+expect_contains("${selected}" "demo::mean.out:" "OPERATORS_FROM after an edit")
