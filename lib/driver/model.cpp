@@ -411,6 +411,23 @@ void note_fallback_dim_order(const std::string& path, const std::string& op, con
   diags.push_back(std::move(d));
 }
 
+// A kernel keyed for the call's arguments only, as ExecuTorch's YAML keys
+// them: the runtime keys every tensor on the call's stack, the out tensor
+// passed again in the return slot too, so the key it looks up has one more
+// entry.
+std::optional<diag::Note> argument_only_key(const std::string& key, const Served& s) {
+  const std::string_view have = s.kernel->field(executorch::kKernelKeyField);
+  const size_t last = key.rfind('|');
+  if (have.empty() || s.kernel->returns.empty() || last == std::string::npos ||
+      key.compare(0, last, have) != 0 || last != have.size())
+    return std::nullopt;
+  return diag::Note{fmt::format("its key '{}' has no entry for the returned tensor: the call "
+                                "passes one in its return slot, and ExecuTorch's runtime keys "
+                                "every tensor of a call, so the key it looks up is '{}'",
+                                have, key),
+                    s.kernel->location};
+}
+
 // What serves each kernel key the program calls `op` with: the kernels of
 // that key, else the fallback kernels; a key neither serves is an error.
 void serve_keys(const std::string& path, const std::string& op,
@@ -438,8 +455,11 @@ void serve_keys(const std::string& path, const std::string& op,
                       "a kernel with that key or a fallback kernel (one without key)",
                       path, op, described_key(key), need.plans.size() == 1 ? "" : "s",
                       plans_of(need.plans)));
-      for (const Served& s : served)
+      for (const Served& s : served) {
         d.notes.push_back(note_at(s, "has"));
+        if (std::optional<diag::Note> n = argument_only_key(key, s))
+          d.notes.push_back(std::move(*n));
+      }
       out.diagnostics.push_back(std::move(d));
       out.rows.push_back({op, key, "", nullptr, false});
       continue;

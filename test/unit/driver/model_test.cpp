@@ -174,6 +174,31 @@ TEST(ModelCheck, PrimOpsAreTheRuntimesToServe) {
   EXPECT_TRUE(check.missing_operators.empty());
 }
 
+TEST(ModelCheck, AKeyOfTheArgumentsOnlyIsNamedAsLackingTheReturnedTensor) {
+  const executorch::TensorMeta f32{6, {0, 1}};
+  std::vector<driver::IrFile> libs = full_build();
+  // Keyed as ExecuTorch's YAML keys add.out: its three tensor arguments.
+  libs[0].module.kernels = {kernel("aten::add.out", "add_f32", "v1/6;0,1|6;0,1|6;0,1")};
+  // A program passes the out tensor again in the return slot (position 4).
+  driver::ModelCheck check =
+      driver::check_model(one_call("aten::add.out", {f32, f32, f32, f32}, {0, 1, 3, 4}), "m.pte",
+                          libs);
+  ASSERT_EQ(codes(check.diagnostics), std::vector<std::string>{"opscan-model-missing-kernel-key"});
+  const diag::Diagnostic& d = check.diagnostics[0];
+  ASSERT_EQ(d.notes.size(), 2u);
+  EXPECT_EQ(d.notes[1].message,
+            "its key 'v1/6;0,1|6;0,1|6;0,1' has no entry for the returned tensor: the call passes "
+            "one in its return slot, and ExecuTorch's runtime keys every tensor of a call, so the "
+            "key it looks up is 'v1/6;0,1|6;0,1|6;0,1|6;0,1'");
+  EXPECT_EQ(d.notes[1].location, libs[0].module.kernels[0].location);
+  // A key that differs otherwise gets no such note.
+  libs[0].module.kernels = {kernel("aten::add.out", "add_f64", "v1/7;0,1|7;0,1|7;0,1")};
+  check = driver::check_model(one_call("aten::add.out", {f32, f32, f32, f32}, {0, 1, 3, 4}),
+                              "m.pte", libs);
+  ASSERT_EQ(codes(check.diagnostics), std::vector<std::string>{"opscan-model-missing-kernel-key"});
+  EXPECT_EQ(check.diagnostics[0].notes.size(), 1u);
+}
+
 TEST(ModelCheck, AKeyOnlyOtherDimOrdersCouldServeNamesTheArgumentsAndTheClosestKey) {
   const executorch::TensorMeta nhwc{6, {0, 2, 3, 1}}, nchw{6, {0, 1, 2, 3}};
   std::vector<driver::IrFile> libs = full_build();
