@@ -104,6 +104,12 @@ struct LibraryInfo {
 struct Module {
   std::string generator;              // "opscan 0.2.0"
   std::string libclang_version;       // clang_getClangVersion()
+  // What the scanned headers make of the runtime names generated code
+  // spells whose meaning changed between versions of the runtime: each name
+  // the headers declare as an alias, and the canonical type or template it
+  // denotes ("c10::optional" -> "std::optional" in libtorch 2). A name not
+  // listed denotes itself, or is not declared.
+  std::map<std::string, std::string> aliases;
   std::optional<LibraryInfo> library; // set in a generated library's IR only
   std::vector<SourceFile> sources;
   std::vector<Kernel> kernels;

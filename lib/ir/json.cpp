@@ -392,6 +392,16 @@ std::string to_json(const Module& input, const Fields& fields) {
     w.key("version").integer(kVersion);
     w.key("generator").string(module.generator);
     w.key("libclang_version").string(module.libclang_version);
+    if (!module.aliases.empty()) {
+      w.key("aliases").array([&] {
+        for (const auto& [name, denoted] : module.aliases) {
+          w.object([&] {
+            w.key("name").string(name);
+            w.key("denotes").string(denoted);
+          });
+        }
+      });
+    }
     if (const LibraryInfo* lib = module.library ? &*module.library : nullptr) {
       w.key("library").object([&] {
         w.key("name").string(lib->name);
@@ -458,7 +468,7 @@ ReadResult from_json(std::string text, const std::string& path, const Fields& fi
   try {
     Reader r(*parse.root, "",
              {"format", "version", "generator", "libclang_version", "sources", "kernels"},
-             {"library"});
+             {"library", "aliases"});
     if (r.str("format") != kFormat) {
       throw ReadError{"format", "not an opscan IR file (\"format\" is not \"opscan-ir\")"};
     }
@@ -473,6 +483,13 @@ ReadResult from_json(std::string text, const std::string& path, const Fields& fi
     Module m;
     m.generator = r.str("generator");
     m.libclang_version = r.str("libclang_version");
+    if (r.has("aliases")) {
+      r.each("aliases", [&](const Node& item, const std::string& item_path) {
+        Reader a = r.item(item, item_path, {"name", "denotes"});
+        if (!m.aliases.emplace(a.str("name"), a.str("denotes")).second)
+          throw ReadError{a.path("name"), "names an alias listed before: each is listed once"};
+      });
+    }
     if (r.has("library")) {
       m.library = read_library(
           r.object("library", {"name", "registration", "function", "target"}, {"link_anchor"}));

@@ -3,6 +3,7 @@
 #include "ir/ir.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <map>
 #include <tuple>
 
@@ -14,17 +15,40 @@ bool same_except_location(Kernel a, const Kernel& b) {
   return a == b;
 }
 
+// One library's sources are scanned against one version of the runtime's
+// headers: generated code spells each name one way. `seen_in` is the first
+// file whose fragment listed each name.
+void merge_aliases(const Module& fragment, Module& out, std::map<std::string, std::string>& seen_in,
+                   diag::Diagnostics& diagnostics) {
+  const std::string file = fragment.sources.empty() ? "" : fragment.sources.front().path;
+  for (const auto& [name, denoted] : fragment.aliases) {
+    auto [it, fresh] = out.aliases.emplace(name, denoted);
+    if (fresh)
+      seen_in.emplace(name, file);
+    if (fresh || it->second == denoted)
+      continue;
+    const std::string& other = seen_in[name];
+    diagnostics.push_back(diag::make_error(
+        "opscan-ir-headers-differ", {file, 0, 0, 0},
+        fmt::format("{} and {} were scanned against different headers: {} is {} in one and {} in "
+                    "the other; scan every source of a library with the same headers",
+                    other, file, name, it->second, denoted)));
+  }
+}
+
 } // namespace
 
 MergeResult merge(std::vector<Module> fragments, const Fields& fields) {
   MergeResult result;
   Module& out = result.module;
   std::map<std::string, size_t> by_usr;
+  std::map<std::string, std::string> alias_seen_in;
   for (Module& fragment : fragments) {
     if (out.generator.empty())
       out.generator = fragment.generator;
     if (out.libclang_version.empty())
       out.libclang_version = fragment.libclang_version;
+    merge_aliases(fragment, out, alias_seen_in, result.diagnostics);
     for (SourceFile& s : fragment.sources)
       out.sources.push_back(std::move(s));
     for (Kernel& k : fragment.kernels) {

@@ -117,6 +117,14 @@ public:
   diag::Diagnostics run() {
     text("generator", module_.generator);
     text("libclang_version", module_.libclang_version);
+    size_t i = 0;
+    for (const auto& [name, denoted] : module_.aliases) {
+      const std::string at = "aliases[" + std::to_string(i++) + "]";
+      if (name.empty() || denoted.empty())
+        module_error(at, kInvalid, "an alias needs a name and what it denotes");
+      text(at + ".name", name);
+      text(at + ".denotes", denoted);
+    }
     if (module_.library)
       library(*module_.library);
     std::map<std::string_view, size_t> first_of_source;

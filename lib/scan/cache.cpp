@@ -29,7 +29,9 @@ namespace fs = std::filesystem;
 // 4: inputs record their stamps (size, modification and change times).
 // 5: the file's own input in the entry, the other inputs and absent paths
 // in a block file that the entries of files with the same headers share.
-constexpr std::string_view kHeader = "opscan-fragment-cache 5";
+// 6: fragments record what the headers make of runtime names (aliases); a
+// version 5 entry has none.
+constexpr std::string_view kHeader = "opscan-fragment-cache 6";
 // The file remembering libclang's version, and its first line.
 constexpr std::string_view kVersionFile = "libclang-version";
 constexpr std::string_view kVersionHeader = "opscan-libclang-version 1";

@@ -32,6 +32,8 @@ public:
     clang_visitChildren(clang_getTranslationUnitCursor(tu_), &visit, this);
     refuse_inline_redeclarations();
     refuse_unread_annotations();
+    if (!result_.fragment.kernels.empty())
+      result_.fragment.aliases = header_aliases(tu_);
     return std::move(result_);
   }
 

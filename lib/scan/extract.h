@@ -11,6 +11,7 @@
 #include "scan/scan.h"
 
 #include <clang-c/Index.h>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -35,6 +36,14 @@ diag::Diagnostics clang_errors(CXTranslationUnit tu);
 // define; libclang's errors first.
 Extracted extract_kernels(CXTranslationUnit tu, const std::string& main_file,
                           const kernel::KnownSchemas* known, const ir::Fields& fields);
+
+// What `tu`'s headers make of the runtime names generated code spells whose
+// meaning changed between versions of the runtime ("c10::optional" ->
+// "std::optional" in libtorch 2): each such name `tu` declares as an alias
+// (a typedef, alias template or using-declaration), and the canonical type
+// or template it denotes. extract_kernels records them in a fragment with
+// kernels (ir::Module::aliases).
+std::map<std::string, std::string> header_aliases(CXTranslationUnit tu);
 
 // The functions declared at namespace scope in `main_file`, and its includes.
 SourceSites sites_of(CXTranslationUnit tu, const std::string& main_file);

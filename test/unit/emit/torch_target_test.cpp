@@ -321,6 +321,36 @@ TEST(TorchArgument, TheParameterMustBeWhatTheDispatcherPasses) {
   }
 }
 
+TEST(TorchArgument, TheTypesAreThoseOfTheLibtorchScanned) {
+  // libtorch 2's headers make c10::optional std::optional and c10::string_view
+  // std::string_view: a kernel spelling either way takes what the dispatcher
+  // passes.
+  ir::Module current = module_of({taking("Tensor?", "const std::optional<at::Tensor> &")});
+  current.aliases = {{"c10::optional", "std::optional"},
+                     {"c10::string_view", "std::basic_string_view<char>"}};
+  emit::Output output = generate(current, pt());
+  ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+  EXPECT_TRUE(contains(file(output, "lib/RegisterKernels.cpp"),
+                       "wrap_my_ops_take(const ::c10::optional<::at::Tensor>& x)"));
+  for (const auto& [type, canonical] : std::vector<std::pair<std::string, std::string>>{
+           {"Tensor?[]", "const c10::List<std::optional<at::Tensor>> &"},
+           {"int?", "std::optional<long>"},
+           {"str", "std::basic_string_view<char>"},
+           {"str?", "std::optional<std::basic_string_view<char>>"}}) {
+    SCOPED_TRACE(type);
+    ir::Module m = module_of({taking(type, canonical)});
+    m.aliases = current.aliases;
+    EXPECT_TRUE(generate(m, pt()).diagnostics.empty());
+  }
+  // libtorch 1.13's c10::optional is a type of its own: std::optional is not
+  // what its dispatcher passes, and the message names both.
+  diag::Diagnostic d = only_error(
+      generate(module_of({taking("Tensor?", "const std::optional<at::Tensor> &")}), pt()));
+  EXPECT_EQ(d.message, "kernel 't::take' (my_ops::take): parameter 'x' is 'const "
+                       "std::optional<at::Tensor> &', but the dispatcher passes Tensor? as const "
+                       "::c10::optional<::at::Tensor>&");
+}
+
 // The lines of `text` that hold `part`.
 std::string lines_with(const std::string& text, std::string_view part) {
   std::string out;

@@ -163,6 +163,8 @@ inline ir::Module full_module() {
   ir::Module m;
   m.generator = "opscan 0.2.0";
   m.libclang_version = "Debian clang version 14.0.6";
+  m.aliases = {{"c10::optional", "std::optional"},
+               {"c10::string_view", "std::basic_string_view<char>"}};
   m.library = ir::LibraryInfo{"portable", ir::Registration::named, "executorch",
                               "torch::executor::register_portable_kernels", ""};
   m.sources = {{"src/ops/añadir_核.cpp", kShaA}, {"src/scale.cpp", kShaB}};

@@ -260,6 +260,7 @@ TEST(IrWrite, WritesTheDocumentedLayoutExactly) {
   Module m;
   m.generator = "opscan 0.2.0";
   m.libclang_version = "clang 14";
+  m.aliases = {{"c10::optional", "std::optional"}};
   m.library =
       LibraryInfo{"ops", Registration::static_init, "torch", "", "opscan_static_registration_ops"};
   m.sources = {{"k.cpp", kShaB}};
@@ -285,6 +286,12 @@ TEST(IrWrite, WritesTheDocumentedLayoutExactly) {
   "version": 2,
   "generator": "opscan 0.2.0",
   "libclang_version": "clang 14",
+  "aliases": [
+    {
+      "name": "c10::optional",
+      "denotes": "std::optional"
+    }
+  ],
   "library": {
     "name": "ops",
     "registration": "static",
@@ -494,7 +501,7 @@ Json static_json() {
 
 // Keys the reader may do without.
 bool optional_key(const std::string& key) {
-  return key == "library" || key == "default" || key == "link_anchor";
+  return key == "library" || key == "aliases" || key == "default" || key == "link_anchor";
 }
 
 TEST(IrRead, EveryMissingRequiredFieldIsNamedAndLocatedAtItsObject) {
@@ -519,9 +526,10 @@ TEST(IrRead, EveryMissingRequiredFieldIsNamedAndLocatedAtItsObject) {
       }
     }
   }
-  // Per document: 6 top-level, 4 library, 2 x 2 sources, 3 x 16 kernels,
-  // 10 x 5 arguments, 3 x 2 returns, 3 x 4 locations, 3 x 3 operators.
-  EXPECT_EQ(refused, 2 * (6 + 4 + 4 + 48 + 50 + 6 + 12 + 9));
+  // Per document: 6 top-level, 2 x 2 aliases, 4 library, 2 x 2 sources,
+  // 3 x 16 kernels, 10 x 5 arguments, 3 x 2 returns, 3 x 4 locations, 3 x 3
+  // operators.
+  EXPECT_EQ(refused, 2 * (6 + 4 + 4 + 4 + 48 + 50 + 6 + 12 + 9));
 }
 
 // A value of another JSON type than the one `value` has.
@@ -691,6 +699,8 @@ TEST(IrRead, DuplicateKeysAreRefusedAtTheSecond) {
   const std::vector<Case> cases = {
       {"\"generator\": \"opscan 0.2.0\",", "\n  \"generator\": \"evil\",", "generator"},
       {"\"format\": \"opscan-ir\",", "\n  \"format\": \"opscan-ir\",", "format"},
+      {"\"denotes\": \"std::optional\"", ",\n      \"denotes\": \"c10::optional\"",
+       "aliases[0].denotes"},
       {"\"version\": 2,", "\n  \"version\": 1,", "version"},
       {"\"name\": \"portable\",", "\n    \"name\": \"evil\",", "library.name"},
       {"\"link_anchor\": \"opscan_static_registration_portable\"",
@@ -715,6 +725,13 @@ TEST(IrRead, DuplicateKeysAreRefusedAtTheSecond) {
     const size_t key_end = text.find(":", text.find(c.after) + c.after.size()) + 2;
     EXPECT_EQ(d.location, location_in(text, key_end));
   }
+}
+
+TEST(IrRead, AnAliasIsListedOnce) {
+  Json doc = Json::parse(to_json(full_module(), test_fields()));
+  doc["aliases"][1]["name"] = "c10::optional";
+  diag::Diagnostic d = expect_invalid(doc.dump(2));
+  EXPECT_EQ(d.message, "aliases[1].name: names an alias listed before: each is listed once");
 }
 
 TEST(IrRead, WrongFormatIsNotAnIrFile) {

@@ -182,6 +182,30 @@ TEST(IrMerge, SameSourceWithSameContentIsFine) {
   EXPECT_EQ(merged.module.sources, (std::vector<SourceFile>{{"include/k.h", kShaA}}));
 }
 
+TEST(IrMerge, AliasesAreKeptOnceAndMustAgree) {
+  Module a = fragment({{"src/a.cpp", kShaA}}, {scale("src/a.cpp", 10)});
+  a.aliases = {{"c10::optional", "std::optional"}};
+  Module b = fragment({{"src/b.cpp", kShaB}}, {add_out("src/b.cpp", 10)});
+  b.aliases = {{"c10::optional", "std::optional"},
+               {"c10::string_view", "std::basic_string_view<char>"}};
+  // A fragment without kernels of the runtime names none: no disagreement.
+  const Module c = fragment({{"src/c.cpp", kShaC}}, {});
+  MergeResult merged = merge({a, b, c}, test_fields());
+  EXPECT_TRUE(merged.diagnostics.empty());
+  EXPECT_EQ(merged.module.aliases, b.aliases);
+  // Scanned against another libtorch: c10::string_view is c10's own there.
+  Module d = fragment({{"src/d.cpp", kShaC}}, {});
+  d.aliases = {{"c10::string_view", "c10::basic_string_view<char>"}};
+  merged = merge({a, b, d}, test_fields());
+  ASSERT_EQ(merged.diagnostics.size(), 1u);
+  EXPECT_EQ(merged.diagnostics[0].code, "opscan-ir-headers-differ");
+  EXPECT_EQ(merged.diagnostics[0].location.file, "src/d.cpp");
+  EXPECT_EQ(merged.diagnostics[0].message,
+            "src/b.cpp and src/d.cpp were scanned against different headers: c10::string_view "
+            "is std::basic_string_view<char> in one and c10::basic_string_view<char> in the "
+            "other; scan every source of a library with the same headers");
+}
+
 TEST(IrMerge, MergedLibrariesMakeNoLibrary) {
   // Merging (--lib) makes a new library: the inputs' records do not carry
   // over.

@@ -742,7 +742,7 @@ TEST_F(FragmentCacheTest, HandEditedEntriesAreValidated) {
       {"a hash that is not one", replaced("\ninput " + b_hash.substr(0, 8), "\ninput ABCDEFGH")},
       {"a control character in a path", replaced("src/b.cpp\n", "src/b.cpp\r\n")},
       {"an unknown line", replaced("\n---\n", "\nextra line\n---\n")},
-      {"an old format", replaced("opscan-fragment-cache 5", "opscan-fragment-cache 4")},
+      {"an old format", replaced("opscan-fragment-cache 6", "opscan-fragment-cache 5")},
       {"no block", replaced("\nblock ", "\nblock 0")},
       {"no IR", original.substr(0, ir_at + 5)},
   };

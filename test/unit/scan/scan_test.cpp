@@ -542,6 +542,42 @@ TEST(ScanKernels, SystemHeadersAreSkipped) {
   EXPECT_EQ(as_user.module.kernels[0].location.file, shown(data_file("system/system_kernels.h")));
 }
 
+// A kernel of the torch target beside a version of c10's optional and
+// string_view, in a header under -isystem as libtorch's are.
+std::map<std::string, std::string> aliases_with(const std::string& c10, bool kernel = true) {
+  TempDir dir;
+  fs::create_directories(dir.path() / "sys");
+  write_file(dir.path() / "sys" / "c10.h",
+             "#pragma once\n#include <optional>\n#include <string_view>\nnamespace c10 {\n" + c10 +
+                 "\n}\n");
+  write_file(dir.path() / "k.cpp",
+             "#include <c10.h>\n#include \"" + data_file("aten_types.h") + "\"\n" +
+                 (kernel ? "OPSCAN_KERNEL(\"t::k\") at::Tensor k(const at::Tensor& x);\n" : ""));
+  Result result = scan_paths({(dir.path() / "k.cpp").string()},
+                             {"-std=c++17", "-isystem", (dir.path() / "sys").string()});
+  EXPECT_TRUE(result.diagnostics.empty()) << describe(result.diagnostics);
+  return result.module.aliases;
+}
+
+TEST(ScanKernels, WhatTheHeadersMakeOfRuntimeNamesIsRecorded) {
+  using Aliases = std::map<std::string, std::string>;
+  // libtorch 2.
+  EXPECT_EQ(aliases_with("using std::optional;\nusing string_view = std::string_view;"),
+            (Aliases{{"c10::optional", "std::optional"},
+                     {"c10::string_view", "std::basic_string_view<char>"}}));
+  // An alias template, in a namespace opened twice.
+  EXPECT_EQ(aliases_with("class Other;\n}\nnamespace c10 {\ntemplate <class T> using optional = "
+                         "std::optional<T>;"),
+            (Aliases{{"c10::optional", "std::optional"}}));
+  // libtorch 1.13: c10 defines optional and basic_string_view itself.
+  EXPECT_EQ(aliases_with("template <class T> class optional {};\ntemplate <class C> class "
+                         "basic_string_view {};\nusing string_view = basic_string_view<char>;"),
+            (Aliases{{"c10::string_view", "c10::basic_string_view<char>"}}));
+  // Names elsewhere are not these; a unit without kernels records nothing.
+  EXPECT_EQ(aliases_with("namespace detail { using std::optional; }"), Aliases{});
+  EXPECT_EQ(aliases_with("using std::optional;", false), Aliases{});
+}
+
 TEST(ScanKernels, Examples) {
   const std::string elementwise = (kRepo / "examples/kernels/elementwise.cpp").string();
   const std::string reduce = (kRepo / "examples/kernels/reduce.cpp").string();

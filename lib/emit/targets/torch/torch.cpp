@@ -50,18 +50,36 @@ struct TorchType {
   std::string spelled() const { return declare(value, passing); }
 };
 
-std::optional<TorchType> torch_type(const schema::Type& type, bool is_return) {
+// What the libtorch headers the kernels were scanned against make of the
+// names the dispatcher's types are spelled with (ir::Module::aliases):
+// libtorch 1.13 defines c10::optional and c10::basic_string_view itself;
+// libtorch 2 makes them std::optional and std::string_view.
+struct HeaderTypes {
+  std::string optional = "c10::optional";
+  std::string string_view = "c10::basic_string_view<char>";
+
+  explicit HeaderTypes(const std::map<std::string, std::string>& aliases) {
+    if (auto it = aliases.find("c10::optional"); it != aliases.end())
+      optional = it->second;
+    if (auto it = aliases.find("c10::string_view"); it != aliases.end())
+      string_view = it->second;
+  }
+};
+
+std::optional<TorchType> torch_type(const schema::Type& type, bool is_return,
+                                    const HeaderTypes& headers) {
   using Kind = schema::TypeSuffix::Kind;
   std::vector<Kind> suffixes;
   for (const auto& s : type.suffixes)
     suffixes.push_back(s.kind);
   const bool mutable_ = type.is_mutable();
-  static const std::map<std::string_view, std::pair<std::string_view, std::string_view>> kValues = {
+  const std::string optional = headers.optional;
+  const std::map<std::string_view, std::pair<std::string_view, std::string_view>> values = {
       {"int", {"::std::int64_t", "long"}},
       {"SymInt", {"::std::int64_t", "long"}},
       {"float", {"double", "double"}},
       {"bool", {"bool", "bool"}},
-      {"str", {"::c10::string_view", "c10::basic_string_view<char>"}},
+      {"str", {"::c10::string_view", headers.string_view}},
       {"ScalarType", {"::at::ScalarType", "c10::ScalarType"}},
       {"Layout", {"::at::Layout", "c10::Layout"}},
       {"MemoryFormat", {"::at::MemoryFormat", "c10::MemoryFormat"}},
@@ -76,13 +94,13 @@ std::optional<TorchType> torch_type(const schema::Type& type, bool is_return) {
     }
     if (suffixes == std::vector{Kind::optional} && !is_return) {
       return TorchType{"::c10::optional<::at::Tensor>", Passing::const_ref,
-                       "c10::optional<at::Tensor>"};
+                       optional + "<at::Tensor>"};
     }
     if (suffixes == std::vector{Kind::list} && !is_return)
       return TorchType{"::at::TensorList", Passing::value, "c10::ArrayRef<at::Tensor>"};
     if (suffixes == std::vector{Kind::optional, Kind::list} && !is_return) {
       return TorchType{"::c10::List<::c10::optional<::at::Tensor>>", Passing::const_ref,
-                       "c10::List<c10::optional<at::Tensor>>"};
+                       "c10::List<" + optional + "<at::Tensor>>"};
     }
     return std::nullopt;
   }
@@ -93,12 +111,12 @@ std::optional<TorchType> torch_type(const schema::Type& type, bool is_return) {
     }
     if (suffixes == std::vector{Kind::optional} && !is_return) {
       return TorchType{"::c10::optional<::at::Scalar>", Passing::const_ref,
-                       "c10::optional<c10::Scalar>"};
+                       optional + "<c10::Scalar>"};
     }
     return std::nullopt;
   }
-  auto value = kValues.find(type.base);
-  if (value == kValues.end())
+  auto value = values.find(type.base);
+  if (value == values.end())
     return std::nullopt;
   const std::string cpp(value->second.first), canonical(value->second.second);
   if (suffixes.empty())
@@ -107,7 +125,7 @@ std::optional<TorchType> torch_type(const schema::Type& type, bool is_return) {
     return std::nullopt;
   if (suffixes == std::vector{Kind::optional}) {
     return TorchType{"::c10::optional<" + cpp + ">", Passing::value,
-                     "c10::optional<" + canonical + ">"};
+                     optional + "<" + canonical + ">"};
   }
   if (suffixes == std::vector{Kind::list} && (type.base == "int" || type.base == "SymInt"))
     return TorchType{"::at::IntArrayRef", Passing::value, "c10::ArrayRef<long>"};
@@ -180,7 +198,7 @@ struct KernelCode {
   std::string wrapper_name;
 };
 
-std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
+std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const HeaderTypes& headers,
                                               std::set<std::string>& taken) {
   if (kernel.context == ir::ContextKind::runtime_context) {
     return Refusal{"context", "takes ExecuTorch's KernelRuntimeContext first; kernels for "
@@ -189,7 +207,7 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
   std::vector<std::string> ret_types, ret_canonicals;
   for (size_t i = 0; i < kernel.returns.size(); ++i) {
     const schema::Type& type = kernel.returns[i].type;
-    auto t = torch_type(type, true);
+    auto t = torch_type(type, true, headers);
     if (!t) {
       return Refusal{fmt::format("returns[{}].schema_type", i),
                      "return type " + type.str() + " is not supported by the torch target"};
@@ -222,7 +240,7 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
   }
   for (size_t i = 0; i < kernel.arguments.size(); ++i) {
     const ir::Argument& a = kernel.arguments[i];
-    auto t = torch_type(a.schema.type, false);
+    auto t = torch_type(a.schema.type, false, headers);
     if (!t) {
       return Refusal{fmt::format("arguments[{}].schema_type", i),
                      "argument '" + a.schema.name + "' of type " + a.schema.type.str() +
@@ -344,8 +362,9 @@ void TorchTarget::generate(const ir::Module& module, const LibrarySpec& library,
   taken.insert(unqualified(symbols.registration_function));
   taken.insert(sources_table);
   std::set<schema::OperatorName> defined;
+  const HeaderTypes headers(module.aliases);
   for (const ir::Kernel& kernel : module.kernels) {
-    auto generated = kernel_code(kernel, taken);
+    auto generated = kernel_code(kernel, headers, taken);
     if (const auto* refusal = std::get_if<Refusal>(&generated)) {
       report(*refusal, kernel, "opscan-torch-unsupported", problems);
       continue;
