@@ -180,9 +180,8 @@ TEST(ModelCheck, AKeyOfTheArgumentsOnlyIsNamedAsLackingTheReturnedTensor) {
   // Keyed as ExecuTorch's YAML keys add.out: its three tensor arguments.
   libs[0].module.kernels = {kernel("aten::add.out", "add_f32", "v1/6;0,1|6;0,1|6;0,1")};
   // A program passes the out tensor again in the return slot (position 4).
-  driver::ModelCheck check =
-      driver::check_model(one_call("aten::add.out", {f32, f32, f32, f32}, {0, 1, 3, 4}), "m.pte",
-                          libs);
+  driver::ModelCheck check = driver::check_model(
+      one_call("aten::add.out", {f32, f32, f32, f32}, {0, 1, 3, 4}), "m.pte", libs);
   ASSERT_EQ(codes(check.diagnostics), std::vector<std::string>{"opscan-model-missing-kernel-key"});
   const diag::Diagnostic& d = check.diagnostics[0];
   ASSERT_EQ(d.notes.size(), 2u);
