@@ -157,6 +157,68 @@ TEST_F(OptimizedPrograms, BroadcastingArithmetic) {
   EXPECT_EQ(values_of<float>(run.output(2)), expected_out);
 }
 
+// Rows longer than ATen's Vectorized<float> (and not a multiple of its
+// width), so that the kernels' vector loops and their tails both run:
+// add.out with a broadcast row, div.Scalar_out, le.Tensor_out,
+// sub.Scalar_out and _log_softmax.out over the rows.
+TEST_F(OptimizedPrograms, RowsLongerThanAVector) {
+  const int rows = 3, cols = 37;
+  ProgramJson p;
+  const int x = p.tensor("FLOAT", {rows, cols}), y = p.tensor("FLOAT", {cols});
+  const int s = p.tensor("FLOAT", {rows, cols}), q = p.tensor("FLOAT", {rows, cols});
+  const int le = p.tensor("BOOL", {rows, cols}), d = p.tensor("FLOAT", {rows, cols});
+  const int ls = p.tensor("FLOAT", {rows, cols});
+  p.call("aten::add", "out", {x, y, p.integer(1), s, s});
+  p.call("aten::div", "Scalar_out", {s, p.real(4.0), q, q});
+  p.call("aten::le", "Tensor_out", {q, x, le, le});
+  p.call("aten::sub", "Scalar_out", {x, p.integer(2), p.real(0.5), d, d});
+  p.call("aten::_log_softmax", "out", {x, p.integer(1), p.boolean(false), ls, ls});
+  std::vector<float> xv, yv;
+  for (int i = 0; i < rows * cols; ++i)
+    xv.push_back(static_cast<float>(i % 17 - 8) / 8);
+  for (int j = 0; j < cols; ++j)
+    yv.push_back(static_cast<float>(j % 5 - 2) / 4);
+  ProgramRun& run = run_program(p, {{x, {rows, cols}, xv}, {y, {cols}, yv}}, {q, le, d, ls});
+  ASSERT_FALSE(HasFailure()); // loaded and ran
+  std::vector<float> expected_q, expected_d;
+  std::vector<bool> expected_le;
+  std::vector<double> expected_ls;
+  for (int i = 0; i < rows * cols; ++i) {
+    const float quarter = (xv[i] + yv[i % cols]) / 4;
+    expected_q.push_back(quarter);
+    expected_le.push_back(quarter <= xv[i]);
+    expected_d.push_back(xv[i] - 0.5f * 2);
+    double sum = 0;
+    for (int k = i / cols * cols; k < (i / cols + 1) * cols; ++k)
+      sum += std::exp(static_cast<double>(xv[k]));
+    expected_ls.push_back(xv[i] - std::log(sum));
+  }
+  EXPECT_EQ(values_of<float>(run.output(0)), expected_q);
+  EXPECT_EQ(values_of<bool>(run.output(1)), expected_le);
+  EXPECT_EQ(values_of<float>(run.output(2)), expected_d);
+  expect_near(values_of<float>(run.output(3)), expected_ls, 1e-5);
+}
+
+// Integer tensors, which the kernels take through other paths than float:
+// add.out(a, b, alpha=3) with b a broadcast row, then mul.out by a.
+TEST_F(OptimizedPrograms, IntegerTensors) {
+  ProgramJson p;
+  const int a = p.tensor("LONG", {2, 5}), b = p.tensor("LONG", {5});
+  const int s = p.tensor("LONG", {2, 5}), out = p.tensor("LONG", {2, 5});
+  p.call("aten::add", "out", {a, b, p.integer(3), s, s});
+  p.call("aten::mul", "out", {s, a, out, out});
+  ProgramRun& run = load(p, {a, b}, {out});
+  ASSERT_EQ(run.load_error, Error::Ok);
+  const std::vector<int64_t> av = {-7, -2, 0, 3, 11, 5, 8, -1, 4, 100}, bv = {1, -4, 2, 0, 6};
+  auto at = OwnedTensor::make<int64_t>({2, 5}, av);
+  auto bt = OwnedTensor::make<int64_t>({5}, bv);
+  ASSERT_EQ(run.run({EValue(at.tensor()), EValue(bt.tensor())}), Error::Ok);
+  std::vector<int64_t> expected;
+  for (size_t i = 0; i < av.size(); ++i)
+    expected.push_back((av[i] + 3 * bv[i % 5]) * av[i]);
+  EXPECT_EQ(values_of<int64_t>(run.output(0)), expected);
+}
+
 // mm.out (cpublas's gemm, the BLAS's sgemm_), bmm.out and linear.out with a
 // bias; small integers, so the sums are exact whatever their order.
 TEST_F(OptimizedPrograms, MatrixProducts) {
