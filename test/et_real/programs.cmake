@@ -10,8 +10,11 @@
 # linked), opscan_et_real_portable_kernels (the migrated kernels) and
 # opscan_et_real_portable (opscan's registration of them,
 # register_portable_kernels()), the same two for the checkout's quantized
-# library (opscan_et_real_quantized_kernels, opscan_et_real_quantized), and
-# the tests running programs on them.
+# library (opscan_et_real_quantized_kernels, opscan_et_real_quantized), given
+# PyTorch's headers the same two for its optimized library
+# (opscan_et_real_optimized_kernels, opscan_et_real_optimized) with
+# opscan_et_real_portable_rest (the portable kernels of the other
+# operators), and the tests running programs on them.
 # Options:
 #   OPSCAN_NATIVE_FUNCTIONS_YAML  PyTorch's native_functions.yaml (not in an
 #                                 ExecuTorch checkout), the known schemas of
@@ -24,6 +27,10 @@
 #                                 (codegen/gen.py) writes, and their outputs
 #                                 are compared byte for byte with opscan's
 #   OPSCAN_EXECUTORCH_PYTHON      the Python that runs it (default python3)
+#   OPSCAN_EXECUTORCH_TORCH_INCLUDE_DIR  a directory holding PyTorch's (2.x)
+#                                 ATen/ and c10/ headers: the checkout's
+#                                 optimized library is migrated and tested
+#                                 too (it also needs a BLAS library)
 
 # --- The executor -------------------------------------------------------
 # Program, Method and the portable tensor parser read the program with the
@@ -110,12 +117,22 @@ set(portable_flags -x c++ -std=c++17 -I${PROJECT_SOURCE_DIR}/include
 # short build rather than speed, linked to LINK) and opscan_et_real_<lib>
 # (opscan's registration of them, held to the warnings of generated code;
 # "RegisterKernels.h" and "<lib>/RegisterKernels.h" include its header), and
-# sets <lib>_gen in the caller's scope.
+# sets <lib>_gen in the caller's scope. The scan and the kernels' compilation
+# also search the INCLUDES directories, before the runtime's, and see the
+# DEFINITIONS; the op_*.cpp named in LEAVE_OUT are copied but neither
+# annotated nor compiled (import-yaml reports their kernels as not placed).
 function(opscan_et_real_migrate lib src yaml)
-  cmake_parse_arguments(PARSE_ARGV 3 arg "CHECKED" "" "SCHEMAS;HELPERS;LINK")
+  cmake_parse_arguments(PARSE_ARGV 3 arg "CHECKED" ""
+                        "SCHEMAS;HELPERS;LINK;INCLUDES;DEFINITIONS;LEAVE_OUT")
   set(copy "${CMAKE_CURRENT_BINARY_DIR}/${lib}/cpu")
   set(gen "${CMAKE_CURRENT_BINARY_DIR}/${lib}/gen")
   file(GLOB ops RELATIVE "${src}" CONFIGURE_DEPENDS "${src}/op_*.cpp")
+  if(arg_LEAVE_OUT)
+    list(REMOVE_ITEM ops ${arg_LEAVE_OUT})
+  endif()
+  list(TRANSFORM arg_INCLUDES PREPEND "-I" OUTPUT_VARIABLE include_flags)
+  list(TRANSFORM arg_DEFINITIONS PREPEND "-D" OUTPUT_VARIABLE definition_flags)
+  set(flags ${include_flags} ${portable_flags} ${definition_flags})
   file(GLOB_RECURSE inputs CONFIGURE_DEPENDS "${src}/*")
   list(TRANSFORM ops PREPEND "${copy}/" OUTPUT_VARIABLE kernels)
   set(generated ${gen}/${lib}/RegisterKernels.cpp ${gen}/${lib}/RegisterKernels.h
@@ -130,9 +147,9 @@ function(opscan_et_real_migrate lib src yaml)
   add_custom_command(OUTPUT ${kernels} ${generated}
     COMMAND "${CMAKE_COMMAND}" -E rm -rf "${copy}"
     COMMAND "${CMAKE_COMMAND}" -E copy_directory "${src}" "${copy}"
-    COMMAND opscan import-yaml "${yaml}" ${kernels} -- ${portable_flags}
+    COMMAND opscan import-yaml "${yaml}" ${kernels} -- ${flags}
     COMMAND ${run} run -j2 ${kernels} ${schemas} --registration named --lib ${lib} -o "${gen}"
-            -- ${portable_flags}
+            -- ${flags}
     DEPENDS opscan ${inputs} "${yaml}" ${arg_SCHEMAS}
             "${CMAKE_CURRENT_SOURCE_DIR}/forbid_diagnostic.cmake"
     COMMAND_EXPAND_LISTS
@@ -140,8 +157,13 @@ function(opscan_et_real_migrate lib src yaml)
 
   add_library(opscan_et_real_${lib}_kernels STATIC ${kernels} ${arg_HELPERS})
   target_link_libraries(opscan_et_real_${lib}_kernels PUBLIC ${arg_LINK})
+  target_include_directories(opscan_et_real_${lib}_kernels BEFORE PRIVATE ${arg_INCLUDES})
   target_include_directories(opscan_et_real_${lib}_kernels PRIVATE ${PROJECT_SOURCE_DIR}/include)
-  target_compile_options(opscan_et_real_${lib}_kernels PRIVATE -O0 -g0 -w)
+  target_compile_definitions(opscan_et_real_${lib}_kernels PRIVATE ${arg_DEFINITIONS})
+  # -Wno-psabi as ExecuTorch's CMake: GCC's notes on passing ATen's 32-byte
+  # Vectorized, which -w leaves.
+  target_compile_options(opscan_et_real_${lib}_kernels PRIVATE -O0 -g0 -w
+                         $<$<CXX_COMPILER_ID:GNU>:-Wno-psabi>)
   add_library(opscan_et_real_${lib} STATIC ${gen}/${lib}/RegisterKernels.cpp
                                            ${gen}/${lib}/KernelSources.cpp)
   target_link_libraries(opscan_et_real_${lib} PUBLIC opscan_et_real_${lib}_kernels)
@@ -177,6 +199,90 @@ opscan_et_real_migrate(quantized "${et_dir}/kernels/quantized/cpu" "${quantized_
                        HELPERS ${et_dir}/kernels/quantized/cpu/embeddingxb.cpp
                        LINK opscan_et_real_portable_kernels)
 
+# The operators (ns::name.overload) of an ExecuTorch kernel YAML's `op:` and
+# `func:` entries, into `var`.
+function(opscan_et_real_yaml_operators var yaml)
+  file(STRINGS "${yaml}" entries REGEX "^- (op|func): ")
+  list(TRANSFORM entries REPLACE "^- (op|func): *([^( ]+).*" "\\2")
+  list(TRANSFORM entries REPLACE "^([^:]+)$" "aten::\\1")
+  set(${var} "${entries}" PARENT_SCOPE)
+endfunction()
+
+# The optimized library, given PyTorch's headers (its kernels and cpublas
+# use ATen/cpu/vec and ATen/native/cpu, header-only) and a BLAS with the
+# Fortran ABI (sgemm_, dgemm_: CPUBlas.cpp's ET_BUILD_WITH_BLAS, in place of
+# the Eigen BLAS ExecuTorch builds from a submodule). Compiled as ExecuTorch's
+# kernels/optimized/CMakeLists.txt compiles it, PyTorch's c10 before the
+# checkout's copy; without ET_USE_THREADPOOL, so parallel_for runs inline
+# (no extension/threadpool, pthreadpool or cpuinfo: cpuinfo is only called on
+# aarch64). The two FFT kernels include pocketfft_hdronly.h, from a submodule
+# no Debian package provides: op_fft_*.cpp are left out, and import-yaml
+# says their two kernels are not placed.
+set(OPSCAN_EXECUTORCH_TORCH_INCLUDE_DIR "" CACHE PATH
+    "Real ExecuTorch programs: PyTorch's ATen/ and c10/ headers, for the optimized library")
+set(torch_include "${OPSCAN_EXECUTORCH_TORCH_INCLUDE_DIR}")
+set(optimized_sources kernels/optimized/optimized.yaml kernels/optimized/cpu/binary_ops.cpp
+                      kernels/optimized/blas/BlasKernel.cpp kernels/optimized/blas/CPUBlas.cpp)
+set(optimized_missing)
+if(NOT torch_include)
+  set(optimized_missing "PyTorch's headers (OPSCAN_EXECUTORCH_TORCH_INCLUDE_DIR)")
+elseif(NOT EXISTS "${torch_include}/ATen/cpu/vec/vec.h" OR NOT EXISTS "${torch_include}/c10/util/Half.h")
+  set(optimized_missing "ATen/cpu/vec/vec.h and c10/util/Half.h in ${torch_include}")
+endif()
+opscan_et_real_missing(missing ${optimized_sources})
+list(APPEND optimized_missing ${missing})
+find_package(BLAS QUIET)
+if(NOT BLAS_FOUND)
+  list(APPEND optimized_missing "a BLAS library (Debian: libblas-dev or libopenblas-dev)")
+endif()
+set(optimized_lib OFF)
+if(optimized_missing)
+  list(JOIN optimized_missing ", " optimized_missing)
+  message(STATUS "opscan real ExecuTorch programs: kernels/optimized left out, missing "
+                 "${optimized_missing}")
+else()
+  set(optimized_lib ON)
+  message(STATUS "opscan real ExecuTorch programs: kernels/optimized with PyTorch's headers "
+                 "from ${torch_include}, BLAS ${BLAS_LIBRARIES}")
+  set(optimized_yaml "${et_dir}/kernels/optimized/optimized.yaml")
+  set(optimized_helpers ${optimized_sources})
+  list(REMOVE_AT optimized_helpers 0)
+  list(TRANSFORM optimized_helpers PREPEND "${et_dir}/")
+  opscan_et_real_migrate(optimized "${et_dir}/kernels/optimized/cpu" "${optimized_yaml}"
+                         ${portable_checked} SCHEMAS ${native_functions} "${optimized_yaml}"
+                         INCLUDES "${torch_include}"
+                         DEFINITIONS ET_USE_PYTORCH_HEADERS=ET_HAS_EXCEPTIONS ET_BUILD_WITH_BLAS
+                         LEAVE_OUT op_fft_c2r.cpp op_fft_r2c.cpp
+                         HELPERS ${optimized_helpers}
+                         LINK opscan_et_real_portable_kernels ${BLAS_LIBRARIES})
+  # ExecuTorch's optimized_native_cpu_ops_lib registers optimized.yaml's
+  # kernels and, for every other operator, portable's (merge_yaml): here
+  # register_optimized_kernels() and portable_rest, the portable library's IR
+  # generated again for the operators optimized.yaml does not name
+  # (--operators), so that no operator is registered twice.
+  opscan_et_real_yaml_operators(optimized_operators "${optimized_yaml}")
+  opscan_et_real_yaml_operators(portable_rest_operators "${portable_yaml}")
+  list(REMOVE_ITEM portable_rest_operators ${optimized_operators})
+  list(REMOVE_ITEM optimized_operators aten::_fft_c2r.out aten::_fft_r2c.out)
+  list(JOIN portable_rest_operators "," rest)
+  set(rest_gen "${CMAKE_CURRENT_BINARY_DIR}/portable_rest/gen")
+  add_custom_command(OUTPUT ${rest_gen}/portable_rest/RegisterKernels.cpp
+                            ${rest_gen}/portable_rest/RegisterKernels.h
+                            ${rest_gen}/portable_rest/KernelSources.cpp
+    COMMAND opscan generate ${portable_gen}/portable/ir.json --operators ${rest}
+            --registration named --lib portable_rest -o ${rest_gen}
+    DEPENDS opscan ${portable_gen}/portable/ir.json
+    COMMENT "opscan: the portable library's kernels of the operators optimized.yaml does not name")
+  add_library(opscan_et_real_portable_rest STATIC ${rest_gen}/portable_rest/RegisterKernels.cpp
+                                                  ${rest_gen}/portable_rest/KernelSources.cpp)
+  target_link_libraries(opscan_et_real_portable_rest PUBLIC opscan_et_real_portable_kernels)
+  target_include_directories(opscan_et_real_portable_rest PUBLIC ${rest_gen}/portable_rest ${rest_gen})
+  target_compile_options(opscan_et_real_portable_rest PRIVATE -Wall -Wextra ${OPSCAN_WERROR_FLAG})
+  # Its kernels are the portable library's (for the peer's build).
+  add_library(opscan_et_real_portable_rest_kernels INTERFACE)
+  target_link_libraries(opscan_et_real_portable_rest_kernels INTERFACE opscan_et_real_portable_kernels)
+endif()
+
 # --- The peer: ExecuTorch's own generator ---------------------------------
 # Run from the checkout as its tools/cmake/Codegen.cmake runs it (gen_oplist
 # on functions.yaml, then codegen.gen), writing into the build tree (its
@@ -191,14 +297,22 @@ if(OPSCAN_EXECUTORCH_TORCHGEN)
   endif()
   # ExecuTorch's generator's registration of library `lib` into
   # <build>/<lib>/peer, `yaml` given as `yaml_option` (--functions-yaml-path
-  # or, for custom operators, --custom-ops-yaml-path).
+  # or, for custom operators, --custom-ops-yaml-path): of all its operators
+  # or, given ROOT_OPS, of those (gen_oplist --root_ops, ExecuTorch's
+  # selective build).
   function(opscan_et_real_peer lib yaml yaml_option)
+    cmake_parse_arguments(PARSE_ARGV 3 arg "" "" "ROOT_OPS")
     set(out "${CMAKE_CURRENT_BINARY_DIR}/${lib}/peer")
     set(env "${CMAKE_COMMAND}" -E env "PYTHONPATH=${OPSCAN_EXECUTORCH_TORCHGEN}"
         "PYTHONPYCACHEPREFIX=${CMAKE_CURRENT_BINARY_DIR}/${lib}/pycache")
+    set(selection --ops_schema_yaml_path=${yaml})
+    if(arg_ROOT_OPS)
+      list(JOIN arg_ROOT_OPS "," root_ops)
+      set(selection --root_ops=${root_ops})
+    endif()
     add_custom_command(OUTPUT ${out}/RegisterCodegenUnboxedKernelsEverything.cpp ${out}/NativeFunctions.h
       COMMAND ${env} ${OPSCAN_EXECUTORCH_PYTHON} -m codegen.tools.gen_oplist
-              --output_path=${out}/selected_operators.yaml --ops_schema_yaml_path=${yaml}
+              --output_path=${out}/selected_operators.yaml ${selection}
       COMMAND ${env} ${OPSCAN_EXECUTORCH_PYTHON} -m codegen.gen --source-path=${et_dir}/codegen
               --install-dir=${out} --tags-path=${torchgen}/packaged/ATen/native/tags.yaml
               --aten-yaml-path=${torchgen}/packaged/ATen/native/native_functions.yaml
@@ -210,6 +324,12 @@ if(OPSCAN_EXECUTORCH_TORCHGEN)
   endfunction()
   opscan_et_real_peer(portable "${portable_yaml}" --functions-yaml-path)
   opscan_et_real_peer(quantized "${quantized_yaml}" --custom-ops-yaml-path)
+  if(optimized_lib)
+    opscan_et_real_peer(optimized "${optimized_yaml}" --functions-yaml-path
+                        ROOT_OPS ${optimized_operators})
+    opscan_et_real_peer(portable_rest "${portable_yaml}" --functions-yaml-path
+                        ROOT_OPS ${portable_rest_operators})
+  endif()
 endif()
 
 # Each test, with opscan's registration and, given the peer, with its, of
@@ -220,6 +340,10 @@ endif()
 set(outputs_dir "${CMAKE_CURRENT_BINARY_DIR}/outputs")
 set(program_tests json_programs quantized_programs)
 set(libs_quantized_programs portable quantized)
+if(optimized_lib)
+  list(APPEND program_tests optimized_programs)
+  set(libs_optimized_programs optimized portable_rest)
+endif()
 set(checkout_programs test/models/deprecated/ModuleLinear-no-constant-segment.pte
     examples/arduino/examples/AddModel/model.pte extension/apple/ExecuTorch/__tests__/resources/add.pte)
 opscan_et_real_missing(missing ${checkout_programs})
