@@ -58,16 +58,35 @@ if [[ $setup == all ]]; then
   install_npm_packages "$build"
 fi
 
+# A current libtorch for the torch_current tests: Debian's unstable suite in
+# a chroot (scripts/libtorch-chroot.sh; made once, then updated), under the
+# build directory unless OPSCAN_LIBTORCH_CHROOT names another place. Where it
+# cannot be made (not root, no registry), those tests skip, saying why.
+libtorch_chroot=""
+if [[ $setup == all ]]; then
+  chroot_dir="${OPSCAN_LIBTORCH_CHROOT:-$build/libtorch-chroot}"
+  if "$repo/scripts/libtorch-chroot.sh" "$chroot_dir"; then
+    libtorch_chroot="$chroot_dir"
+  else
+    echo "opscan setup: no current libtorch (exit $?): the torch_current tests will skip" >&2
+  fi
+fi
+
 # opscan's own build, the default preset (CMakePresets.json): Ninja, and
 # warnings are errors (OPSCAN_WERROR is off for others). The demo's build
 # leaves the tests out; the test command's turns them on in the same tree.
 build_tests=$([[ $setup == all ]] && echo ON || echo OFF)
 if [[ ! -f "$build/build.ninja" ]]; then
   echo "opscan setup: configuring $build"
-  cmake -S "$repo" --preset default -B "$build" -DOPSCAN_BUILD_TESTS="$build_tests" >/dev/null
+  cmake -S "$repo" --preset default -B "$build" -DOPSCAN_BUILD_TESTS="$build_tests" \
+    "-DOPSCAN_LIBTORCH_CHROOT=$libtorch_chroot" >/dev/null
 elif [[ $build_tests == ON ]] && ! grep -q '^OPSCAN_BUILD_TESTS:BOOL=ON' "$build/CMakeCache.txt"; then
   echo "opscan setup: configuring $build with the tests"
   cmake -S "$repo" -B "$build" -DOPSCAN_BUILD_TESTS=ON >/dev/null
+fi
+if [[ $setup == all ]] &&
+   ! grep -qx "OPSCAN_LIBTORCH_CHROOT:PATH=$libtorch_chroot" "$build/CMakeCache.txt"; then
+  cmake -S "$repo" -B "$build" "-DOPSCAN_LIBTORCH_CHROOT=$libtorch_chroot" >/dev/null
 fi
 if [[ $setup == all ]]; then
   echo "opscan setup: building opscan and its tests in $build (about 10 minutes on 2 cores the first time)"

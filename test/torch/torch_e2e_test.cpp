@@ -9,6 +9,7 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <c10/core/TensorOptions.h>
 #include <gtest/gtest.h>
+#include <torch/csrc/api/include/torch/version.h>
 #include <torch/library.h>
 #include <tuple>
 
@@ -136,7 +137,17 @@ TEST(TorchTarget, SecondLibraryInTheSameExecutable) {
             2);
 }
 
-// Collects the dispatcher's warnings while it lives.
+// Collects the dispatcher's warnings while it lives. libtorch 2 hands a
+// handler the c10::Warning and keeps it in c10::WarningUtils; 1.13 hands it
+// the warning's parts and keeps it in c10::Warning.
+#if TORCH_VERSION_MAJOR >= 2
+class Warnings : public c10::WarningHandler {
+public:
+  void process(const c10::Warning& warning) override { messages.push_back(warning.msg()); }
+  std::vector<std::string> messages;
+};
+using WarningHandlerGuard = c10::WarningUtils::WarningHandlerGuard;
+#else
 class Warnings : public c10::WarningHandler {
 public:
   void process(const c10::SourceLocation&, const std::string& msg, bool) override {
@@ -144,6 +155,8 @@ public:
   }
   std::vector<std::string> messages;
 };
+using WarningHandlerGuard = c10::Warning::WarningHandlerGuard;
+#endif
 
 at::Tensor& identity_(at::Tensor& self) {
   return self;
@@ -152,7 +165,7 @@ at::Tensor& identity_(at::Tensor& self) {
 TEST(TorchTarget, DispatcherMessagesNameTheKernelsSourceAndLibrary) {
   Warnings warnings;
   {
-    c10::Warning::WarningHandlerGuard guard(&warnings);
+    WarningHandlerGuard guard(&warnings);
     // Overrides arith_ops::relu_ for CPU until `other` is destroyed.
     torch::Library other(torch::Library::IMPL, "arith_ops", c10::DispatchKey::CPU, "other.cpp", 7);
     other.impl("relu_", TORCH_FN(identity_));
