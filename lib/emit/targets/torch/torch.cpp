@@ -73,13 +73,14 @@ std::optional<TorchType> torch_type(const schema::Type& type, bool is_return,
   for (const auto& s : type.suffixes)
     suffixes.push_back(s.kind);
   const bool mutable_ = type.is_mutable();
-  const std::string optional = headers.optional;
-  const std::map<std::string_view, std::pair<std::string_view, std::string_view>> values = {
+  const std::string& optional = headers.optional;
+  // The canonical type of str is the headers' (empty here).
+  static const std::map<std::string_view, std::pair<std::string_view, std::string_view>> kValues = {
       {"int", {"::std::int64_t", "long"}},
       {"SymInt", {"::std::int64_t", "long"}},
       {"float", {"double", "double"}},
       {"bool", {"bool", "bool"}},
-      {"str", {"::c10::string_view", headers.string_view}},
+      {"str", {"::c10::string_view", ""}},
       {"ScalarType", {"::at::ScalarType", "c10::ScalarType"}},
       {"Layout", {"::at::Layout", "c10::Layout"}},
       {"MemoryFormat", {"::at::MemoryFormat", "c10::MemoryFormat"}},
@@ -115,10 +116,11 @@ std::optional<TorchType> torch_type(const schema::Type& type, bool is_return,
     }
     return std::nullopt;
   }
-  auto value = values.find(type.base);
-  if (value == values.end())
+  auto value = kValues.find(type.base);
+  if (value == kValues.end())
     return std::nullopt;
-  const std::string cpp(value->second.first), canonical(value->second.second);
+  const std::string cpp(value->second.first);
+  const std::string canonical(type.base == "str" ? headers.string_view : value->second.second);
   if (suffixes.empty())
     return TorchType{cpp, Passing::value, canonical};
   if (is_return)
