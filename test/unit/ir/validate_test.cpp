@@ -146,6 +146,24 @@ TEST(IrValidate, GeneratorAndLibclangVersionArePrintableUtf8) {
   }
 }
 
+TEST(IrValidate, AliasesAreNamedPrintableAndDenoteSomething) {
+  // full_module()'s aliases[0] is c10::optional.
+  for (const std::string& bad : kControl) {
+    SCOPED_TRACE(::testing::PrintToString(bad));
+    Module m = full_module();
+    m.aliases["c10::optional"] = "std::" + bad;
+    diag::Diagnostic d = expect_error(validated(m), "opscan-ir-invalid", "aliases[0].denotes");
+    EXPECT_TRUE(d.message.ends_with(" holds a control character")) << d.message;
+  }
+  Module m = full_module();
+  m.aliases["c10::optional"] = "";
+  diag::Diagnostic d = expect_error(validated(m), "opscan-ir-invalid", "aliases[0]");
+  EXPECT_EQ(d.message, "aliases[0]: an alias needs a name and what it denotes");
+  m = full_module();
+  m.aliases.emplace("", "std::optional");
+  expect_error(validated(m), "opscan-ir-invalid", "aliases[0]");
+}
+
 TEST(IrValidate, KernelTextIsPrintableUtf8) {
   using Field = std::string& (*)(Kernel&);
   const std::vector<std::pair<std::string, Field>> fields = {
