@@ -48,33 +48,6 @@ protected:
 #endif
   }
 
-  // A float tensor input of the method: its value, sizes and elements.
-  struct Input {
-    int value;
-    std::vector<int32_t> sizes;
-    std::vector<float> elements;
-  };
-  // `program` loaded and run on `inputs`; loading or running failing fails
-  // the test (HasFailure()).
-  ProgramRun& run_program(const ProgramJson& program, const std::vector<Input>& inputs,
-                          const std::vector<int>& outputs) {
-    std::vector<int> values;
-    for (const Input& input : inputs)
-      values.push_back(input.value);
-    ProgramRun& run = load(program, values, outputs);
-    EXPECT_EQ(run.load_error, Error::Ok);
-    tensors_.clear();
-    std::vector<EValue> evalues;
-    if (run.load_error != Error::Ok)
-      return run;
-    for (const Input& input : inputs)
-      tensors_.push_back(OwnedTensor::make<float>(input.sizes, input.elements));
-    for (OwnedTensor& tensor : tensors_)
-      evalues.emplace_back(tensor.tensor());
-    EXPECT_EQ(run.run(evalues), Error::Ok);
-    return run;
-  }
-
   // Each element within `tolerance` of the expected one, relative to it when
   // it is above 1.
   static void expect_near(const std::vector<float>& got, const std::vector<double>& expected,
@@ -84,8 +57,6 @@ protected:
       EXPECT_NEAR(got[i], expected[i], tolerance * std::max(1.0, std::abs(expected[i])))
           << "element " << i;
   }
-
-  std::vector<OwnedTensor> tensors_;
 };
 
 #ifndef OPSCAN_ET_REAL_PEER

@@ -32,20 +32,42 @@ protected:
     return *run_;
   }
 
-  // `program` loaded and run on its one input, value `x`: a float tensor of
-  // `sizes` holding `values`; the elements of its output `out` (type T).
-  // Loading and running must succeed.
+  // A float tensor input of a program: its value, sizes and elements.
+  struct Input {
+    int value;
+    std::vector<int32_t> sizes;
+    std::vector<float> elements;
+  };
+
+  // `program` loaded and run on `inputs`; loading or running failing fails
+  // the test (HasFailure()). The inputs' tensors live until the next run.
+  ProgramRun& run_program(const ProgramJson& program, const std::vector<Input>& inputs,
+                          const std::vector<int>& outputs) {
+    std::vector<int> values;
+    for (const Input& input : inputs)
+      values.push_back(input.value);
+    ProgramRun& run = load(program, values, outputs);
+    EXPECT_EQ(run.load_error, executorch::runtime::Error::Ok);
+    tensors_.clear();
+    if (run.load_error != executorch::runtime::Error::Ok)
+      return run;
+    std::vector<executorch::runtime::EValue> evalues;
+    for (const Input& input : inputs)
+      tensors_.push_back(et_stand_in::OwnedTensor::make<float>(input.sizes, input.elements));
+    for (et_stand_in::OwnedTensor& tensor : tensors_)
+      evalues.emplace_back(tensor.tensor());
+    EXPECT_EQ(run.run(evalues), executorch::runtime::Error::Ok);
+    return run;
+  }
+
+  // `program` run on its one input, value `x`: a float tensor of `sizes`
+  // holding `values`; the elements of its output `out` (type T). Loading and
+  // running must succeed.
   template <typename T = float>
   std::vector<T> run_on(const ProgramJson& program, int x, const std::vector<int32_t>& sizes,
                         const std::vector<float>& values, int out) {
-    ProgramRun& run = load(program, {x}, {out});
-    EXPECT_EQ(run.load_error, executorch::runtime::Error::Ok);
-    if (run.load_error != executorch::runtime::Error::Ok)
-      return {};
-    auto input = et_stand_in::OwnedTensor::make<float>(sizes, values);
-    const executorch::runtime::Error error = run.run({executorch::runtime::EValue(input.tensor())});
-    EXPECT_EQ(error, executorch::runtime::Error::Ok);
-    if (error != executorch::runtime::Error::Ok)
+    ProgramRun& run = run_program(program, {{x, sizes, values}}, {out});
+    if (HasFailure())
       return {};
     return values_of<T>(run.output(0));
   }
@@ -59,6 +81,7 @@ protected:
 
   opscan::testing::TempDir dir_;
   std::unique_ptr<ProgramRun> run_;
+  std::vector<et_stand_in::OwnedTensor> tensors_;
 };
 
 } // namespace et_real
