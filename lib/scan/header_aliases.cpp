@@ -73,7 +73,7 @@ CXChildVisitResult visit(CXCursor cursor, CXCursor, void* data) {
   if (kind == CXCursor_Namespace) {
     const std::string inner = (search.scope.empty() ? "" : search.scope + "::") + spelling(cursor);
     for (const HeaderName& n : kHeaderNames) {
-      if (std::string_view(n.scope).starts_with(inner)) {
+      if (n.scope == inner || n.scope.starts_with(inner + "::")) {
         Search nested{inner, search.found};
         clang_visitChildren(cursor, &visit, &nested);
         break;
@@ -83,8 +83,13 @@ CXChildVisitResult visit(CXCursor cursor, CXCursor, void* data) {
   }
   if (kind == CXCursor_LinkageSpec)
     return CXChildVisit_Recurse;
+  std::string name; // spelled once, for the first name of this scope
   for (const HeaderName& n : kHeaderNames) {
-    if (n.scope != search.scope || spelling(cursor) != n.name)
+    if (n.scope != search.scope)
+      continue;
+    if (name.empty())
+      name = spelling(cursor);
+    if (name != n.name)
       continue;
     const std::string qualified = search.scope + "::" + std::string(n.name);
     if (search.found->contains(qualified))
