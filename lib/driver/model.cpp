@@ -419,7 +419,7 @@ std::optional<diag::Note> argument_only_key(const std::string& key, const Served
   const std::string_view have = s.kernel->field(executorch::kKernelKeyField);
   const size_t last = key.rfind('|');
   if (have.empty() || s.kernel->returns.empty() || last == std::string::npos ||
-      key.compare(0, last, have) != 0 || last != have.size())
+      std::string_view(key).substr(0, last) != have)
     return std::nullopt;
   return diag::Note{fmt::format("its key '{}' has no entry for the returned tensor: the call "
                                 "passes one in its return slot, and ExecuTorch's runtime keys "
