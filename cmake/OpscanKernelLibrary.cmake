@@ -3,7 +3,7 @@
 #
 #   opscan_add_kernel_library(<target>
 #     SOURCES <file>...
-#     TARGET executorch|torch
+#     TARGET executorch|torch|torch-stable
 #     REGISTRATION static|manual|named
 #     [LIB_NAME <name>]            # default: <target>
 #     [OPERATORS <ns::op.overload>...]  # register only these
@@ -12,7 +12,10 @@
 #                                  # opscan --operators-from); also writes
 #                                  # <lib>/selected_prim_ops.h
 #     [COMPILE_OPTIONS <option>...]     # PRIVATE compile options
-#     [DISPATCH_KEY <key>]         # torch only; default CPU
+#     [DISPATCH_KEY <key>]         # torch, torch-stable; default CPU
+#     [TORCH_TARGET_VERSION 2.<n>] # torch-stable: the stable ABI to build for (also
+#                                  # defined for the sources); default: the oldest
+#                                  # that converts what the kernels pass
 #     [SCHEMAS <file>...]          # known operator schemas (opscan --schemas, each)
 #     [SCAN_PCH <header>]          # precompiled once for the scans (see below)
 #     [NO_PROFILING]               # no per-operator profiling calls (opscan --no-profiling)
@@ -182,7 +185,7 @@ endfunction()
 function(opscan_add_kernel_library target)
   set(caller "opscan_add_kernel_library(${target})")
   cmake_parse_arguments(PARSE_ARGV 1 arg "STATIC;SHARED;NO_PROFILING;EXCEPTION_BOUNDARY"
-    "TARGET;REGISTRATION;LIB_NAME;DISPATCH_KEY;SCAN_PCH;OPERATORS_FROM" "SOURCES;OPERATORS;COMPILE_OPTIONS;SCHEMAS")
+    "TARGET;REGISTRATION;LIB_NAME;DISPATCH_KEY;SCAN_PCH;OPERATORS_FROM;TORCH_TARGET_VERSION" "SOURCES;OPERATORS;COMPILE_OPTIONS;SCHEMAS")
   if(arg_UNPARSED_ARGUMENTS)
     list(JOIN arg_UNPARSED_ARGUMENTS ", " unknown)
     message(FATAL_ERROR "${caller}: unknown arguments: ${unknown}")
@@ -194,7 +197,7 @@ function(opscan_add_kernel_library target)
   math(EXPR last "${ARGC} - 1")
   foreach(i RANGE 1 ${last})
     math(EXPR next "${i} + 1")
-    if(ARGV${i} MATCHES "^(TARGET|REGISTRATION|LIB_NAME|DISPATCH_KEY|SCHEMAS|SCAN_PCH|SOURCES|OPERATORS|OPERATORS_FROM|COMPILE_OPTIONS)$"
+    if(ARGV${i} MATCHES "^(TARGET|REGISTRATION|LIB_NAME|DISPATCH_KEY|SCHEMAS|SCAN_PCH|SOURCES|OPERATORS|OPERATORS_FROM|COMPILE_OPTIONS|TORCH_TARGET_VERSION)$"
        AND (next GREATER last OR "${ARGV${next}}" STREQUAL ""))
       list(APPEND empty ${ARGV${i}})
     endif()
@@ -208,7 +211,7 @@ function(opscan_add_kernel_library target)
   endif()
   if(NOT DEFINED arg_TARGET)
     message(FATAL_ERROR "${caller}: TARGET is required: the runtime to generate for "
-      "(executorch or torch)")
+      "(executorch, torch or torch-stable)")
   endif()
   if(NOT DEFINED arg_REGISTRATION)
     message(FATAL_ERROR "${caller}: REGISTRATION is required: static, manual or named")
@@ -233,6 +236,10 @@ function(opscan_add_kernel_library target)
   if(DEFINED arg_DISPATCH_KEY)
     list(APPEND generate_options --dispatch-key ${arg_DISPATCH_KEY})
     string(APPEND request ", DISPATCH_KEY ${arg_DISPATCH_KEY}")
+  endif()
+  if(DEFINED arg_TORCH_TARGET_VERSION)
+    list(APPEND generate_options --torch-target-version ${arg_TORCH_TARGET_VERSION})
+    string(APPEND request ", TORCH_TARGET_VERSION ${arg_TORCH_TARGET_VERSION}")
   endif()
   # The selection is read when generating, not here: the model may be made
   # by the build. Listing the outputs only needs to know it is given.
@@ -381,6 +388,12 @@ function(opscan_add_kernel_library target)
   endif()
   if(arg_EXCEPTION_BOUNDARY)
     list(APPEND generate_options --exception-boundary)
+  endif()
+  # The kernels are built for the stable ABI version their registration is
+  # (opscan refused any other spelling when it listed the outputs).
+  if(arg_TORCH_TARGET_VERSION MATCHES "^2\\.([0-9]+)$")
+    math(EXPR version "(2 << 56) | (${CMAKE_MATCH_1} << 48)" OUTPUT_FORMAT HEXADECIMAL)
+    target_compile_definitions(${target} PRIVATE TORCH_TARGET_VERSION=${version})
   endif()
   if(arg_TARGET STREQUAL "executorch" AND MAX_KERNEL_NUM)
     target_compile_definitions(${target} PRIVATE MAX_KERNEL_NUM=${MAX_KERNEL_NUM})

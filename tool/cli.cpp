@@ -91,6 +91,10 @@ void add_generate_options(CLI::App& cmd, driver::GenerateArgs& args, bool regist
   cmd.add_flag("--exception-boundary", args.exception_boundary,
                "Catch what a kernel throws in its wrapper and fail the call instead "
                "(executorch: as ExecuTorch's --add-exception-boundary; needs C++ exceptions)");
+  cmd.add_option("--torch-target-version", args.torch_target_version,
+                 "The stable ABI version (2.<minor>) the library is built for (torch-stable: "
+                 "its TORCH_TARGET_VERSION; by default the oldest that converts what its "
+                 "kernels pass)");
 }
 
 // A build step's --depfile and --stamp.

@@ -122,7 +122,8 @@ std::string normalized(std::string canonical) {
       canonical.replace(at, from.size(), to);
   };
   replace_all("long long", "long");
-  replace_all("std::__1::", "std::");
+  replace_all("std::__1::", "std::");     // libc++'s inline namespace
+  replace_all("std::__cxx11::", "std::"); // libstdc++'s (std::string)
   std::erase(canonical, ' ');
   return canonical;
 }

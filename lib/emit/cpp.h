@@ -51,7 +51,7 @@ std::string function_declaration(const ir::Kernel& kernel, const std::string& re
                                  const std::string& name_and_parameters);
 
 // A canonical C++ type spelled so that equal types compare equal ("long
-// long" is "long", no libc++ inline namespace, no spaces); bare_canonical
+// long" is "long", no inline namespace of libc++ or libstdc++, no spaces); bare_canonical
 // also drops the reference and top-level const.
 std::string normalized(std::string canonical);
 std::string bare_canonical(std::string canonical);

@@ -51,6 +51,10 @@ struct Options {
   // a failed call, where the runtime has no other way to report it
   // (ExecuTorch's --add-exception-boundary).
   bool exception_boundary = false;
+  // The stable ABI version ("2.10") a library for PyTorch's stable ABI is
+  // built for (torch-stable's TORCH_TARGET_VERSION); unset: the oldest that
+  // has every conversion its kernels need.
+  std::optional<std::string> torch_target_version;
 
   friend bool operator==(const Options&, const Options&) = default;
 };

@@ -82,6 +82,16 @@ bool is_schema_identifier(std::string_view text) {
   });
 }
 
+// A target's name: an identifier whose words may be joined by '-' as well
+// ("torch-stable").
+bool is_target_name(std::string_view text) {
+  if (text.empty() || text[0] == '-' || text.back() == '-' || text.find("--") != text.npos)
+    return false;
+  std::string word(text);
+  std::replace(word.begin(), word.end(), '-', '_');
+  return is_schema_identifier(word);
+}
+
 // The problems of a C++ qualified name ("a::b::f"), one message per bad
 // component. The first component is at global scope, where a leading '_'
 // is reserved; the others are in a namespace, where it is not.
@@ -181,7 +191,7 @@ private:
           module_error("library.name", "opscan-ir-library-name", f.message);
       }
     }
-    if (!is_schema_identifier(lib.target))
+    if (!is_target_name(lib.target))
       module_error("library.target", kInvalid,
                    support::quoted(lib.target) + " is not a target name");
     text("library.function", lib.function);

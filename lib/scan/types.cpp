@@ -14,20 +14,23 @@ namespace {
 template <size_t N>
 bool is_one_of(std::string_view name, const std::array<std::string_view, N>& names) {
   for (std::string_view n : names) {
-    if (n == name)
+    if (!n.empty() && n == name) // a short list ends in empty names
       return true;
   }
   return false;
 }
 
-// Canonical declarations of the kernel-facing types, ExecuTorch and ATen.
-constexpr std::array<std::string_view, 2> kTensor = {"executorch::runtime::etensor::Tensor",
-                                                     "at::Tensor"};
+// Canonical declarations of the kernel-facing types: ExecuTorch's, ATen's
+// and those of PyTorch's stable ABI (torch/csrc/stable, torch/headeronly).
+constexpr std::array<std::string_view, 3> kTensor = {"executorch::runtime::etensor::Tensor",
+                                                     "at::Tensor", "torch::stable::Tensor"};
 constexpr std::array<std::string_view, 2> kScalar = {"executorch::runtime::etensor::Scalar",
                                                      "c10::Scalar"};
 constexpr std::array<std::string_view, 2> kOptional = {"std::optional", "c10::optional"};
-constexpr std::array<std::string_view, 2> kArrayRef = {"executorch::runtime::ArrayRef",
-                                                       "c10::ArrayRef"};
+// HeaderOnlyArrayRef is declared in c10 and named in torch::headeronly.
+constexpr std::array<std::string_view, 4> kArrayRef = {"executorch::runtime::ArrayRef",
+                                                       "c10::ArrayRef", "c10::HeaderOnlyArrayRef",
+                                                       "torch::headeronly::HeaderOnlyArrayRef"};
 constexpr std::array<std::string_view, 4> kString = {
     "std::basic_string_view", "c10::basic_string_view", "std::basic_string", "c10::string_view"};
 constexpr std::array<std::string_view, 4> kContext = {
@@ -37,13 +40,13 @@ constexpr std::array<std::string_view, 4> kContext = {
 // Enumerations and small structs that keep their name in the schema.
 struct NamedType {
   std::string_view schema;
-  std::array<std::string_view, 2> cpp;
+  std::array<std::string_view, 3> cpp;
 };
 constexpr std::array<NamedType, 5> kNamed = {{
     {"ScalarType", {"executorch::runtime::etensor::ScalarType", "c10::ScalarType"}},
     {"Layout", {"executorch::runtime::etensor::Layout", "c10::Layout"}},
     {"MemoryFormat", {"executorch::runtime::etensor::MemoryFormat", "c10::MemoryFormat"}},
-    {"Device", {"executorch::runtime::etensor::Device", "c10::Device"}},
+    {"Device", {"executorch::runtime::etensor::Device", "c10::Device", "torch::stable::Device"}},
     {"SymInt", {"c10::SymInt", "c10::SymInt"}},
 }};
 

@@ -97,6 +97,7 @@ Request request_of(const GenerateArgs& args) {
   if (!args.operators_from.empty())
     options.prim_ops.emplace();
   options.exception_boundary = args.exception_boundary;
+  options.torch_target_version = args.torch_target_version;
   request.operators = args.operators;
   return request;
 }

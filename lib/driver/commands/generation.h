@@ -24,6 +24,7 @@ struct GenerateArgs {
   std::string operators_from;                        // --operators-from
   bool no_profiling = false;
   bool exception_boundary = false; // --exception-boundary
+  std::optional<std::string> torch_target_version; // --torch-target-version
 };
 
 // What generate and check do first: their inputs (the IR files, those of

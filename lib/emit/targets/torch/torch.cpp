@@ -5,6 +5,7 @@
 #include "emit/cpp.h"
 #include "emit/generate.h"
 #include "emit/target.h"
+#include "emit/targets/torch/dispatcher.h"
 #include "support/cpp_literal.h"
 #include "support/text.h"
 
@@ -140,60 +141,6 @@ std::optional<TorchType> torch_type(const schema::Type& type, bool is_return,
   return std::nullopt;
 }
 
-// The dispatch keys a kernel may be registered under (c10::DispatchKey).
-// The IR key of the field `dispatch = "CUDA"`: the dispatch key a kernel
-// registers under.
-constexpr const char* kDispatchKeyField = "dispatch_key";
-
-bool is_dispatch_key(std::string_view key) {
-  static constexpr std::array<std::string_view, 38> kKeys = {
-      "CPU",
-      "CUDA",
-      "HIP",
-      "XLA",
-      "MPS",
-      "IPU",
-      "XPU",
-      "HPU",
-      "VE",
-      "Lazy",
-      "Meta",
-      "MTIA",
-      "PrivateUse1",
-      "PrivateUse2",
-      "PrivateUse3",
-      "QuantizedCPU",
-      "QuantizedCUDA",
-      "SparseCPU",
-      "SparseCUDA",
-      "SparseCsrCPU",
-      "SparseCsrCUDA",
-      "MkldnnCPU",
-      "NestedTensorCPU",
-      "NestedTensorCUDA",
-      "BackendSelect",
-      "Python",
-      "Functionalize",
-      "ADInplaceOrView",
-      "AutogradCPU",
-      "AutogradCUDA",
-      "AutogradOther",
-      "AutogradPrivateUse1",
-      "Autograd",
-      "CompositeImplicitAutograd",
-      "CompositeExplicitAutograd",
-      "CompositeExplicitAutogradNonFunctional",
-      "AutocastCPU",
-      "AutocastCUDA"};
-  return std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
-}
-
-// aten's operators are defined by libtorch itself; a library defines the
-// others it implements.
-bool defines_schema(const ir::Kernel& kernel) {
-  return kernel.op.ns != "aten";
-}
-
 struct KernelCode {
   std::string wrapper;
   std::string declaration;
@@ -287,9 +234,7 @@ public:
   bool accepts(ir::Registration) const override { return true; }
   const ir::Fields& fields() const override { return fields_; }
 
-  std::string identity(const ir::Kernel& kernel) const override {
-    return kernel.op.str() + "\n" + std::string(kernel.field(kDispatchKeyField));
-  }
+  std::string identity(const ir::Kernel& kernel) const override { return torch::identity(kernel); }
 
   // The dispatcher's boxed calling convention: the arguments are the last
   // values on the stack, in schema order; the wrapper pops them and pushes
@@ -310,10 +255,7 @@ public:
   // Besides its kernel under its key, a library defines the schema of each
   // operator outside aten: the dispatcher takes one definition of each.
   std::vector<Claim> claims(const ir::Kernel& kernel) const override {
-    std::vector<Claim> claimed = Target::claims(kernel);
-    if (defines_schema(kernel))
-      claimed.push_back({"schema\n" + kernel.op.str(), "the schema of " + kernel.op.str()});
-    return claimed;
+    return with_schema_claim(kernel, Target::claims(kernel));
   }
 
   Symbols symbols(const LibrarySpec& library) const override {
@@ -326,28 +268,8 @@ public:
                 Problems& problems, OutputSink& sink) const override;
 
 private:
-  const ir::Fields fields_{
-      {{"dispatch", kDispatchKeyField, "opscan-dispatch-key", "dispatch key", "dispatch key {}",
-        "CPU", [](std::string_view value, const ir::Kernel&) -> std::optional<ir::FieldProblem> {
-          if (is_dispatch_key(value))
-            return std::nullopt;
-          return ir::FieldProblem{0, support::quoted(value) +
-                                         " is not a dispatch key (e.g. CPU, CUDA, Meta, "
-                                         "CompositeExplicitAutograd)"};
-        }}}};
+  const ir::Fields fields_{{dispatch_key_field()}};
 };
-
-// Each line of each item, indented.
-std::string indented(const std::vector<std::string>& items, const char* indent) {
-  std::string out;
-  for (const std::string& item : items) {
-    for (size_t begin = 0, end; begin <= item.size(); begin = end + 1) {
-      end = std::min(item.find('\n', begin), item.size());
-      out += fmt::format("{}{}\n", indent, std::string_view(item).substr(begin, end - begin));
-    }
-  }
-  return out;
-}
 
 void TorchTarget::generate(const ir::Module& module, const LibrarySpec& library,
                            const Options& options, Problems& problems, OutputSink& sink) const {
@@ -441,12 +363,7 @@ void TorchTarget::generate(const ir::Module& module, const LibrarySpec& library,
 
   std::string register_declaration =
       library.registration == ir::Registration::static_init
-          ? fmt::format(
-                "// The kernels of library '{}' register themselves when the program loads\n"
-                "// (static registration): there is nothing to call. Linking them from a\n"
-                "// static archive needs -Wl,--undefined={}\n"
-                "// (RegisterKernels.cpp defines it), or the linker drops them.",
-                library.name, symbols.link_anchor)
+          ? static_registration_note(library, symbols)
           : fmt::format(
                 "// Registers the {} kernels of library '{}' with PyTorch's dispatcher (and\n"
                 "// defines the schemas of its own operator namespaces). Registers once,\n"
