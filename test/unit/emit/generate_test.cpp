@@ -25,6 +25,12 @@ const std::vector<Registration> kModes = {Registration::static_init, Registratio
 
 // A valid one-kernel module for each built-in target.
 ir::Module valid_for(const std::string& target) {
+  if (target == "torch-stable") {
+    const std::string tensor = "torch::stable::Tensor";
+    return module_of(
+        {kernel("my_ops::neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "s::neg_out",
+                ir::ContextKind::none, {"const " + tensor + " &", tensor + " &"}, tensor + " &")});
+  }
   return module_of({target == "torch" ? torch_neg_out() : et_neg_out()});
 }
 
@@ -64,7 +70,8 @@ TEST(GenerateTarget, AnUnknownTargetListsTheRegisteredOnes) {
   emit::Output output = generate(valid_for("executorch"), o);
   ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
   EXPECT_EQ(output.diagnostics[0].code, "opscan-unknown-target");
-  EXPECT_EQ(output.diagnostics[0].message, "unknown target 'tflite' (targets: executorch, torch)");
+  EXPECT_EQ(output.diagnostics[0].message,
+            "unknown target 'tflite' (targets: executorch, torch, torch-stable)");
   EXPECT_TRUE(output.files.empty());
   EXPECT_EQ(output.symbols.registration_function, "");
 
@@ -77,7 +84,7 @@ TEST(GenerateTarget, AnUnknownTargetListsTheRegisteredOnes) {
   output = generate(valid_for("executorch"), o);
   ASSERT_EQ(output.diagnostics.size(), 1u);
   EXPECT_EQ(output.diagnostics[0].message,
-            "unknown target 'tf\\nlite' (targets: executorch, torch)");
+            "unknown target 'tf\\nlite' (targets: executorch, torch, torch-stable)");
 }
 
 TEST(GenerateTarget, AFieldDefaultTheTargetDoesNotReadIsRefused) {
@@ -423,7 +430,8 @@ TEST(GenerateSink, ListingReadsNoTemplate) {
 // mode it has, listing (of no kernels or of a library's) records the names
 // and kinds a generation renders, in its order.
 TEST(GenerateSink, ATargetListsWhatItGenerates) {
-  ASSERT_EQ(emit::builtin_targets().names(), (std::vector<std::string>{"executorch", "torch"}));
+  ASSERT_EQ(emit::builtin_targets().names(),
+            (std::vector<std::string>{"executorch", "torch", "torch-stable"}));
   for (std::string name : emit::builtin_targets().names()) {
     const emit::Target& target = *emit::builtin_targets().find(name);
     for (Registration mode : kModes) {

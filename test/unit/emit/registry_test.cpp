@@ -19,10 +19,10 @@ using ir::ContextKind;
 using ir::Registration;
 using Names = std::vector<std::string>;
 
-TEST(BuiltinTargets, ExactlyExecuTorchAndTorch) {
+TEST(BuiltinTargets, ExactlyExecuTorchTorchAndTorchStable) {
   const emit::TargetRegistry& targets = emit::builtin_targets();
-  EXPECT_EQ(targets.names(), (Names{"executorch", "torch"}));
-  EXPECT_EQ(targets.listed(), "executorch, torch");
+  EXPECT_EQ(targets.names(), (Names{"executorch", "torch", "torch-stable"}));
+  EXPECT_EQ(targets.listed(), "executorch, torch, torch-stable");
   for (const std::string& name : targets.names()) {
     ASSERT_NE(targets.find(name), nullptr);
     EXPECT_EQ(targets.find(name)->name(), name);
@@ -64,17 +64,17 @@ TEST(AddedTarget, ItsFieldsJoinTheRegistrysInTheTargetsOrder) {
 
 TEST(AddedTarget, TheRegistryCopyHasItAndTheBuiltInOneDoesNot) {
   const emit::TargetRegistry targets = with_listing();
-  EXPECT_EQ(targets.names(), (Names{"executorch", "listing", "torch"}));
-  EXPECT_EQ(targets.listed(), "executorch, listing, torch");
+  EXPECT_EQ(targets.names(), (Names{"executorch", "listing", "torch", "torch-stable"}));
+  EXPECT_EQ(targets.listed(), "executorch, listing, torch, torch-stable");
   ASSERT_NE(targets.find("listing"), nullptr);
   EXPECT_EQ(targets.find("listing")->name(), "listing");
-  EXPECT_EQ(emit::builtin_targets().names(), (Names{"executorch", "torch"}));
+  EXPECT_EQ(emit::builtin_targets().names(), (Names{"executorch", "torch", "torch-stable"}));
 
   // Unknown targets are listed from the registry given.
   emit::Output output = generate(two_kernels(), options("tflite"), targets);
   ASSERT_EQ(output.diagnostics.size(), 1u);
   EXPECT_EQ(output.diagnostics[0].message,
-            "unknown target 'tflite' (targets: executorch, listing, torch)");
+            "unknown target 'tflite' (targets: executorch, listing, torch, torch-stable)");
   // The built-in registry does not know it.
   output = generate(two_kernels(), listing());
   EXPECT_EQ(codes(output.diagnostics), (Names{"opscan-unknown-target"}));
@@ -199,7 +199,7 @@ TEST(AddedTarget, ASecondTargetOfAnExistingNameIsRefused) {
   EXPECT_EQ(targets.find("torch"), torch);
   EXPECT_EQ(targets.find("torch")->description(),
             emit::builtin_targets().find("torch")->description());
-  EXPECT_EQ(targets.names(), (Names{"executorch", "listing", "torch"}));
+  EXPECT_EQ(targets.names(), (Names{"executorch", "listing", "torch", "torch-stable"}));
 
   // A fresh registry takes any name once.
   emit::TargetRegistry own;
