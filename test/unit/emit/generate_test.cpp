@@ -64,7 +64,8 @@ TEST(GenerateTarget, AnUnknownTargetListsTheRegisteredOnes) {
   emit::Output output = generate(valid_for("executorch"), o);
   ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
   EXPECT_EQ(output.diagnostics[0].code, "opscan-unknown-target");
-  EXPECT_EQ(output.diagnostics[0].message, "unknown target 'tflite' (targets: executorch, torch)");
+  EXPECT_EQ(output.diagnostics[0].message,
+            "unknown target 'tflite' (targets: executorch, executorch-aot, torch)");
   EXPECT_TRUE(output.files.empty());
   EXPECT_EQ(output.symbols.registration_function, "");
 
@@ -77,7 +78,7 @@ TEST(GenerateTarget, AnUnknownTargetListsTheRegisteredOnes) {
   output = generate(valid_for("executorch"), o);
   ASSERT_EQ(output.diagnostics.size(), 1u);
   EXPECT_EQ(output.diagnostics[0].message,
-            "unknown target 'tf\\nlite' (targets: executorch, torch)");
+            "unknown target 'tf\\nlite' (targets: executorch, executorch-aot, torch)");
 }
 
 TEST(GenerateTarget, AFieldDefaultTheTargetDoesNotReadIsRefused) {
@@ -128,7 +129,7 @@ TEST(GenerateLibraryName, AnInvalidNameGeneratesNothingAndChecksNothingElse) {
                                          {"", "opscan-libname-empty"},
                                          {"_x", "opscan-libname-symbol"},
                                          {"x_", "opscan-libname-symbol"}}) {
-    for (std::string target : {"executorch", "torch"}) {
+    for (std::string target : {"executorch", "executorch-aot", "torch"}) {
       SCOPED_TRACE(target + " " + c.library);
       emit::Options o = options(target, c.library);
       emit::Output output = generate(module_of({bad}), o);
@@ -161,7 +162,7 @@ TEST(GenerateLibraryName, WarningsAboutTheNameDoNotStopGeneration) {
 // ===== Kernels ==============================================================
 
 TEST(GenerateKernels, NoKernelsIsAnError) {
-  for (std::string target : {"executorch", "torch"}) {
+  for (std::string target : {"executorch", "executorch-aot", "torch"}) {
     emit::Output output = generate(module_of({}), options(target));
     ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
     EXPECT_EQ(output.diagnostics[0].code, "opscan-no-kernels");
@@ -224,7 +225,7 @@ TEST(GenerateKernels, ADuplicateInAnIrFileIsLocatedThere) {
 // ===== Results ==============================================================
 
 TEST(GenerateResult, FilesAreTheTargetsOutputsThenTheLibraryIr) {
-  for (std::string target : {"executorch", "torch"}) {
+  for (std::string target : {"executorch", "executorch-aot", "torch"}) {
     for (Registration mode : kModes) {
       for (std::optional<std::string> library :
            {std::optional<std::string>("lib"), std::optional<std::string>()}) {
@@ -280,7 +281,7 @@ TEST(GenerateResult, TheLibraryIrRecordsTheLibraryAndTheResolvedFields) {
 
 // Regenerating from a library's own IR gives the same files.
 TEST(GenerateResult, ALibraryIrRegeneratesItsFiles) {
-  for (std::string target : {"executorch", "torch"}) {
+  for (std::string target : {"executorch", "executorch-aot", "torch"}) {
     emit::Options o = options(target, "lib", Registration::manual);
     emit::Output first = generate(valid_for(target), o);
     ASSERT_TRUE(first.diagnostics.empty()) << dump(first.diagnostics);
@@ -328,7 +329,7 @@ TEST(GenerateResult, OutputDoesNotDependOnTheOrderOfTheKernels) {
 // ===== list_outputs ==========================================================
 
 TEST(ListOutputs, WhatGenerateWritesWithoutAnyInput) {
-  for (std::string target : {"executorch", "torch"}) {
+  for (std::string target : {"executorch", "executorch-aot", "torch"}) {
     for (Registration mode : kModes) {
       for (std::optional<std::string> library :
            {std::optional<std::string>("lib"), std::optional<std::string>()}) {
@@ -423,7 +424,8 @@ TEST(GenerateSink, ListingReadsNoTemplate) {
 // mode it has, listing (of no kernels or of a library's) records the names
 // and kinds a generation renders, in its order.
 TEST(GenerateSink, ATargetListsWhatItGenerates) {
-  ASSERT_EQ(emit::builtin_targets().names(), (std::vector<std::string>{"executorch", "torch"}));
+  ASSERT_EQ(emit::builtin_targets().names(),
+            (std::vector<std::string>{"executorch", "executorch-aot", "torch"}));
   for (std::string name : emit::builtin_targets().names()) {
     const emit::Target& target = *emit::builtin_targets().find(name);
     for (Registration mode : kModes) {
