@@ -82,6 +82,17 @@ bool is_schema_identifier(std::string_view text) {
   });
 }
 
+// A target's name: a schema identifier, or words of one joined by '-'
+// ("executorch-aot"), as the targets are named on the command line.
+bool is_target_name(std::string_view text) {
+  if (text.empty() || text.front() == '-' || text.back() == '-' ||
+      text.find("--") != std::string_view::npos)
+    return false;
+  std::string words(text);
+  std::replace(words.begin(), words.end(), '-', '_');
+  return is_schema_identifier(words);
+}
+
 // The problems of a C++ qualified name ("a::b::f"), one message per bad
 // component. The first component is at global scope, where a leading '_'
 // is reserved; the others are in a namespace, where it is not.
@@ -181,7 +192,7 @@ private:
           module_error("library.name", "opscan-ir-library-name", f.message);
       }
     }
-    if (!is_schema_identifier(lib.target))
+    if (!is_target_name(lib.target))
       module_error("library.target", kInvalid,
                    support::quoted(lib.target) + " is not a target name");
     text("library.function", lib.function);
