@@ -33,21 +33,29 @@ else()
   set(aot_flags)
   set(aot_headers "the stand-in's")
 endif()
-message(STATUS "opscan: torch_current.aot against ${aot_headers} ExecuTorch headers")
+message(STATUS "opscan: torch_current.aot_ops_aot(_static) against ${aot_headers} ExecuTorch headers")
 
-set(aot_files ${generated}/aot_ops_aot/RegisterKernels.cpp ${generated}/aot_ops_aot/KernelSources.cpp
-              ${generated}/aot_ops_aot/RegisterKernels.h ${generated}/aot_ops_aot/NativeFunctions.h)
-add_custom_command(OUTPUT ${aot_files}
-  COMMAND opscan run ${aot_source} --target executorch-aot --registration named --lib aot_ops_aot
-          -o ${generated} -- -std=c++17 -I${PROJECT_SOURCE_DIR}/include -I${aot_et_include}
-          ${aot_scan_flags}
-  DEPENDS opscan ${aot_source}
-  COMMENT "opscan: ExecuTorch kernels for PyTorch's dispatcher (executorch-aot)")
-add_custom_target(torch_current_aot_generated ALL DEPENDS ${aot_files})
-
-opscan_torch_current_test(aot
-  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/aot_test.cpp ${aot_source}
-  GENERATED ${generated}/aot_ops_aot/RegisterKernels.cpp ${generated}/aot_ops_aot/KernelSources.cpp
-  INCLUDES ${aot_et_include} ${PROJECT_SOURCE_DIR}/test/e2e/aot
-  DEFINITIONS USE_ATEN_LIB=1
-  FLAGS ${aot_flags})
+# One library per registration mode, each in a program of its own.
+foreach(mode named static)
+  set(lib aot_ops_aot)
+  set(definitions USE_ATEN_LIB=1)
+  if(mode STREQUAL "static")
+    set(lib aot_ops_aot_static)
+    list(APPEND definitions OPSCAN_AOT_STATIC)
+  endif()
+  set(files ${generated}/${lib}/RegisterKernels.cpp ${generated}/${lib}/KernelSources.cpp
+            ${generated}/${lib}/RegisterKernels.h ${generated}/${lib}/NativeFunctions.h)
+  add_custom_command(OUTPUT ${files}
+    COMMAND opscan run ${aot_source} --target executorch-aot --registration ${mode} --lib ${lib}
+            -o ${generated} -- -std=c++17 -I${PROJECT_SOURCE_DIR}/include -I${aot_et_include}
+            ${aot_scan_flags}
+    DEPENDS opscan ${aot_source}
+    COMMENT "opscan: ExecuTorch kernels for PyTorch's dispatcher (executorch-aot, ${mode})")
+  add_custom_target(torch_current_${lib}_generated ALL DEPENDS ${files})
+  opscan_torch_current_test(${lib}
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/aot_test.cpp ${aot_source}
+    GENERATED ${generated}/${lib}/RegisterKernels.cpp ${generated}/${lib}/KernelSources.cpp
+    INCLUDES ${aot_et_include} ${PROJECT_SOURCE_DIR}/test/e2e/aot
+    DEFINITIONS ${definitions}
+    FLAGS ${aot_flags})
+endforeach()

@@ -1,10 +1,14 @@
 // The executorch-aot target against libtorch 2: the ExecuTorch kernels of
 // test/e2e/aot/aot_ops.cpp, compiled in ExecuTorch's ATen mode
 // (-DUSE_ATEN_LIB=1), registered with PyTorch's dispatcher by the generated
-// register_aot_ops_aot_kernels(), and called through c10::Dispatcher. The
-// values are those of aot_ops_expected.h, which the same kernels give
-// through ExecuTorch's registry in test/e2e/aot/aot_ops_test.cpp.
+// register_aot_ops_aot_kernels() (named registration) or when the program
+// loads (static, with OPSCAN_AOT_STATIC), and called through
+// c10::Dispatcher. The values are those of aot_ops_expected.h, which the same
+// kernels give through ExecuTorch's registry in
+// test/e2e/aot/aot_ops_test.cpp.
+#ifndef OPSCAN_AOT_STATIC
 #include "aot_ops_aot/RegisterKernels.h"
+#endif
 #include "aot_ops_expected.h"
 
 #include <ATen/ATen.h>
@@ -30,8 +34,10 @@ std::vector<float> values_of(const at::Tensor& t) {
 class Registered : public ::testing::Environment {
 public:
   void SetUp() override {
+#ifndef OPSCAN_AOT_STATIC
     register_aot_ops_aot_kernels();
     register_aot_ops_aot_kernels(); // registers once
+#endif
   }
 };
 const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new Registered);
