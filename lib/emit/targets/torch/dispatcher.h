@@ -83,6 +83,8 @@ struct KernelCode {
 // Its subclass says which kernels it takes and writes their wrappers.
 class DispatcherTarget : public Target {
 public:
+  // PyTorch's dispatcher, whichever target registers with it.
+  std::string_view runtime() const override { return "torch"; }
   bool accepts(ir::Registration) const override { return true; }
   const ir::Fields& fields() const override { return fields_; }
   std::string identity(const ir::Kernel& kernel) const override;
