@@ -3,7 +3,7 @@
 #
 #   opscan_add_kernel_library(<target>
 #     SOURCES <file>...
-#     TARGET executorch|torch|torch-stable
+#     TARGET executorch|executorch-aot|torch|torch-stable
 #     REGISTRATION static|manual|named
 #     [LIB_NAME <name>]            # default: <target>
 #     [OPERATORS <ns::op.overload>...]  # register only these
@@ -12,7 +12,7 @@
 #                                  # opscan --operators-from); also writes
 #                                  # <lib>/selected_prim_ops.h
 #     [COMPILE_OPTIONS <option>...]     # PRIVATE compile options
-#     [DISPATCH_KEY <key>]         # torch, torch-stable; default CPU
+#     [DISPATCH_KEY <key>]         # torch, torch-stable and executorch-aot; default CPU
 #     [TORCH_TARGET_VERSION 2.<n>] # torch-stable: the stable ABI to build for (also
 #                                  # defined for the sources); default: the oldest
 #                                  # that converts what the kernels pass
@@ -26,6 +26,11 @@
 # executorch: when the variable MAX_KERNEL_NUM is set (as for ExecuTorch's
 # own build), the library is compiled with it too, so that its registration
 # checks the registry's real capacity.
+#
+# executorch-aot: ExecuTorch kernels registered with PyTorch's dispatcher
+# (for export) are compiled in ExecuTorch's ATen mode: the library (its
+# kernels, and so their scans) gets USE_ATEN_LIB=1, as ExecuTorch's
+# gen_custom_ops_aot_lib does. Link it with libtorch and ExecuTorch's headers.
 #
 # Every generator option is given once, here. The target compiles the kernel
 # sources and the generated ones; consumers link it and include
@@ -211,7 +216,7 @@ function(opscan_add_kernel_library target)
   endif()
   if(NOT DEFINED arg_TARGET)
     message(FATAL_ERROR "${caller}: TARGET is required: the runtime to generate for "
-      "(executorch, torch or torch-stable)")
+      "(executorch, executorch-aot, torch or torch-stable)")
   endif()
   if(NOT DEFINED arg_REGISTRATION)
     message(FATAL_ERROR "${caller}: REGISTRATION is required: static, manual or named")
@@ -397,6 +402,9 @@ function(opscan_add_kernel_library target)
   endif()
   if(arg_TARGET STREQUAL "executorch" AND MAX_KERNEL_NUM)
     target_compile_definitions(${target} PRIVATE MAX_KERNEL_NUM=${MAX_KERNEL_NUM})
+  endif()
+  if(arg_TARGET STREQUAL "executorch-aot")
+    target_compile_definitions(${target} PRIVATE USE_ATEN_LIB=1)
   endif()
   add_custom_command(
     OUTPUT "${gen}/generate.stamp"

@@ -35,6 +35,8 @@ const std::vector<CodeInfo>& all_codes() {
        "two kernels for one operator where the target registers only one"},
       {"opscan-duplicate-library", "two library IRs give the same library name"},
       {"opscan-duplicate-registration", "two libraries define the same registration function"},
+      {"opscan-executorch-aot-unsupported",
+       "a kernel the executorch-aot target cannot register with PyTorch's dispatcher"},
       {"opscan-executorch-unsupported", "a kernel the ExecuTorch target cannot register"},
       {"opscan-functions-skipped", "an operator gets no typed call in Functions.h"},
       {"opscan-ident-alternative-token",

@@ -299,14 +299,14 @@ LibraryCheck check_libraries(const std::vector<IrFile>& inputs,
   std::vector<const Planned*> planned_input(inputs.size());
   for (const Planned& p : planned)
     planned_input[p.index] = &p;
-  std::set<std::pair<const emit::Target*, std::string>> reported;
+  std::set<std::pair<std::string, std::string>> reported;
   for (size_t j = 0; j < planned.size(); ++j) {
     const emit::Target* target = planned[j].target;
     const std::vector<ir::Kernel>& kernels = planned[j].input->module.kernels;
     for (size_t kernel = 0; kernel < kernels.size(); ++kernel) {
       const ir::Kernel& k = kernels[kernel];
       for (emit::Target::Claim& claim : target->claims(k)) {
-        auto key = std::pair{target, claim.key};
+        auto key = std::pair{std::string(target->runtime()), claim.key};
         std::vector<LibraryCheck::Claim>& claimants = check.claims[key];
         claimants.push_back({planned[j].index, kernel, std::move(claim.description)});
         const LibraryCheck::Claim& first = claimants.front();
@@ -326,7 +326,7 @@ LibraryCheck check_libraries(const std::vector<IrFile>& inputs,
         later.input->module.kernels[o.later.kernel], "", "opscan-library-overlap",
         fmt::format("{} is registered by library '{}' and by library '{}'; the {} runtime "
                     "registers it once",
-                    o.later.description, owner.name, later.name, o.target->name()));
+                    o.later.description, owner.name, later.name, o.target->runtime()));
     d.notes.push_back({fmt::format("library '{}' registers it here, with '{}'", owner.name,
                                    first_kernel.cpp_function),
                        first_kernel.location});

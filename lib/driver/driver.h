@@ -114,8 +114,8 @@ struct LibraryCheck {
     std::string description;
   };
   // Every claim of the libraries whose records are valid, by runtime
-  // (target) and key, in input and kernel order.
-  std::map<std::pair<const emit::Target*, std::string>, std::vector<Claim>> claims;
+  // (emit::Target::runtime) and key, in input and kernel order.
+  std::map<std::pair<std::string, std::string>, std::vector<Claim>> claims;
   // Claims two libraries of one runtime make: for each, the first library
   // to make it and the first other library (once per claim).
   struct Overlap {

@@ -136,6 +136,24 @@ std::string bare_canonical(std::string canonical) {
   return normalized(canonical);
 }
 
+Passing passing_of(std::string_view canonical) {
+  if (!canonical.ends_with('&'))
+    return Passing::value;
+  return canonical.starts_with("const ") ? Passing::const_ref : Passing::ref;
+}
+
+std::string declare(const std::string& type, Passing passing) {
+  switch (passing) {
+  case Passing::value:
+    return type;
+  case Passing::const_ref:
+    return "const " + type + "&";
+  case Passing::ref:
+    return type + "&";
+  }
+  return type;
+}
+
 std::string namespace_of(const std::string& qualified) {
   size_t at = qualified.rfind("::");
   return at == std::string::npos ? std::string() : qualified.substr(0, at);

@@ -56,6 +56,12 @@ std::string function_declaration(const ir::Kernel& kernel, const std::string& re
 std::string normalized(std::string canonical);
 std::string bare_canonical(std::string canonical);
 
+// How a kernel takes a parameter (as its canonical type says: "const T &"
+// is const_ref), and a type declared so.
+enum class Passing { value, const_ref, ref };
+Passing passing_of(std::string_view canonical);
+std::string declare(const std::string& type, Passing passing);
+
 // "a::b::f" -> "a::b" and "f".
 std::string namespace_of(const std::string& qualified);
 std::string unqualified(const std::string& qualified);

@@ -127,6 +127,11 @@ public:
   virtual ~Target() = default;
 
   virtual std::string_view name() const = 0;        // "executorch"
+  // The runtime its libraries register with, by the name of its first
+  // target: libraries of the targets of one runtime claim in one registry
+  // (torch and executorch-aot both register with PyTorch's dispatcher). By
+  // default the target's own name.
+  virtual std::string_view runtime() const { return name(); }
   virtual std::string_view description() const = 0; // one line, for help texts
 
   // The runtime context its kernels take before their schema arguments.

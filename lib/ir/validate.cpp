@@ -82,14 +82,15 @@ bool is_schema_identifier(std::string_view text) {
   });
 }
 
-// A target's name: an identifier whose words may be joined by '-' as well
-// ("torch-stable").
+// A target's name: a schema identifier, or words of one joined by '-'
+// ("executorch-aot"), as the targets are named on the command line.
 bool is_target_name(std::string_view text) {
-  if (text.empty() || text[0] == '-' || text.back() == '-' || text.find("--") != text.npos)
+  if (text.empty() || text.front() == '-' || text.back() == '-' ||
+      text.find("--") != std::string_view::npos)
     return false;
-  std::string word(text);
-  std::replace(word.begin(), word.end(), '-', '_');
-  return is_schema_identifier(word);
+  std::string words(text);
+  std::replace(words.begin(), words.end(), '-', '_');
+  return is_schema_identifier(words);
 }
 
 // The problems of a C++ qualified name ("a::b::f"), one message per bad

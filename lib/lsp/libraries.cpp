@@ -33,7 +33,7 @@ std::map<size_t, std::string> others_claiming(const ir::Kernel& k, size_t index,
   if (!target)
     return others;
   for (const emit::Target::Claim& c : target->claims(k)) {
-    auto found = built.check.claims.find({target, c.key});
+    auto found = built.check.claims.find({std::string(target->runtime()), c.key});
     if (found == built.check.claims.end())
       continue;
     std::vector<const Claim*> claimants;

@@ -450,9 +450,9 @@ TEST(Cli, ListOutputsNamesEveryFileAndSymbol) {
   EXPECT_EQ(keyword.out, "");
   RunResult unknown = opscan("generate --list-outputs --target tflite --registration named");
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_EQ(unknown.err,
-            "opscan: error: unknown target 'tflite' (targets: executorch, torch, torch-stable) "
-            "[opscan-usage]\n");
+  EXPECT_EQ(unknown.err, "opscan: error: unknown target 'tflite' (targets: executorch, "
+                         "executorch-aot, torch, torch-stable) "
+                         "[opscan-usage]\n");
   RunResult dispatch =
       opscan("generate --list-outputs --registration named --lib ops --dispatch-key CUDA");
   EXPECT_EQ(dispatch.exit_code, 1);

@@ -79,10 +79,10 @@ opscan_cmake_test(cmake_config_error_manual_twice_torch configure_error_test.cma
 # --- TARGET, REGISTRATION, SOURCES and the other options ------------------
 opscan_cmake_test(cmake_config_error_target_missing configure_error_test.cmake
   ARGS -DCASE=target_missing
-       "-DEXPECT=opscan_add_kernel_library\\(k\\): TARGET is required: the runtime to generate for \\(executorch, torch or torch-stable\\)")
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): TARGET is required: the runtime to generate for \\(executorch, executorch-aot, torch or torch-stable\\)")
 opscan_cmake_test(cmake_config_error_target_wrong configure_error_test.cmake
   ARGS -DCASE=target_wrong
-       "-DEXPECT=opscan_add_kernel_library\\(k\\): opscan refuses TARGET pytorch, REGISTRATION named and the library name 'k' \\(the target name: give LIB_NAME <name> to choose another\\): unknown target 'pytorch' \\(targets: executorch, torch, torch-stable\\)")
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): opscan refuses TARGET pytorch, REGISTRATION named and the library name 'k' \\(the target name: give LIB_NAME <name> to choose another\\): unknown target 'pytorch' \\(targets: executorch, executorch-aot, torch, torch-stable\\)")
 opscan_cmake_test(cmake_config_error_registration_missing configure_error_test.cmake
   ARGS -DCASE=registration_missing
        "-DEXPECT=opscan_add_kernel_library\\(k\\): REGISTRATION is required: static, manual or named")

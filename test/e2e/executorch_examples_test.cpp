@@ -3,6 +3,7 @@
 // -Wall -Wextra -Werror, registered, and called through the kernel registry
 // the way ExecuTorch's executor calls them: with an EValue stack.
 #include "RegisterKernels.h"
+#include "boxed_call.h"
 #include "files.h"
 
 #include <et_stand_in/tensor_maker.h>
@@ -18,9 +19,7 @@ using et_stand_in::OwnedTensor;
 using executorch::aten::ScalarType;
 using executorch::runtime::Error;
 using executorch::runtime::EValue;
-using executorch::runtime::KernelRuntimeContext;
 using executorch::runtime::OpFunction;
-using executorch::runtime::Span;
 
 OwnedTensor floats(std::vector<float> values) {
   return OwnedTensor::make<float>({int32_t(values.size())}, values);
@@ -35,16 +34,7 @@ const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new Registe
 
 // Calls operator `name` through the registry with `values` as its stack.
 Error call(const char* name, std::vector<EValue>& values) {
-  auto op = executorch::runtime::get_op_function_from_registry(name);
-  EXPECT_TRUE(op.ok()) << name << " is not registered";
-  if (!op.ok())
-    return op.error();
-  std::vector<EValue*> stack;
-  for (EValue& v : values)
-    stack.push_back(&v);
-  KernelRuntimeContext context;
-  (*op.get())(context, Span<EValue*>(stack.data(), stack.size()));
-  return context.failure_state();
+  return opscan::testing::call_registered(name, values);
 }
 
 TEST(ExecuTorchExamples, EveryOperatorIsRegistered) {

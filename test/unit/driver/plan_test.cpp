@@ -153,6 +153,29 @@ TEST(CheckLibraries, OverlapIsByEachTargetsIdentity) {
   }
 }
 
+// torch and executorch-aot libraries register with one runtime, PyTorch's
+// dispatcher: an operator both define is one too many.
+TEST(CheckLibraries, TorchAndExecuTorchAotLibrariesClaimInOneDispatcher) {
+  TempDir dir;
+  auto files = read_ok(
+      {write_ir(dir, "t.json", library({torch_kernel("my", "neg", "neg_cpu")}, "t", "torch")),
+       write_ir(dir, "e.json", library({et_kernel("my", "neg", "neg_et")}, "e", "executorch")),
+       write_ir(dir, "a.json",
+                library({et_kernel("my", "neg", "neg_et")}, "a", "executorch-aot"))});
+  const driver::LibraryCheck check = driver::check_libraries(files, emit::builtin_targets());
+  ASSERT_EQ(check.diagnostics.size(), 2u) << check.diagnostics[0].message;
+  for (const diag::Diagnostic& d : check.diagnostics) {
+    EXPECT_EQ(d.code, "opscan-library-overlap");
+    EXPECT_EQ(d.location.file, dir.file("a.json"));
+    EXPECT_NE(d.message.find("by library 't' and by library 'a'; the torch runtime registers it "
+                             "once"),
+              std::string::npos)
+        << d.message;
+  }
+  // ExecuTorch's registry is another runtime.
+  EXPECT_TRUE(check.claims.contains({"executorch", "my::neg\n"}));
+}
+
 // The result the language server reads too: every claim by runtime and
 // key, with the library and kernel making it, and each overlap found.
 TEST(CheckLibraries, ReturnsEveryClaimAndTheOverlaps) {
@@ -169,7 +192,7 @@ TEST(CheckLibraries, ReturnsEveryClaimAndTheOverlaps) {
   const emit::Target* et = targets.find("executorch");
   size_t claims = 0;
   for (const auto& [key, claimants] : check.claims) {
-    EXPECT_EQ(key.first, et);
+    EXPECT_EQ(key.first, "executorch");
     claims += claimants.size();
   }
   EXPECT_EQ(claims, 4u) << "one claim per kernel";
@@ -181,7 +204,8 @@ TEST(CheckLibraries, ReturnsEveryClaimAndTheOverlaps) {
   EXPECT_EQ(o.later.library, 2u);
   EXPECT_EQ(o.later.kernel, 0u);
   EXPECT_NE(o.later.description.find("ops::neg"), std::string::npos) << o.later.description;
-  const auto& both = check.claims.at({et, et->claims(files[0].module.kernels[0]).at(0).key});
+  const auto& both =
+      check.claims.at({"executorch", et->claims(files[0].module.kernels[0]).at(0).key});
   ASSERT_EQ(both.size(), 2u);
   EXPECT_EQ(both[1].library, 2u);
   ASSERT_EQ(check.diagnostics.size(), 1u);

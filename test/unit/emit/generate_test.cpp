@@ -71,7 +71,7 @@ TEST(GenerateTarget, AnUnknownTargetListsTheRegisteredOnes) {
   ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
   EXPECT_EQ(output.diagnostics[0].code, "opscan-unknown-target");
   EXPECT_EQ(output.diagnostics[0].message,
-            "unknown target 'tflite' (targets: executorch, torch, torch-stable)");
+            "unknown target 'tflite' (targets: executorch, executorch-aot, torch, torch-stable)");
   EXPECT_TRUE(output.files.empty());
   EXPECT_EQ(output.symbols.registration_function, "");
 
@@ -83,8 +83,9 @@ TEST(GenerateTarget, AnUnknownTargetListsTheRegisteredOnes) {
   o.target = "tf\nlite";
   output = generate(valid_for("executorch"), o);
   ASSERT_EQ(output.diagnostics.size(), 1u);
-  EXPECT_EQ(output.diagnostics[0].message,
-            "unknown target 'tf\\nlite' (targets: executorch, torch, torch-stable)");
+  EXPECT_EQ(
+      output.diagnostics[0].message,
+      "unknown target 'tf\\nlite' (targets: executorch, executorch-aot, torch, torch-stable)");
 }
 
 TEST(GenerateTarget, AFieldDefaultTheTargetDoesNotReadIsRefused) {
@@ -135,7 +136,7 @@ TEST(GenerateLibraryName, AnInvalidNameGeneratesNothingAndChecksNothingElse) {
                                          {"", "opscan-libname-empty"},
                                          {"_x", "opscan-libname-symbol"},
                                          {"x_", "opscan-libname-symbol"}}) {
-    for (std::string target : {"executorch", "torch"}) {
+    for (std::string target : {"executorch", "executorch-aot", "torch", "torch-stable"}) {
       SCOPED_TRACE(target + " " + c.library);
       emit::Options o = options(target, c.library);
       emit::Output output = generate(module_of({bad}), o);
@@ -168,7 +169,7 @@ TEST(GenerateLibraryName, WarningsAboutTheNameDoNotStopGeneration) {
 // ===== Kernels ==============================================================
 
 TEST(GenerateKernels, NoKernelsIsAnError) {
-  for (std::string target : {"executorch", "torch"}) {
+  for (std::string target : {"executorch", "executorch-aot", "torch", "torch-stable"}) {
     emit::Output output = generate(module_of({}), options(target));
     ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
     EXPECT_EQ(output.diagnostics[0].code, "opscan-no-kernels");
@@ -231,8 +232,10 @@ TEST(GenerateKernels, ADuplicateInAnIrFileIsLocatedThere) {
 // ===== Results ==============================================================
 
 TEST(GenerateResult, FilesAreTheTargetsOutputsThenTheLibraryIr) {
-  for (std::string target : {"executorch", "torch"}) {
+  for (std::string target : {"executorch", "executorch-aot", "torch", "torch-stable"}) {
     for (Registration mode : kModes) {
+      if (!emit::builtin_targets().find(target)->accepts(mode))
+        continue;
       for (std::optional<std::string> library :
            {std::optional<std::string>("lib"), std::optional<std::string>()}) {
         SCOPED_TRACE(target + " " + std::string(ir::to_string(mode)) + " " +
@@ -287,8 +290,10 @@ TEST(GenerateResult, TheLibraryIrRecordsTheLibraryAndTheResolvedFields) {
 
 // Regenerating from a library's own IR gives the same files.
 TEST(GenerateResult, ALibraryIrRegeneratesItsFiles) {
-  for (std::string target : {"executorch", "torch"}) {
-    emit::Options o = options(target, "lib", Registration::manual);
+  for (std::string target : {"executorch", "executorch-aot", "torch", "torch-stable"}) {
+    // torch-stable has no manual mode.
+    emit::Options o = options(
+        target, "lib", target == "torch-stable" ? Registration::named : Registration::manual);
     emit::Output first = generate(valid_for(target), o);
     ASSERT_TRUE(first.diagnostics.empty()) << dump(first.diagnostics);
     FromIr in = from_ir(first.module);
@@ -335,8 +340,10 @@ TEST(GenerateResult, OutputDoesNotDependOnTheOrderOfTheKernels) {
 // ===== list_outputs ==========================================================
 
 TEST(ListOutputs, WhatGenerateWritesWithoutAnyInput) {
-  for (std::string target : {"executorch", "torch"}) {
+  for (std::string target : {"executorch", "executorch-aot", "torch", "torch-stable"}) {
     for (Registration mode : kModes) {
+      if (!emit::builtin_targets().find(target)->accepts(mode))
+        continue;
       for (std::optional<std::string> library :
            {std::optional<std::string>("lib"), std::optional<std::string>()}) {
         SCOPED_TRACE(target + " " + std::string(ir::to_string(mode)));
@@ -431,7 +438,7 @@ TEST(GenerateSink, ListingReadsNoTemplate) {
 // and kinds a generation renders, in its order.
 TEST(GenerateSink, ATargetListsWhatItGenerates) {
   ASSERT_EQ(emit::builtin_targets().names(),
-            (std::vector<std::string>{"executorch", "torch", "torch-stable"}));
+            (std::vector<std::string>{"executorch", "executorch-aot", "torch", "torch-stable"}));
   for (std::string name : emit::builtin_targets().names()) {
     const emit::Target& target = *emit::builtin_targets().find(name);
     for (Registration mode : kModes) {

@@ -19,10 +19,10 @@ using ir::ContextKind;
 using ir::Registration;
 using Names = std::vector<std::string>;
 
-TEST(BuiltinTargets, ExactlyExecuTorchTorchAndTorchStable) {
+TEST(BuiltinTargets, ExactlyExecuTorchItsAotLibraryTorchAndTorchStable) {
   const emit::TargetRegistry& targets = emit::builtin_targets();
-  EXPECT_EQ(targets.names(), (Names{"executorch", "torch", "torch-stable"}));
-  EXPECT_EQ(targets.listed(), "executorch, torch, torch-stable");
+  EXPECT_EQ(targets.names(), (Names{"executorch", "executorch-aot", "torch", "torch-stable"}));
+  EXPECT_EQ(targets.listed(), "executorch, executorch-aot, torch, torch-stable");
   for (const std::string& name : targets.names()) {
     ASSERT_NE(targets.find(name), nullptr);
     EXPECT_EQ(targets.find(name)->name(), name);
@@ -54,27 +54,30 @@ ir::Module two_kernels() {
 
 TEST(AddedTarget, ItsFieldsJoinTheRegistrysInTheTargetsOrder) {
   const emit::TargetRegistry targets = with_listing();
-  EXPECT_EQ(targets.fields().annotation_names(), "key, note, dispatch");
+  // executorch's key, executorch-aot's dispatch (torch's too), listing's note.
+  EXPECT_EQ(targets.fields().annotation_names(), "key, dispatch, note");
   EXPECT_EQ(emit::builtin_targets().fields().annotation_names(), "key, dispatch");
   // Two targets reading one field (the same definition) share it.
   emit::TargetRegistry two = with_listing();
   EXPECT_TRUE(two.add(emit::make_listing_target("listing2")));
-  EXPECT_EQ(two.fields().annotation_names(), "key, note, dispatch");
+  EXPECT_EQ(two.fields().annotation_names(), "key, dispatch, note");
 }
 
 TEST(AddedTarget, TheRegistryCopyHasItAndTheBuiltInOneDoesNot) {
   const emit::TargetRegistry targets = with_listing();
-  EXPECT_EQ(targets.names(), (Names{"executorch", "listing", "torch", "torch-stable"}));
-  EXPECT_EQ(targets.listed(), "executorch, listing, torch, torch-stable");
+  EXPECT_EQ(targets.names(),
+            (Names{"executorch", "executorch-aot", "listing", "torch", "torch-stable"}));
+  EXPECT_EQ(targets.listed(), "executorch, executorch-aot, listing, torch, torch-stable");
   ASSERT_NE(targets.find("listing"), nullptr);
   EXPECT_EQ(targets.find("listing")->name(), "listing");
-  EXPECT_EQ(emit::builtin_targets().names(), (Names{"executorch", "torch", "torch-stable"}));
+  EXPECT_EQ(emit::builtin_targets().names(),
+            (Names{"executorch", "executorch-aot", "torch", "torch-stable"}));
 
   // Unknown targets are listed from the registry given.
   emit::Output output = generate(two_kernels(), options("tflite"), targets);
   ASSERT_EQ(output.diagnostics.size(), 1u);
-  EXPECT_EQ(output.diagnostics[0].message,
-            "unknown target 'tflite' (targets: executorch, listing, torch, torch-stable)");
+  EXPECT_EQ(output.diagnostics[0].message, "unknown target 'tflite' (targets: executorch, "
+                                           "executorch-aot, listing, torch, torch-stable)");
   // The built-in registry does not know it.
   output = generate(two_kernels(), listing());
   EXPECT_EQ(codes(output.diagnostics), (Names{"opscan-unknown-target"}));
@@ -199,7 +202,8 @@ TEST(AddedTarget, ASecondTargetOfAnExistingNameIsRefused) {
   EXPECT_EQ(targets.find("torch"), torch);
   EXPECT_EQ(targets.find("torch")->description(),
             emit::builtin_targets().find("torch")->description());
-  EXPECT_EQ(targets.names(), (Names{"executorch", "listing", "torch", "torch-stable"}));
+  EXPECT_EQ(targets.names(),
+            (Names{"executorch", "executorch-aot", "listing", "torch", "torch-stable"}));
 
   // A fresh registry takes any name once.
   emit::TargetRegistry own;

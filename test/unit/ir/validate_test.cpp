@@ -308,8 +308,9 @@ TEST(IrValidate, LibraryNameMakesARegistrationSymbol) {
 }
 
 TEST(IrValidate, LibraryTargetIsAName) {
-  for (const std::string target : {"", "execu torch", "../torch", "torch\n", "t\xc3\xb8rch",
-                                   "torch;", "1torch", "-torch", "torch-", "torch--stable"}) {
+  for (const std::string target :
+       {"", "execu torch", "../torch", "torch\n", "t\xc3\xb8rch", "torch;", "1torch", "-torch",
+        "torch-", "executorch--aot", "executorch-"}) {
     SCOPED_TRACE(::testing::PrintToString(target));
     Module m = full_module();
     m.library->target = target;
@@ -317,7 +318,7 @@ TEST(IrValidate, LibraryTargetIsAName) {
     EXPECT_EQ(d.message, "library.target: " + support::quoted(target) + " is not a target name");
   }
   // Which names are targets is the registry's business, not validate's.
-  for (const std::string target : {"torch", "executorch", "my_target2", "torch-stable"}) {
+  for (const std::string target : {"torch", "executorch", "my_target2", "executorch-aot"}) {
     Module m = full_module();
     m.library->target = target;
     expect_valid(validated(m));

@@ -111,22 +111,4 @@ std::variant<ReturnConversion, std::string> return_conversion_of(const schema::T
   return std::string("the return slot (an EValue) holds only a Tensor, int, float, bool or Scalar");
 }
 
-Passing passing_of(std::string_view canonical) {
-  if (!canonical.ends_with('&'))
-    return Passing::value;
-  return canonical.starts_with("const ") ? Passing::const_ref : Passing::ref;
-}
-
-std::string declare(const std::string& cpp_type, Passing passing) {
-  switch (passing) {
-  case Passing::value:
-    return cpp_type;
-  case Passing::const_ref:
-    return "const " + cpp_type + "&";
-  case Passing::ref:
-    return cpp_type + "&";
-  }
-  return cpp_type;
-}
-
 } // namespace opscan::emit::executorch

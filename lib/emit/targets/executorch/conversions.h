@@ -25,9 +25,6 @@ struct ReturnConversion {
   std::string canonical;
 };
 
-// How a kernel takes a parameter: by value, const reference or reference.
-enum class Passing { value, const_ref, ref };
-
 // Every type generated code names is spelled from the global namespace, so
 // no namespace of the user's (an operator namespace "std", say) can capture
 // it.
@@ -40,9 +37,5 @@ std::string aten(std::string_view name);
 std::variant<Conversion, std::string> conversion_of(const schema::Type& type);
 
 std::variant<ReturnConversion, std::string> return_conversion_of(const schema::Type& type);
-
-Passing passing_of(std::string_view canonical);
-
-std::string declare(const std::string& cpp_type, Passing passing);
 
 } // namespace opscan::emit::executorch

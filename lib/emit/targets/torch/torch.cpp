@@ -1,19 +1,15 @@
 // The torch target: wrappers with the dispatcher's C++ signatures, schema
 // definitions for custom namespaces, and registration with PyTorch's
 // dispatcher, eager (static blocks) or deferred (a named function). A
-// kernel is registered under its operator and dispatch key.
+// kernel is registered under its operator and dispatch key. What it shares
+// with the other dispatcher targets is in dispatcher.h.
 #include "emit/cpp.h"
-#include "emit/generate.h"
 #include "emit/target.h"
 #include "emit/targets/torch/dispatcher.h"
 #include "support/cpp_literal.h"
-#include "support/text.h"
 
-#include <algorithm>
-#include <array>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <map>
 #include <memory>
 #include <set>
 
@@ -21,208 +17,7 @@ namespace opscan::emit {
 namespace torch {
 namespace {
 
-enum class Passing { value, const_ref, ref };
-
-std::string declare(const std::string& type, Passing passing) {
-  switch (passing) {
-  case Passing::value:
-    return type;
-  case Passing::const_ref:
-    return "const " + type + "&";
-  case Passing::ref:
-    return type + "&";
-  }
-  return type;
-}
-
-Passing passing_of(std::string_view canonical) {
-  if (!canonical.ends_with('&'))
-    return Passing::value;
-  return canonical.starts_with("const ") ? Passing::const_ref : Passing::ref;
-}
-
-// How the dispatcher passes a schema type (argument or return): the C++
-// value type (spelled from the global namespace), how it is passed, and the
-// canonical type libclang reports for it (without reference and const).
-struct TorchType {
-  std::string value;
-  Passing passing = Passing::value;
-  std::string canonical;
-  std::string spelled() const { return declare(value, passing); }
-};
-
-// What the libtorch headers the kernels were scanned against make of the
-// names the dispatcher's types are spelled with (ir::Module::aliases):
-// libtorch 1.13 defines c10::optional and c10::basic_string_view itself;
-// libtorch 2 makes them std::optional and std::string_view.
-struct HeaderTypes {
-  std::string optional = "c10::optional";
-  std::string string_view = "c10::basic_string_view<char>";
-
-  explicit HeaderTypes(const std::map<std::string, std::string>& aliases) {
-    if (auto it = aliases.find("c10::optional"); it != aliases.end())
-      optional = it->second;
-    if (auto it = aliases.find("c10::string_view"); it != aliases.end())
-      string_view = it->second;
-  }
-};
-
-std::optional<TorchType> torch_type(const schema::Type& type, bool is_return,
-                                    const HeaderTypes& headers) {
-  using Kind = schema::TypeSuffix::Kind;
-  std::vector<Kind> suffixes;
-  for (const auto& s : type.suffixes)
-    suffixes.push_back(s.kind);
-  const bool mutable_ = type.is_mutable();
-  const std::string& optional = headers.optional;
-  // The canonical type of str is the headers' (empty here).
-  static const std::map<std::string_view, std::pair<std::string_view, std::string_view>> kValues = {
-      {"int", {"::std::int64_t", "long"}},
-      {"SymInt", {"::std::int64_t", "long"}},
-      {"float", {"double", "double"}},
-      {"bool", {"bool", "bool"}},
-      {"str", {"::c10::string_view", ""}},
-      {"ScalarType", {"::at::ScalarType", "c10::ScalarType"}},
-      {"Layout", {"::at::Layout", "c10::Layout"}},
-      {"MemoryFormat", {"::at::MemoryFormat", "c10::MemoryFormat"}},
-      {"Device", {"::at::Device", "c10::Device"}},
-  };
-  if (type.base == "Tensor") {
-    if (suffixes.empty()) {
-      if (mutable_)
-        return TorchType{"::at::Tensor", Passing::ref, "at::Tensor"};
-      return TorchType{"::at::Tensor", is_return ? Passing::value : Passing::const_ref,
-                       "at::Tensor"};
-    }
-    if (suffixes == std::vector{Kind::optional} && !is_return) {
-      return TorchType{"::c10::optional<::at::Tensor>", Passing::const_ref,
-                       optional + "<at::Tensor>"};
-    }
-    if (suffixes == std::vector{Kind::list} && !is_return)
-      return TorchType{"::at::TensorList", Passing::value, "c10::ArrayRef<at::Tensor>"};
-    if (suffixes == std::vector{Kind::optional, Kind::list} && !is_return) {
-      return TorchType{"::c10::List<::c10::optional<::at::Tensor>>", Passing::const_ref,
-                       "c10::List<" + optional + "<at::Tensor>>"};
-    }
-    return std::nullopt;
-  }
-  if (type.base == "Scalar") {
-    if (suffixes.empty()) {
-      return TorchType{"::at::Scalar", is_return ? Passing::value : Passing::const_ref,
-                       "c10::Scalar"};
-    }
-    if (suffixes == std::vector{Kind::optional} && !is_return) {
-      return TorchType{"::c10::optional<::at::Scalar>", Passing::const_ref,
-                       optional + "<c10::Scalar>"};
-    }
-    return std::nullopt;
-  }
-  auto value = kValues.find(type.base);
-  if (value == kValues.end())
-    return std::nullopt;
-  const std::string cpp(value->second.first);
-  const std::string canonical(type.base == "str" ? headers.string_view : value->second.second);
-  if (suffixes.empty())
-    return TorchType{cpp, Passing::value, canonical};
-  if (is_return)
-    return std::nullopt;
-  if (suffixes == std::vector{Kind::optional}) {
-    return TorchType{"::c10::optional<" + cpp + ">", Passing::value,
-                     optional + "<" + canonical + ">"};
-  }
-  if (suffixes == std::vector{Kind::list} && (type.base == "int" || type.base == "SymInt"))
-    return TorchType{"::at::IntArrayRef", Passing::value, "c10::ArrayRef<long>"};
-  if (suffixes == std::vector{Kind::list} && type.base == "float")
-    return TorchType{"::at::ArrayRef<double>", Passing::value, "c10::ArrayRef<double>"};
-  if (suffixes == std::vector{Kind::list, Kind::optional} &&
-      (type.base == "int" || type.base == "SymInt")) {
-    return TorchType{"::at::OptionalIntArrayRef", Passing::value, "c10::OptionalArrayRef<long>"};
-  }
-  return std::nullopt;
-}
-
-struct KernelCode {
-  std::string wrapper;
-  std::string declaration;
-  std::string wrapper_name;
-};
-
-std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const HeaderTypes& headers,
-                                              std::set<std::string>& taken) {
-  if (kernel.context == ir::ContextKind::runtime_context) {
-    return Refusal{"context", "takes ExecuTorch's KernelRuntimeContext first; kernels for "
-                              "PyTorch's dispatcher take c10::DispatchKeySet first, or nothing"};
-  }
-  std::vector<std::string> ret_types, ret_canonicals;
-  for (size_t i = 0; i < kernel.returns.size(); ++i) {
-    const schema::Type& type = kernel.returns[i].type;
-    auto t = torch_type(type, true, headers);
-    if (!t) {
-      return Refusal{fmt::format("returns[{}].schema_type", i),
-                     "return type " + type.str() + " is not supported by the torch target"};
-    }
-    ret_types.push_back(t->spelled());
-    ret_canonicals.push_back(t->passing == Passing::ref ? t->canonical + " &" : t->canonical);
-  }
-  std::string ret = "void", ret_canonical = "void";
-  if (ret_types.size() == 1) {
-    ret = ret_types[0];
-    ret_canonical = ret_canonicals[0];
-  } else if (ret_types.size() > 1) {
-    ret = fmt::format("::std::tuple<{}>", fmt::join(ret_types, ", "));
-    ret_canonical = fmt::format("std::tuple<{}>", fmt::join(ret_canonicals, ", "));
-  }
-  // NativeFunctions.h declares the kernel as it is.
-  if (normalized(kernel.cpp_canonical_return_type) != normalized(ret_canonical)) {
-    return Refusal{"cpp_canonical_return_type",
-                   fmt::format("returns '{}', but the dispatcher expects {} for its schema",
-                               kernel.cpp_return_type, ret)};
-  }
-  // The wrapper's own parameter: no local may hide it.
-  const std::vector<std::string> locals = local_names(kernel, {"keys"});
-  std::vector<std::string> params, args, declared;
-  if (kernel.context == ir::ContextKind::dispatch_key_set) {
-    // A kernel taking a DispatchKeySet first gets it from the dispatcher.
-    params.push_back("::c10::DispatchKeySet keys");
-    args.push_back("keys");
-    declared.push_back("::c10::DispatchKeySet keys");
-  }
-  for (size_t i = 0; i < kernel.arguments.size(); ++i) {
-    const ir::Argument& a = kernel.arguments[i];
-    auto t = torch_type(a.schema.type, false, headers);
-    if (!t) {
-      return Refusal{fmt::format("arguments[{}].schema_type", i),
-                     "argument '" + a.schema.name + "' of type " + a.schema.type.str() +
-                         " is not supported by the torch target"};
-    }
-    // The kernel may copy what the dispatcher passes, but not take by
-    // non-const reference what it passes as const.
-    const bool writable =
-        passing_of(a.cpp_canonical_type) != Passing::ref || t->passing == Passing::ref;
-    if (bare_canonical(a.cpp_canonical_type) != normalized(t->canonical) || !writable) {
-      return Refusal{fmt::format("arguments[{}].cpp_canonical_type", i),
-                     fmt::format("parameter '{}' is '{}', but the dispatcher passes {} as {}",
-                                 a.schema.name, a.cpp_type, a.schema.type.str(), t->spelled())};
-    }
-    params.push_back(t->spelled() + " " + locals[i]);
-    args.push_back(locals[i]);
-    declared.push_back(declare(t->value, passing_of(a.cpp_canonical_type)) + " " + locals[i]);
-  }
-  KernelCode code;
-  code.wrapper_name = helper_name(kernel, taken, "wrap_");
-  const std::string comment = support::cpp_comment(kernel.schema().str());
-  code.wrapper =
-      fmt::format("{}\n{} {}({}) {{\n  return ::{}({});\n}}\n", comment, ret, code.wrapper_name,
-                  fmt::join(params, ", "), kernel.cpp_function, fmt::join(args, ", "));
-  code.declaration =
-      fmt::format("{}\n{}\n", comment,
-                  function_declaration(kernel, ret,
-                                       fmt::format("{}({})", unqualified(kernel.cpp_function),
-                                                   fmt::join(declared, ", "))));
-  return code;
-}
-
-class TorchTarget final : public Target {
+class TorchTarget final : public DispatcherTarget {
 public:
   std::string_view name() const override { return "torch"; }
   std::string_view description() const override {
@@ -231,154 +26,43 @@ public:
   bool accepts(ir::ContextKind context) const override {
     return context != ir::ContextKind::runtime_context;
   }
-  bool accepts(ir::Registration) const override { return true; }
-  const ir::Fields& fields() const override { return fields_; }
 
-  std::string identity(const ir::Kernel& kernel) const override { return torch::identity(kernel); }
-
-  // The dispatcher's boxed calling convention: the arguments are the last
-  // values on the stack, in schema order; the wrapper pops them and pushes
-  // the returns.
-  std::vector<std::string> stack_layout(const ir::Kernel& kernel) const override {
-    std::vector<std::string> slots;
-    const size_t n = kernel.arguments.size();
-    for (size_t i = 0; i < n; ++i) {
-      const schema::Argument& arg = kernel.arguments[i].schema;
-      slots.push_back(fmt::format("stack[end-{}]: {} {}", n - i, arg.type.str(), arg.name));
-    }
-    for (size_t i = 0; i < kernel.returns.size(); ++i)
-      slots.push_back(
-          fmt::format("pushed after the call: return {} ({})", i, kernel.returns[i].type.str()));
-    return slots;
+protected:
+  std::string unsupported_code() const override { return "opscan-torch-unsupported"; }
+  HeaderTypes header_types(const ir::Module& module) const override {
+    return HeaderTypes(module.aliases);
   }
-
-  // Besides its kernel under its key, a library defines the schema of each
-  // operator outside aten: the dispatcher takes one definition of each.
-  std::vector<Claim> claims(const ir::Kernel& kernel) const override {
-    return with_schema_claim(kernel, Target::claims(kernel));
-  }
-
-  Symbols symbols(const LibrarySpec& library) const override {
-    // In the global namespace: the torch target's libraries are C++ code
-    // of the program, not of a runtime's namespace.
-    return registration_symbols(library, "");
-  }
-
-  void generate(const ir::Module& module, const LibrarySpec& library, const Options& options,
-                Problems& problems, OutputSink& sink) const override;
-
-private:
-  const ir::Fields fields_{{dispatch_key_field()}};
+  std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel,
+                                                const HeaderTypes& headers,
+                                                std::set<std::string>& taken,
+                                                size_t index) const override;
 };
 
-void TorchTarget::generate(const ir::Module& module, const LibrarySpec& library,
-                           const Options& options, Problems& problems, OutputSink& sink) const {
-  diag::Diagnostics& diags = problems.diagnostics();
-  const Symbols symbols = this->symbols(library);
-  std::vector<std::string> wrappers;
-  std::vector<std::string> sources; // the entries of KernelSources.cpp
-  const std::string sources_table = "opscan_kernel_sources_" + library.name;
-  Declarations declarations;
-  // Schemas to define per operator namespace; impl lines per (namespace, key).
-  std::map<std::string, std::vector<std::string>> defs;
-  std::map<std::pair<std::string, std::string>, std::vector<std::string>> impls;
-  std::set<std::string> taken = global_kernel_names(module);
-  taken.insert(unqualified(symbols.registration_function));
-  taken.insert(sources_table);
-  std::set<schema::OperatorName> defined;
-  const HeaderTypes headers(module.aliases);
-  for (const ir::Kernel& kernel : module.kernels) {
-    auto generated = kernel_code(kernel, headers, taken);
-    if (const auto* refusal = std::get_if<Refusal>(&generated)) {
-      report(*refusal, kernel, "opscan-torch-unsupported", problems);
-      continue;
-    }
-    const KernelCode& code = std::get<KernelCode>(generated);
-    wrappers.push_back(code.wrapper);
-    declarations.add(kernel, code.declaration);
-    if (defines_schema(kernel) && defined.insert(kernel.op).second) {
-      defs[kernel.op.ns].push_back(
-          fmt::format("m.def({});", support::cpp_string_literal(kernel.schema().str())));
-    }
-    // The dispatcher shows a kernel's debug text where it names the kernel
-    // (overriding a registered kernel, "registered at ..."): the kernel's
-    // own source and library, rather than this generated file. The text is
-    // in KernelSources.cpp, so an edit that moves lines changes that file only.
-    const size_t index = sources.size();
-    sources.push_back(
-        support::cpp_string_literal(fmt::format("{}:{} (kernel library '{}')", kernel.location.file,
-                                                kernel.location.line, library.name)) +
-        ",");
-    impls[{kernel.op.ns, std::string(kernel.field(kDispatchKeyField))}].push_back(fmt::format(
-        "m.impl({},\n       ::torch::CppFunction::makeFromUnboxedFunction(TORCH_FN({}))\n"
-        "           .debug(::{}[{}]));",
-        support::cpp_string_literal(kernel.op.unqualified()), code.wrapper_name, sources_table,
-        index));
+std::variant<KernelCode, Refusal> TorchTarget::kernel_code(const ir::Kernel& kernel,
+                                                           const HeaderTypes& headers,
+                                                           std::set<std::string>& taken,
+                                                           size_t) const {
+  if (kernel.context == ir::ContextKind::runtime_context) {
+    return Refusal{"context", "takes ExecuTorch's KernelRuntimeContext first; kernels for "
+                              "PyTorch's dispatcher take c10::DispatchKeySet first, or nothing"};
   }
-  for (size_t i = 0; i + 1 < wrappers.size(); ++i)
-    wrappers[i] += "\n";
-
-  std::vector<std::string> blocks;
-  if (library.registration == ir::Registration::static_init) {
-    for (const auto& [ns, lines] : defs) {
-      blocks.push_back(
-          fmt::format("TORCH_LIBRARY_FRAGMENT({}, m) {{\n{}}}", ns, indented(lines, "  ")));
-    }
-    for (const auto& [where, lines] : impls) {
-      blocks.push_back(fmt::format("TORCH_LIBRARY_IMPL({}, {}, m) {{\n{}}}", where.first,
-                                   where.second, indented(lines, "  ")));
-    }
-    // After a blank line (fmt, not operator+: GCC 12 -O3 warns falsely on it).
-    blocks.push_back(fmt::format("\n{}", link_anchor_definition(symbols)));
-  } else {
-    std::string body;
-    for (const auto& [ns, lines] : defs) {
-      body += fmt::format("    {{\n      ::torch::Library& m = "
-                          "*libraries.emplace_back(::std::make_unique<::torch::Library>(\n"
-                          "          ::torch::Library::FRAGMENT, {}, ::c10::nullopt, __FILE__, "
-                          "__LINE__));\n{}    }}\n",
-                          support::cpp_string_literal(ns), indented(lines, "      "));
-    }
-    for (const auto& [where, lines] : impls) {
-      body += fmt::format("    {{\n      ::torch::Library& m = "
-                          "*libraries.emplace_back(::std::make_unique<::torch::Library>(\n"
-                          "          ::torch::Library::IMPL, {}, ::c10::DispatchKey::{}, __FILE__, "
-                          "__LINE__));\n{}    }}\n",
-                          support::cpp_string_literal(where.first), where.second,
-                          indented(lines, "      "));
-    }
-    blocks.push_back(fmt::format(
-        "void {}() {{\n"
-        "  // Built on the first call and kept for the life of the program: a second\n"
-        "  // call registers nothing again.\n"
-        "  static const ::std::vector<::std::unique_ptr<::torch::Library>> registered = [] {{\n"
-        "    ::std::vector<::std::unique_ptr<::torch::Library>> libraries;\n"
-        "{}"
-        "    return libraries;\n"
-        "  }}();\n"
-        "  (void)registered;\n"
-        "}}",
-        symbols.registration_function, body));
-  }
-
-  std::string register_declaration =
-      library.registration == ir::Registration::static_init
-          ? static_registration_note(library, symbols)
-          : fmt::format(
-                "// Registers the {} kernels of library '{}' with PyTorch's dispatcher (and\n"
-                "// defines the schemas of its own operator namespaces). Registers once,\n"
-                "// however often it is called.\n"
-                "void {}();",
-                wrappers.size(), library.name, symbols.registration_function);
-
-  const TemplateEnv common = {{"generator", options.generator},
-                              {"library", library.name},
-                              {"sources_table", sources_table}};
-  render_files(name(), library,
-               registration_files(register_declaration,
-                                  {{"wrappers", wrappers}, {"registration", blocks}}, sources,
-                                  declarations),
-               common, options, diags, sink);
+  // The wrapper's own parameter: no local may hide it.
+  auto signed_ = signature(kernel, headers, local_names(kernel, {"keys"}), name());
+  if (auto* refusal = std::get_if<Refusal>(&signed_))
+    return std::move(*refusal);
+  const Signature& sig = std::get<Signature>(signed_);
+  KernelCode code;
+  code.wrapper_name = helper_name(kernel, taken, "wrap_");
+  const std::string comment = support::cpp_comment(kernel.schema().str());
+  code.wrapper =
+      fmt::format("{}\n{} {}({}) {{\n  return ::{}({});\n}}\n", comment, sig.ret, code.wrapper_name,
+                  fmt::join(sig.params, ", "), kernel.cpp_function, fmt::join(sig.args, ", "));
+  code.declaration =
+      fmt::format("{}\n{}\n", comment,
+                  function_declaration(kernel, sig.ret,
+                                       fmt::format("{}({})", unqualified(kernel.cpp_function),
+                                                   fmt::join(sig.declared, ", "))));
+  return code;
 }
 
 } // namespace

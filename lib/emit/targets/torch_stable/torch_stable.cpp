@@ -421,7 +421,12 @@ public:
   }
   const ir::Fields& fields() const override { return fields_; }
 
-  std::string identity(const ir::Kernel& kernel) const override { return torch::identity(kernel); }
+  // PyTorch's dispatcher, as the torch target's: their libraries' claims meet.
+  std::string_view runtime() const override { return "torch"; }
+
+  std::string identity(const ir::Kernel& kernel) const override {
+    return torch::dispatcher_identity(kernel);
+  }
 
   // The stable ABI's boxed calling convention: the arguments fill the first
   // slots of the stack; the wrapper takes them and puts the returns there.
