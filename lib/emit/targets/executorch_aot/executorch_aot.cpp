@@ -31,11 +31,12 @@
 #include "emit/targets/torch/dispatcher.h"
 #include "support/cpp_literal.h"
 
+#include <cctype>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <memory>
-#include <regex>
 #include <set>
+#include <string_view>
 
 namespace opscan::emit {
 namespace executorch_aot {
@@ -55,19 +56,38 @@ constexpr const char* kCheckContext = "check_kernel_context";
 // executorch::runtime::ArrayRef c10::ArrayRef. Other names are ATen mode's
 // already, or no ExecuTorch type.
 std::string in_aten_mode(const std::string& canonical) {
-  static const std::regex kEtensor(R"(\bexecutorch::runtime::etensor::(\w+))");
-  static const std::regex kArrayRef(R"(\bexecutorch::runtime::ArrayRef\b)");
+  // Plain string work rather than <regex>: GCC 12 warns falsely inside
+  // std::regex at -O1 with the sanitizers, which the project's CI builds.
+  constexpr std::string_view kEtensor = "executorch::runtime::etensor::";
+  constexpr std::string_view kArrayRef = "executorch::runtime::ArrayRef";
+  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  const std::string_view text = canonical;
   std::string out;
-  auto begin = std::sregex_iterator(canonical.begin(), canonical.end(), kEtensor);
-  size_t at = 0;
-  for (auto it = begin; it != std::sregex_iterator(); ++it) {
-    const std::smatch& m = *it;
-    out += canonical.substr(at, static_cast<size_t>(m.position(0)) - at);
-    out += m[1] == "Tensor" ? std::string("at::Tensor") : "c10::" + m[1].str();
-    at = static_cast<size_t>(m.position(0) + m.length(0));
+  size_t i = 0;
+  while (i < text.size()) {
+    const bool starts_word = i == 0 || !is_word(text[i - 1]);
+    const std::string_view rest = text.substr(i);
+    if (starts_word && rest.starts_with(kEtensor)) {
+      size_t end = i + kEtensor.size();
+      while (end < text.size() && is_word(text[end]))
+        ++end;
+      const std::string_view name = text.substr(i + kEtensor.size(), end - i - kEtensor.size());
+      if (!name.empty()) {
+        out += name == "Tensor" ? std::string("at::Tensor") : "c10::" + std::string(name);
+        i = end;
+        continue;
+      }
+    }
+    const size_t after = i + kArrayRef.size();
+    if (starts_word && rest.starts_with(kArrayRef) &&
+        (after == text.size() || !is_word(text[after]))) {
+      out += "c10::ArrayRef";
+      i = after;
+      continue;
+    }
+    out += text[i++];
   }
-  out += canonical.substr(at);
-  return std::regex_replace(out, kArrayRef, "c10::ArrayRef");
+  return out;
 }
 
 // `kernel` with its canonical types as ATen mode makes them.
