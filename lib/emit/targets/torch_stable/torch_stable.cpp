@@ -21,7 +21,6 @@
 #include <charconv>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -229,12 +228,9 @@ struct Need {
   int minor = kOldestMinor;
   std::string why;
   std::string field;
-  void add(int needed, const std::function<std::string()>& what, std::string_view at) {
-    if (needed > minor) {
-      minor = needed;
-      why = what();
-      field = at;
-    }
+  void add(const Need& other) {
+    if (other.minor > minor)
+      *this = other;
   }
 };
 
@@ -314,8 +310,7 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const He
                      fmt::format("returns '{}', but the stable ABI returns {} as {}",
                                  kernel.cpp_return_type, type.str(), spelled_forms(t))};
     }
-    need.add(
-        t.minor, [&] { return fmt::format("{} returns {}", kernel.op.str(), type.str()); }, field);
+    need.add({t.minor, fmt::format("{} returns {}", kernel.op.str(), type.str()), field});
     code.aten |= form->convert != Convert::none;
     returned.push_back(form->spelled + (return_canonicals[i].ends_with('&') ? "&" : ""));
     const std::string value =
@@ -343,13 +338,10 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const He
                      fmt::format("parameter '{}' is '{}', but the stable ABI passes {} as {}",
                                  a.schema.name, a.cpp_type, a.schema.type.str(), spelled_forms(t))};
     }
-    need.add(
-        t.minor,
-        [&] {
-          return fmt::format("argument '{}' of {} is {}", a.schema.name, kernel.op.str(),
-                             a.schema.type.str());
-        },
-        fmt::format("arguments[{}].schema_type", i));
+    need.add({t.minor,
+              fmt::format("argument '{}' of {} is {}", a.schema.name, kernel.op.str(),
+                          a.schema.type.str()),
+              fmt::format("arguments[{}].schema_type", i)});
     code.aten |= form->convert != Convert::none;
     // Unboxing takes the argument's reference off the stack; the local owns it.
     body.push_back(
@@ -502,8 +494,7 @@ void TorchStableTarget::generate(const ir::Module& module, const LibrarySpec& li
              kernel, "opscan-torch-target-version", problems);
       continue;
     }
-    need.add(
-        kernel_need.minor, [&] { return kernel_need.why; }, kernel_need.field);
+    need.add(kernel_need);
     const KernelCode& code = std::get<KernelCode>(generated);
     aten |= code.aten;
     wrappers.push_back(code.wrapper);
