@@ -95,6 +95,9 @@ void add_generate_options(CLI::App& cmd, driver::GenerateArgs& args, bool regist
                  "The stable ABI version (2.<minor>) the library is built for (torch-stable: "
                  "its TORCH_TARGET_VERSION; by default the oldest that converts what its "
                  "kernels pass)");
+  cmd.add_flag("--use-aten-lib", args.use_aten_lib,
+               "ExecuTorch's ATen mode (executorch: kernels compiled with USE_ATEN_LIB=1, whose "
+               "tensors are at::Tensor, as ExecuTorch's own --use-aten-lib)");
 }
 
 // A build step's --depfile and --stamp.

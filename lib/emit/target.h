@@ -55,6 +55,10 @@ struct Options {
   // built for (torch-stable's TORCH_TARGET_VERSION); unset: the oldest that
   // has every conversion its kernels need.
   std::optional<std::string> torch_target_version;
+  // ExecuTorch's ATen mode (its generator's --use-aten-lib): the kernels are
+  // compiled with USE_ATEN_LIB, where ExecuTorch's tensor is at::Tensor and
+  // its registry lives in executorch::runtime::aten (the executorch target).
+  bool aten_mode = false;
 
   friend bool operator==(const Options&, const Options&) = default;
 };

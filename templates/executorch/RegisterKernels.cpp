@@ -15,6 +15,7 @@
 #include <executorch/runtime/platform/log.h>
 ${profiling_includes}
 ${exception_boundary_includes}
+${aten_mode_check}
 
 // The registry's capacity, found as ExecuTorch's registry finds it:
 // MAX_KERNEL_NUM (a runtime built with it needs it here too), else the
@@ -42,8 +43,8 @@ namespace {
 
 using ::executorch::runtime::Error;
 using ::executorch::runtime::EValue;
-using ::executorch::runtime::Kernel;
-using ::executorch::runtime::KernelRuntimeContext;
+using ${runtime_namespace}::Kernel;
+using ${runtime_namespace}::KernelRuntimeContext;
 using ::executorch::runtime::Span;
 
 constexpr const char* kLibrary = ${library_literal};
@@ -73,7 +74,7 @@ constexpr std::size_t kRegistryCapacity = 250 * 8;
 // kernel that does not fit or is registered twice, so check them all first.
 Error register_library() {
   constexpr std::size_t count = sizeof(kKernels) / sizeof(kKernels[0]);
-  const std::size_t in_registry = ::executorch::runtime::get_registered_kernels().size();
+  const std::size_t in_registry = ${runtime_namespace}::get_registered_kernels().size();
   if (in_registry > kRegistryCapacity || count > kRegistryCapacity - in_registry) {
     ET_LOG(Error,
            "Kernel library '%s' has %zu kernels, but the registry holds %zu and %zu are "
@@ -82,7 +83,7 @@ Error register_library() {
     return Error::RegistrationExceedingMaxKernels;
   }
   for (std::size_t i = 0; i < count; ++i) {
-    for (const Kernel& registered : ::executorch::runtime::get_registered_kernels()) {
+    for (const Kernel& registered : ${runtime_namespace}::get_registered_kernels()) {
       // Fallback-ness first: GCC, inlining KernelKey::equals for a library
       // of one fallback kernel, warns of a strcmp on its null key
       // (-Wnonnull) on a path is_fallback() rules out.
@@ -99,7 +100,7 @@ Error register_library() {
       }
     }
   }
-  const Error error = ::executorch::runtime::register_kernels({kKernels});
+  const Error error = ${runtime_namespace}::register_kernels({kKernels});
   if (error != Error::Ok) {
     ET_LOG(Error, "Kernel library '%s': the registry refused its %zu kernels (error %u)",
            kLibrary, count, static_cast<unsigned>(error));

@@ -98,6 +98,7 @@ Request request_of(const GenerateArgs& args) {
     options.prim_ops.emplace();
   options.exception_boundary = args.exception_boundary;
   options.torch_target_version = args.torch_target_version;
+  options.aten_mode = args.use_aten_lib;
   request.operators = args.operators;
   return request;
 }

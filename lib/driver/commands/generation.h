@@ -25,6 +25,7 @@ struct GenerateArgs {
   bool no_profiling = false;
   bool exception_boundary = false; // --exception-boundary
   std::optional<std::string> torch_target_version; // --torch-target-version
+  bool use_aten_lib = false;                       // --use-aten-lib
 };
 
 // What generate and check do first: their inputs (the IR files, those of

@@ -1598,4 +1598,118 @@ TEST(ExecuTorchHygiene, AnOperatorNamespaceStdLeavesTypesSpelledFromTheGlobalNam
   }
 }
 
+// ===== ATen mode (--use-aten-lib) ============================================
+
+emit::Options aten_mode(Registration registration = Registration::named) {
+  emit::Options o = et("mine", registration);
+  o.aten_mode = true;
+  return o;
+}
+
+// A kernel compiled with USE_ATEN_LIB, as libclang reports it: ATen's types.
+ir::Kernel aten_pick() {
+  return kernel("demo::pick.out(Tensor self, int[] idx, Tensor? bias, Scalar alpha, *, "
+                "Tensor(a!) out) -> Tensor(a!)",
+                "k::pick_out", ContextKind::runtime_context,
+                {"const at::Tensor &", "c10::ArrayRef<long>", "const std::optional<at::Tensor> &",
+                 "const c10::Scalar &", "at::Tensor &"},
+                "at::Tensor &");
+}
+
+TEST(ExecuTorchAtenMode, KernelsTakeAtenTypesAndRegisterWithTheAtenRuntime) {
+  emit::Output output = generate(module_of({aten_pick()}), aten_mode());
+  ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+  const std::string& cpp = file(output, "mine/RegisterKernels.cpp");
+  EXPECT_TRUE(contains(cpp, "\n// Generated for ExecuTorch's ATen mode (--use-aten-lib): the "
+                            "kernels take\n"
+                            "// ATen's types and register with the ATen mode runtime's registry.\n"
+                            "#ifndef USE_ATEN_LIB\n"
+                            "#error \"generated for ExecuTorch's ATen mode: compile with "
+                            "-DUSE_ATEN_LIB=1\"\n"
+                            "#endif\n"))
+      << cpp;
+  EXPECT_TRUE(contains(cpp, "using ::executorch::ET_RUNTIME_NAMESPACE::Kernel;\n"
+                            "using ::executorch::ET_RUNTIME_NAMESPACE::KernelRuntimeContext;\n"));
+  EXPECT_TRUE(contains(cpp, "::executorch::ET_RUNTIME_NAMESPACE::register_kernels({kKernels})"));
+  EXPECT_TRUE(contains(cpp, "::executorch::ET_RUNTIME_NAMESPACE::get_registered_kernels()"));
+  EXPECT_FALSE(contains(cpp, "executorch::runtime::Kernel")) << cpp;
+  // The wrapper converts as in portable mode: the aliases are ATen's there.
+  EXPECT_TRUE(contains(cpp, "  ::executorch::aten::ArrayRef<::std::int64_t> idx = "
+                            "stack[1]->toIntList();\n"
+                            "  const ::std::optional<::executorch::aten::Tensor> bias = "
+                            "stack[2]->toOptional<::executorch::aten::Tensor>();\n"))
+      << cpp;
+  EXPECT_TRUE(contains(cpp, "::executorch::runtime::Span<const "
+                            "::executorch::ET_RUNTIME_NAMESPACE::Kernel> get_mine_kernels() {\n"));
+  const std::string context =
+      "(::executorch::ET_RUNTIME_NAMESPACE::KernelRuntimeContext& context, ";
+  EXPECT_TRUE(contains(file(output, "mine/NativeFunctions.h"), "pick_out" + context))
+      << file(output, "mine/NativeFunctions.h");
+  EXPECT_TRUE(contains(file(output, "mine/Functions.h"), "pick_outf" + context))
+      << file(output, "mine/Functions.h");
+  EXPECT_TRUE(contains(file(output, "mine/RegisterKernels.h"),
+                       "::executorch::runtime::Span<const "
+                       "::executorch::ET_RUNTIME_NAMESPACE::Kernel> get_mine_kernels();\n"));
+}
+
+TEST(ExecuTorchAtenMode, ProfilingCallsTheAtenRuntimesHooks) {
+  emit::Options o = aten_mode();
+  o.profiling = true;
+  emit::Output output = generate(module_of({aten_pick()}), o);
+  ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+  const std::string& cpp = file(output, "mine/RegisterKernels.cpp");
+  EXPECT_TRUE(contains(cpp, "  ::executorch::ET_RUNTIME_NAMESPACE::internal::"
+                            "EventTracerProfileOpScope event_tracer_op_scope(\n"));
+  EXPECT_TRUE(
+      contains(cpp, "  ::executorch::ET_RUNTIME_NAMESPACE::internal::event_tracer_log_evalue(\n"));
+  EXPECT_FALSE(contains(cpp, "executorch::runtime::internal")) << cpp;
+}
+
+TEST(ExecuTorchAtenMode, AKernelScannedInPortableModeIsCheckedAsAtenModeCompilesIt) {
+  // executorch::aten's aliases name portable types in one mode and ATen's in
+  // the other: one source serves both.
+  ir::Kernel portable = et_neg_out();
+  emit::Output output = generate(module_of({portable}), aten_mode());
+  EXPECT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+  // ATen's types are not portable mode's.
+  diag::Diagnostic d = only_error(generate(module_of({aten_pick()}), et()));
+  EXPECT_EQ(d.code, kUnsupported);
+  EXPECT_EQ(d.message, "kernel 'k::pick_out' (demo::pick.out): returns 'at::Tensor &', but "
+                       "ExecuTorch expects ::executorch::aten::Tensor& for the return Tensor(a!)");
+}
+
+TEST(ExecuTorchAtenMode, TheParameterMustBeWhatTheAtenRuntimePasses) {
+  struct Case {
+    std::string schema_type, canonical, passes;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"Tensor[]", "const std::vector<at::Tensor> &",
+            "::executorch::aten::ArrayRef<::executorch::aten::Tensor> "
+            "(c10::ArrayRef<at::Tensor>)"},
+           {"int[]?", "at::OptionalIntArrayRef",
+            "::std::optional<::executorch::aten::ArrayRef<::std::int64_t>> "
+            "(std::optional<c10::ArrayRef<long>>)"},
+           {"Tensor?[]", "const c10::List<std::optional<at::Tensor>> &",
+            "::executorch::aten::ArrayRef<::std::optional<::executorch::aten::Tensor>> "
+            "(c10::ArrayRef<std::optional<at::Tensor>>)"},
+       }) {
+    SCOPED_TRACE(c.schema_type);
+    diag::Diagnostic d =
+        only_error(generate(module_of({taking(c.schema_type, c.canonical)}), aten_mode()));
+    EXPECT_EQ(d.code, kUnsupported);
+    EXPECT_EQ(d.message, "kernel 'k::take_out' (demo::take.out): parameter 'x' is '" + c.canonical +
+                             "', but ExecuTorch's ATen mode passes " + c.schema_type + " as " +
+                             c.passes);
+  }
+}
+
+TEST(ExecuTorchAtenMode, PortableModeNamesTheRuntimeAndChecksNoMode) {
+  emit::Output output = generate(module_of({et_neg_out()}), et_profiled());
+  ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+  for (const emit::OutputFile& f : output.files) {
+    EXPECT_FALSE(contains(f.content, "ET_RUNTIME_NAMESPACE")) << f.path;
+    EXPECT_FALSE(contains(f.content, "USE_ATEN_LIB")) << f.path;
+  }
+}
+
 } // namespace

@@ -2,6 +2,7 @@
 // kernel's C++ parameters and returns (conversions.h).
 #include "emit/targets/executorch/conversions.h"
 
+#include <cctype>
 #include <fmt/format.h>
 #include <map>
 #include <set>
@@ -109,6 +110,47 @@ std::variant<ReturnConversion, std::string> return_conversion_of(const schema::T
   if (type.suffixes.empty() && kValues.contains(type.base))
     return ReturnConversion{e->cpp, e->canonical};
   return std::string("the return slot (an EValue) holds only a Tensor, int, float, bool or Scalar");
+}
+
+std::string aten_mode_canonical(std::string_view text) {
+  // Plain string work rather than <regex>: GCC 12 warns falsely inside
+  // std::regex at -O1 with the sanitizers, which the project's CI builds.
+  constexpr std::string_view kEtensor = "executorch::runtime::etensor::";
+  constexpr std::string_view kArrayRef = "executorch::runtime::ArrayRef";
+  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    const bool starts_word = i == 0 || !is_word(text[i - 1]);
+    const std::string_view rest = text.substr(i);
+    if (starts_word && rest.starts_with(kEtensor)) {
+      size_t end = i + kEtensor.size();
+      while (end < text.size() && is_word(text[end]))
+        ++end;
+      const std::string_view name = text.substr(i + kEtensor.size(), end - i - kEtensor.size());
+      if (!name.empty()) {
+        out += name == "Tensor" ? std::string("at::Tensor") : "c10::" + std::string(name);
+        i = end;
+        continue;
+      }
+    }
+    const size_t after = i + kArrayRef.size();
+    if (starts_word && rest.starts_with(kArrayRef) &&
+        (after == text.size() || !is_word(text[after]))) {
+      out += "c10::ArrayRef";
+      i = after;
+      continue;
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+ir::Kernel in_aten_mode(ir::Kernel kernel) {
+  for (ir::Argument& a : kernel.arguments)
+    a.cpp_canonical_type = aten_mode_canonical(a.cpp_canonical_type);
+  kernel.cpp_canonical_return_type = aten_mode_canonical(kernel.cpp_canonical_return_type);
+  return kernel;
 }
 
 } // namespace opscan::emit::executorch

@@ -2,6 +2,7 @@
 // kernel's C++ parameters and returns. Private to the ExecuTorch target.
 #pragma once
 
+#include "ir/ir.h"
 #include "schema/schema.h"
 
 #include <string>
@@ -37,5 +38,16 @@ std::string aten(std::string_view name);
 std::variant<Conversion, std::string> conversion_of(const schema::Type& type);
 
 std::variant<ReturnConversion, std::string> return_conversion_of(const schema::Type& type);
+
+// A canonical type of ExecuTorch's portable mode as ExecuTorch's ATen mode
+// (USE_ATEN_LIB) makes it: executorch::runtime::etensor::Tensor is
+// at::Tensor, the other etensor types (Scalar, ScalarType, Layout,
+// MemoryFormat, Device) c10's, and executorch::runtime::ArrayRef
+// c10::ArrayRef. Other names are ATen mode's already, or no ExecuTorch type.
+std::string aten_mode_canonical(std::string_view canonical);
+
+// `kernel` with its canonical types as ATen mode makes them: a kernel
+// scanned in either mode, checked as it is compiled in ATen mode.
+ir::Kernel in_aten_mode(ir::Kernel kernel);
 
 } // namespace opscan::emit::executorch

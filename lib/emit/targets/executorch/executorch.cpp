@@ -77,6 +77,20 @@ std::string source_of(const ir::Kernel& kernel) {
   return fmt::format("{}:{}", kernel.location.file, kernel.location.line);
 }
 
+// Where ExecuTorch declares what it defines per mode (the registry, the
+// context, the event tracer's hooks): executorch::ET_RUNTIME_NAMESPACE,
+// which is runtime, or runtime::aten in ATen mode. Portable code names
+// executorch::runtime, which ExecuTorch releases older than the macro have.
+std::string runtime_namespace(const Options& options) {
+  return options.aten_mode ? "::executorch::ET_RUNTIME_NAMESPACE" : "::executorch::runtime";
+}
+
+// A canonical type ExecuTorch passes, as a kernel compiled in the mode of
+// `options` sees it.
+std::string in_mode(const std::string& canonical, const Options& options) {
+  return options.aten_mode ? aten_mode_canonical(canonical) : canonical;
+}
+
 // The function the exception boundary's handlers call (exception_handler()).
 constexpr const char* kExceptionHandler = "fail_on_exception";
 
@@ -107,7 +121,7 @@ struct ResultShape {
 // returns nothing, the returned value when it has no out arguments
 // (functional and in-place kernels), nothing more when it has both (the
 // outs are the result).
-std::variant<ResultShape, Refusal> result_shape(const ir::Kernel& kernel) {
+std::variant<ResultShape, Refusal> result_shape(const ir::Kernel& kernel, const Options& options) {
   std::vector<std::string> types, canonicals;
   size_t mutable_returns = 0;
   for (size_t i = 0; i < kernel.returns.size(); ++i) {
@@ -120,7 +134,7 @@ std::variant<ResultShape, Refusal> result_shape(const ir::Kernel& kernel) {
     }
     const auto& c = std::get<ReturnConversion>(conv);
     types.push_back(c.cpp_type);
-    canonicals.push_back(c.canonical);
+    canonicals.push_back(in_mode(c.canonical, options));
     mutable_returns += type.is_mutable() ? 1 : 0;
   }
   if (mutable_returns != 0 && mutable_returns != kernel.returns.size())
@@ -150,12 +164,13 @@ std::variant<ResultShape, Refusal> result_shape(const ir::Kernel& kernel) {
     shape.canonical = fmt::format("std::tuple<{}>", fmt::join(canonicals, ", "));
   }
   // The declaration in NativeFunctions.h must match the kernel's own.
-  if (normalized(kernel.cpp_canonical_return_type) != normalized(shape.canonical)) {
+  if (normalized(in_mode(kernel.cpp_canonical_return_type, options)) !=
+      normalized(shape.canonical)) {
     std::string schema = kernel.schema().str();
     return Refusal{"cpp_canonical_return_type",
-                   fmt::format("returns '{}', but ExecuTorch expects {} for the return{} {}",
-                               kernel.cpp_return_type, shape.type,
-                               kernel.returns.size() == 1 ? "" : "s",
+                   fmt::format("returns '{}', but ExecuTorch{} expects {} for the return{} {}",
+                               kernel.cpp_return_type, options.aten_mode ? "'s ATen mode" : "",
+                               shape.type, kernel.returns.size() == 1 ? "" : "s",
                                schema.substr(schema.rfind("->") + 3))};
   }
   return shape;
@@ -184,10 +199,16 @@ std::variant<std::string, Refusal> unboxed_arguments(const ir::Kernel& kernel,
                          " is not supported by the ExecuTorch target: " + *why};
     }
     const auto& conv = std::get<Conversion>(converted);
-    if (bare_canonical(arg.cpp_canonical_type) != normalized(conv.canonical)) {
+    const std::string expected = normalized(in_mode(conv.canonical, options));
+    if (bare_canonical(in_mode(arg.cpp_canonical_type, options)) != expected) {
       return Refusal{fmt::format("arguments[{}].cpp_canonical_type", i),
-                     fmt::format("parameter '{}' is '{}', but ExecuTorch passes {} as {}",
-                                 arg.schema.name, arg.cpp_type, type.str(), conv.cpp_type)};
+                     options.aten_mode
+                         ? fmt::format("parameter '{}' is '{}', but ExecuTorch's ATen mode passes "
+                                       "{} as {} ({})",
+                                       arg.schema.name, arg.cpp_type, type.str(), conv.cpp_type,
+                                       expected)
+                         : fmt::format("parameter '{}' is '{}', but ExecuTorch passes {} as {}",
+                                       arg.schema.name, arg.cpp_type, type.str(), conv.cpp_type)};
     }
     const Passing passing = passing_of(arg.cpp_canonical_type);
     const std::string& local = locals[i];
@@ -237,16 +258,17 @@ std::string call_and_result(const ir::Kernel& kernel, const ResultShape& shape,
       support::cpp_string_literal("native_call_" + kernel.op.name +
                                   (kernel.op.overload.empty() ? "" : ".") + kernel.op.overload);
   std::string logged;
+  const std::string runtime = runtime_namespace(options);
   for (size_t slot : results) {
-    logged += fmt::format("  ::executorch::runtime::internal::event_tracer_log_evalue(\n"
+    logged += fmt::format("  {}::internal::event_tracer_log_evalue(\n"
                           "      context.internal_event_tracer(), *stack[{}]);\n",
-                          slot);
+                          runtime, slot);
   }
-  return fmt::format("  ::executorch::runtime::internal::EventTracerProfileOpScope "
+  return fmt::format("  {}::internal::EventTracerProfileOpScope "
                      "event_tracer_op_scope(\n"
                      "      context.internal_event_tracer(), {});\n"
                      "  EXECUTORCH_SCOPE_PROF({});\n{}{}",
-                     event, event, finish, logged);
+                     runtime, event, event, finish, logged);
 }
 
 // With the exception boundary, `finish` (the call and what follows it) in a
@@ -297,7 +319,7 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Op
                               "'executorch::runtime::KernelRuntimeContext&' as their first "
                               "parameter"};
   }
-  auto shaped = result_shape(kernel);
+  auto shaped = result_shape(kernel, options);
   if (auto* refusal = std::get_if<Refusal>(&shaped))
     return std::move(*refusal);
   const ResultShape& shape = std::get<ResultShape>(shaped);
@@ -336,11 +358,12 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Op
   code.entry = key.empty() ? fmt::format("Kernel({}, {}),", op_literal, name)
                            : fmt::format("Kernel({}, {}, {}),", op_literal,
                                          support::cpp_string_literal(key), name);
-  code.declaration = fmt::format(
-      "{}\n{}\n", schema_comment,
-      function_declaration(kernel, code.result_type,
-                           fmt::format("{}(::executorch::runtime::KernelRuntimeContext& context{})",
-                                       unqualified(kernel.cpp_function), code.params)));
+  code.declaration =
+      fmt::format("{}\n{}\n", schema_comment,
+                  function_declaration(kernel, code.result_type,
+                                       fmt::format("{}({}::KernelRuntimeContext& context{})",
+                                                   unqualified(kernel.cpp_function),
+                                                   runtime_namespace(options), code.params)));
   return code;
 }
 
@@ -350,6 +373,9 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const Op
 // name and differ in their parameters.
 class TypedCalls {
 public:
+  // `runtime`: where the context is (runtime_namespace()).
+  explicit TypedCalls(std::string runtime) : runtime_(std::move(runtime)) {}
+
   void add(const ir::Kernel& kernel, const KernelCode& code, diag::Diagnostics& diags) {
     if (!kernel.field(kKernelKeyField).empty()) {
       // Kernels are in canonical order, so an operator's fallback comes first.
@@ -386,10 +412,10 @@ public:
     }
     blocks_[kernel.op.ns].push_back(
         fmt::format("{}\n"
-                    "inline {} {}(::executorch::runtime::KernelRuntimeContext& context{}) {{\n"
+                    "inline {} {}({}::KernelRuntimeContext& context{}) {{\n"
                     "  {}::{}(context{});\n"
                     "}}\n",
-                    code.schema_comment, code.result_type, name, code.params,
+                    code.schema_comment, code.result_type, name, runtime_, code.params,
                     kernel.returns.empty() ? "" : "return ", kernel.cpp_function, code.call_args));
   }
 
@@ -407,6 +433,7 @@ public:
   }
 
 private:
+  std::string runtime_;
   std::map<std::string, std::vector<std::string>> blocks_;
   std::map<std::string, std::string> signatures_; // typed call -> operator
   std::set<std::string> seen_;                    // operators already given a call or a comment
@@ -529,7 +556,10 @@ private:
 // The registration code of RegisterKernels.cpp and its declaration in
 // RegisterKernels.h, by registration mode.
 std::pair<std::string, std::string> registration_code(const LibrarySpec& library,
-                                                      const Symbols& symbols, size_t count) {
+                                                      const Symbols& symbols, size_t count,
+                                                      const Options& options) {
+  const std::string span =
+      fmt::format("::executorch::runtime::Span<const {}::Kernel>", runtime_namespace(options));
   const std::string registration_name = unqualified(symbols.registration_function);
   std::string registration, register_declaration;
   if (library.registration == ir::Registration::static_init) {
@@ -565,24 +595,24 @@ std::pair<std::string, std::string> registration_code(const LibrarySpec& library
     const std::string table_name = kernel_table_function(library);
     registration =
         fmt::format("namespace torch::executor {{\n\n"
-                    "::executorch::runtime::Span<const ::executorch::runtime::Kernel> {}() {{\n"
+                    "{} {}() {{\n"
                     "  return {{kKernels}};\n}}\n\n"
                     "::executorch::runtime::Error {}() {{\n  return register_library();\n}}\n\n"
                     "}}  // namespace torch::executor",
-                    table_name, registration_name);
+                    span, table_name, registration_name);
     register_declaration = fmt::format(
         "namespace torch::executor {{\n\n"
         "// The kernels of library '{}', each an operator name, kernel key and\n"
         "// boxed wrapper: the table {}() registers, returned without\n"
         "// registering anything (for a method-scoped kernel registry, or a lookup\n"
         "// with get_op_function_from_registry(name, meta, {}())).\n"
-        "::executorch::runtime::Span<const ::executorch::runtime::Kernel> {}();\n\n"
+        "{} {}();\n\n"
         "// Registers the {} kernels of library '{}' with ExecuTorch's kernel registry.\n"
         "// Registers none and returns Error::RegistrationAlreadyRegistered when any of\n"
         "// them is already registered.\n"
         "::executorch::runtime::Error {}();\n\n"
         "}}  // namespace torch::executor",
-        library.name, registration_name, table_name, table_name, count, library.name,
+        library.name, registration_name, table_name, span, table_name, count, library.name,
         registration_name);
   }
   return {registration, register_declaration};
@@ -600,7 +630,7 @@ void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& lib
                 "register_library", "kRegisteredAtLoad"});
   if (options.exception_boundary)
     taken.insert(kExceptionHandler);
-  TypedCalls calls;
+  TypedCalls calls(runtime_namespace(options));
   for (const ir::Kernel& kernel : module.kernels) {
     auto generated = kernel_code(kernel, options, taken, entries.size());
     if (const auto* refusal = std::get_if<Refusal>(&generated)) {
@@ -620,7 +650,8 @@ void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& lib
   separate_blocks(wrappers);
 
   const size_t count = entries.size();
-  const auto [registration, register_declaration] = registration_code(library, symbols, count);
+  const auto [registration, register_declaration] =
+      registration_code(library, symbols, count, options);
 
   auto [operators, kernel_metadata] = selected_operators(module);
   std::vector<std::string> profiling_includes, exception_boundary_includes;
@@ -630,6 +661,18 @@ void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& lib
   }
   if (options.exception_boundary)
     exception_boundary_includes = {"#include <exception>"};
+  // ATen mode's code names ATen's types and runtime::aten's registry: it
+  // must be compiled in ATen mode, as its kernels are.
+  std::vector<std::string> aten_mode_check;
+  if (options.aten_mode) {
+    aten_mode_check = {
+        "",
+        "// Generated for ExecuTorch's ATen mode (--use-aten-lib): the kernels take",
+        "// ATen's types and register with the ATen mode runtime's registry.",
+        "#ifndef USE_ATEN_LIB",
+        "#error \"generated for ExecuTorch's ATen mode: compile with -DUSE_ATEN_LIB=1\"",
+        "#endif"};
+  }
   const TemplateEnv common = {{"generator", options.generator},
                               {"library", library.name},
                               {"library_literal", support::cpp_string_literal(library.name)},
@@ -637,6 +680,8 @@ void ExecuTorchTarget::generate(const ir::Module& module, const LibrarySpec& lib
   std::vector<TemplatedFile> files =
       registration_files(register_declaration,
                          {{"wrappers", wrappers},
+                          {"runtime_namespace", runtime_namespace(options)},
+                          {"aten_mode_check", aten_mode_check},
                           {"kernels", entries},
                           {"kernel_keys", keys},
                           {"registration", registration},

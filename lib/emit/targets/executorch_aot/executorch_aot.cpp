@@ -28,10 +28,10 @@
 // target does not read the field, so a kernel setting one is refused.
 #include "emit/cpp.h"
 #include "emit/target.h"
+#include "emit/targets/executorch/conversions.h"
 #include "emit/targets/torch/dispatcher.h"
 #include "support/cpp_literal.h"
 
-#include <cctype>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <memory>
@@ -49,54 +49,6 @@ using torch::Signature;
 // The function every wrapper calls after its kernel: raises c10::Error when
 // the kernel failed its context.
 constexpr const char* kCheckContext = "check_kernel_context";
-
-// A canonical type of ExecuTorch's normal mode as it is in ATen mode:
-// executorch::runtime::etensor::Tensor is at::Tensor, the other etensor
-// types (Scalar, ScalarType, Layout, MemoryFormat, Device) c10's, and
-// executorch::runtime::ArrayRef c10::ArrayRef. Other names are ATen mode's
-// already, or no ExecuTorch type.
-std::string in_aten_mode(const std::string& canonical) {
-  // Plain string work rather than <regex>: GCC 12 warns falsely inside
-  // std::regex at -O1 with the sanitizers, which the project's CI builds.
-  constexpr std::string_view kEtensor = "executorch::runtime::etensor::";
-  constexpr std::string_view kArrayRef = "executorch::runtime::ArrayRef";
-  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  const std::string_view text = canonical;
-  std::string out;
-  size_t i = 0;
-  while (i < text.size()) {
-    const bool starts_word = i == 0 || !is_word(text[i - 1]);
-    const std::string_view rest = text.substr(i);
-    if (starts_word && rest.starts_with(kEtensor)) {
-      size_t end = i + kEtensor.size();
-      while (end < text.size() && is_word(text[end]))
-        ++end;
-      const std::string_view name = text.substr(i + kEtensor.size(), end - i - kEtensor.size());
-      if (!name.empty()) {
-        out += name == "Tensor" ? std::string("at::Tensor") : "c10::" + std::string(name);
-        i = end;
-        continue;
-      }
-    }
-    const size_t after = i + kArrayRef.size();
-    if (starts_word && rest.starts_with(kArrayRef) &&
-        (after == text.size() || !is_word(text[after]))) {
-      out += "c10::ArrayRef";
-      i = after;
-      continue;
-    }
-    out += text[i++];
-  }
-  return out;
-}
-
-// `kernel` with its canonical types as ATen mode makes them.
-ir::Kernel compiled_in_aten_mode(ir::Kernel kernel) {
-  for (ir::Argument& a : kernel.arguments)
-    a.cpp_canonical_type = in_aten_mode(a.cpp_canonical_type);
-  kernel.cpp_canonical_return_type = in_aten_mode(kernel.cpp_canonical_return_type);
-  return kernel;
-}
 
 // The context type in either mode: ExecuTorch's exec_aten.h defines
 // ET_RUNTIME_NAMESPACE (runtime::aten in ATen mode).
@@ -137,7 +89,7 @@ std::variant<KernelCode, Refusal> ExecuTorchAotTarget::kernel_code(const ir::Ker
   }
   // The wrapper's body names these besides the kernel (qualified).
   const std::vector<std::string> locals = local_names(kernel, {"context", "result", kCheckContext});
-  auto signed_ = torch::signature(compiled_in_aten_mode(kernel), headers, locals, name());
+  auto signed_ = torch::signature(executorch::in_aten_mode(kernel), headers, locals, name());
   if (auto* refusal = std::get_if<Refusal>(&signed_))
     return std::move(*refusal);
   const Signature& sig = std::get<Signature>(signed_);
