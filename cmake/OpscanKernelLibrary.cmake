@@ -21,11 +21,18 @@
 #     [NO_PROFILING]               # no per-operator profiling calls (opscan --no-profiling)
 #     [EXCEPTION_BOUNDARY]         # a kernel's exception fails its call (executorch;
 #                                  # opscan --exception-boundary; needs C++ exceptions)
+#     [ATEN_MODE]                  # executorch: ExecuTorch's ATen mode (opscan
+#                                  # --use-aten-lib; the library gets USE_ATEN_LIB=1)
 #     [STATIC|SHARED])             # default: BUILD_SHARED_LIBS
 #
 # executorch: when the variable MAX_KERNEL_NUM is set (as for ExecuTorch's
 # own build), the library is compiled with it too, so that its registration
 # checks the registry's real capacity.
+#
+# executorch with ATEN_MODE: the kernels are built in ExecuTorch's ATen mode
+# (tensors are at::Tensor) and register with the registry of ExecuTorch's
+# ATen mode runtime. The library (its kernels, their scans and the generated
+# code) gets USE_ATEN_LIB=1; link it with that runtime and libtorch.
 #
 # executorch-aot: ExecuTorch kernels registered with PyTorch's dispatcher
 # (for export) are compiled in ExecuTorch's ATen mode: the library (its
@@ -189,7 +196,7 @@ endfunction()
 
 function(opscan_add_kernel_library target)
   set(caller "opscan_add_kernel_library(${target})")
-  cmake_parse_arguments(PARSE_ARGV 1 arg "STATIC;SHARED;NO_PROFILING;EXCEPTION_BOUNDARY"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "STATIC;SHARED;NO_PROFILING;EXCEPTION_BOUNDARY;ATEN_MODE"
     "TARGET;REGISTRATION;LIB_NAME;DISPATCH_KEY;SCAN_PCH;OPERATORS_FROM;TORCH_TARGET_VERSION" "SOURCES;OPERATORS;COMPILE_OPTIONS;SCHEMAS")
   if(arg_UNPARSED_ARGUMENTS)
     list(JOIN arg_UNPARSED_ARGUMENTS ", " unknown)
@@ -223,6 +230,10 @@ function(opscan_add_kernel_library target)
   endif()
   if(arg_STATIC AND arg_SHARED)
     message(FATAL_ERROR "${caller}: give STATIC or SHARED, not both")
+  endif()
+  if(arg_ATEN_MODE AND NOT arg_TARGET STREQUAL "executorch")
+    message(FATAL_ERROR "${caller}: ATEN_MODE is for TARGET executorch (ExecuTorch's ATen mode); "
+      "TARGET ${arg_TARGET} has none (executorch-aot is always built in ATen mode)")
   endif()
 
   if(DEFINED arg_LIB_NAME)
@@ -394,6 +405,9 @@ function(opscan_add_kernel_library target)
   if(arg_EXCEPTION_BOUNDARY)
     list(APPEND generate_options --exception-boundary)
   endif()
+  if(arg_ATEN_MODE)
+    list(APPEND generate_options --use-aten-lib)
+  endif()
   # The kernels are built for the stable ABI version their registration is
   # (opscan refused any other spelling when it listed the outputs).
   if(arg_TORCH_TARGET_VERSION MATCHES "^2\\.([0-9]+)$")
@@ -403,7 +417,7 @@ function(opscan_add_kernel_library target)
   if(arg_TARGET STREQUAL "executorch" AND MAX_KERNEL_NUM)
     target_compile_definitions(${target} PRIVATE MAX_KERNEL_NUM=${MAX_KERNEL_NUM})
   endif()
-  if(arg_TARGET STREQUAL "executorch-aot")
+  if(arg_TARGET STREQUAL "executorch-aot" OR arg_ATEN_MODE)
     target_compile_definitions(${target} PRIVATE USE_ATEN_LIB=1)
   endif()
   add_custom_command(

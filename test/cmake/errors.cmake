@@ -101,6 +101,9 @@ opscan_cmake_test(cmake_config_error_dispatch_key_executorch configure_error_tes
 opscan_cmake_test(cmake_config_error_static_and_shared configure_error_test.cmake
   ARGS -DCASE=static_and_shared
        "-DEXPECT=opscan_add_kernel_library\\(k\\): give STATIC or SHARED, not both")
+opscan_cmake_test(cmake_config_error_aten_mode_torch configure_error_test.cmake
+  ARGS -DCASE=aten_mode_torch
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): ATEN_MODE is for TARGET executorch \\(ExecuTorch's ATen mode\\); TARGET torch has none")
 opscan_cmake_test(cmake_config_error_unknown_argument configure_error_test.cmake
   ARGS -DCASE=unknown_argument
        "-DEXPECT=opscan_add_kernel_library\\(k\\): unknown arguments: BOGUS_OPTION")

@@ -4,8 +4,11 @@
 #pragma once
 
 #include <executorch/runtime/core/event_tracer.h>
+#include <executorch/runtime/core/exec_aten/exec_aten.h>
 
-namespace executorch::runtime::internal {
+// In the runtime's namespace of its mode (runtime::aten in ATen mode), as
+// the real hooks are.
+namespace executorch::ET_RUNTIME_NAMESPACE::internal {
 
 class EventTracerProfileOpScope final {
 public:
@@ -30,4 +33,4 @@ inline void event_tracer_log_evalue(EventTracer* tracer, EValue& evalue) {
     tracer->log_evalue(evalue, LoggedEValueType::kIntermediateOutput);
 }
 
-} // namespace executorch::runtime::internal
+} // namespace executorch::ET_RUNTIME_NAMESPACE::internal

@@ -42,6 +42,9 @@ using Device = c10::Device;
 using DeviceType = c10::DeviceType;
 using Layout = c10::Layout;
 using IntArrayRef = c10::IntArrayRef;
+using SizesType = int64_t;
+using DimOrderType = uint8_t;
+using StridesType = int64_t;
 
 } // namespace executorch::aten
 
