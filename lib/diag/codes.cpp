@@ -184,6 +184,7 @@ const std::vector<CodeInfo>& all_codes() {
        "--operators or --operators-from names an operator no kernel implements"},
       {"opscan-unknown-target", "the target asked for is not registered"},
       {"opscan-unsupported-field", "an annotation field that the target does not read"},
+      {"opscan-unsupported-option", "a generation option that the target does not read"},
       {"opscan-unsupported-registration", "the target has no such registration mode"},
       {"opscan-usage", "the command line is wrong"},
       {"opscan-yaml-format", "a YAML file is well-formed but not in the operator format"},

@@ -39,6 +39,25 @@ std::optional<ResolvedOptions> resolve_options(const Options& options, const Tar
                                      ir::to_string(options.registration))));
     ok = false;
   }
+  const std::pair<TargetOption, const char*> target_options[] = {
+      {TargetOption::exception_boundary, options.exception_boundary ? "--exception-boundary" : ""},
+      {TargetOption::torch_target_version,
+       options.torch_target_version ? "--torch-target-version" : ""},
+      {TargetOption::aten_mode, options.aten_mode ? "--use-aten-lib" : ""}};
+  for (const auto& [option, flag] : target_options) {
+    if (*flag == '\0' || target->reads(option))
+      continue;
+    std::vector<std::string> readers;
+    for (const std::string& name : targets.names()) {
+      if (targets.find(name)->reads(option))
+        readers.push_back(name);
+    }
+    diags.push_back(diag::make_error(
+        "opscan-unsupported-option", {},
+        fmt::format("{} is given, but the {} target has no such option (it is for: {})", flag,
+                    target->name(), fmt::join(readers, ", "))));
+    ok = false;
+  }
   for (const auto& [key, value] : options.field_defaults) {
     const ir::Field* read = target->fields().by_key(key);
     if (value.empty()) {

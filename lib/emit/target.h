@@ -63,6 +63,9 @@ struct Options {
   friend bool operator==(const Options&, const Options&) = default;
 };
 
+// The options of Options only some targets read, by the flag that sets each.
+enum class TargetOption { exception_boundary, torch_target_version, aten_mode };
+
 // The library being generated, after its name was checked.
 struct LibrarySpec {
   std::string name; // as given, or "all" for the unnamed library
@@ -141,6 +144,9 @@ public:
   // The runtime context its kernels take before their schema arguments.
   virtual bool accepts(ir::ContextKind context) const = 0;
   virtual bool accepts(ir::Registration registration) const = 0;
+  // Whether it reads `option`: one given to a target that does not is an
+  // error, not an option silently doing nothing.
+  virtual bool reads(TargetOption) const { return false; }
   // The annotation fields it reads, each with its default and its check;
   // a kernel it generates sets no other.
   virtual const ir::Fields& fields() const = 0;

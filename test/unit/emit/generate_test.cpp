@@ -106,6 +106,38 @@ TEST(GenerateTarget, AFieldDefaultTheTargetDoesNotReadIsRefused) {
   EXPECT_EQ(codes(output.diagnostics), (std::vector<std::string>{"opscan-unsupported-field"}));
 }
 
+TEST(GenerateTarget, AnOptionTheTargetDoesNotReadIsRefusedNamingItsTargets) {
+  struct Case {
+    std::string target;
+    std::function<void(emit::Options&)> set;
+    std::string message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"torch", [](emit::Options& o) { o.aten_mode = true; },
+            "--use-aten-lib is given, but the torch target has no such option (it is for: "
+            "executorch)"},
+           {"executorch-aot", [](emit::Options& o) { o.exception_boundary = true; },
+            "--exception-boundary is given, but the executorch-aot target has no such option "
+            "(it is for: executorch)"},
+           {"executorch", [](emit::Options& o) { o.torch_target_version = "2.10"; },
+            "--torch-target-version is given, but the executorch target has no such option (it "
+            "is for: torch-stable)"},
+       }) {
+    SCOPED_TRACE(c.target);
+    emit::Options o = options(c.target);
+    c.set(o);
+    emit::Output output = generate(valid_for(c.target), o);
+    ASSERT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
+    EXPECT_EQ(output.diagnostics[0].code, "opscan-unsupported-option");
+    EXPECT_EQ(output.diagnostics[0].message, c.message);
+    EXPECT_TRUE(output.files.empty());
+  }
+  // Where they are read, they are no error.
+  emit::Options aten = options("executorch");
+  aten.aten_mode = aten.exception_boundary = true;
+  EXPECT_TRUE(generate(valid_for("executorch"), aten).diagnostics.empty());
+}
+
 TEST(GenerateTarget, ADefaultOfAFieldItReadsAppliesToKernelsWithoutOne) {
   emit::Options o = options("executorch");
   o.field_defaults["kernel_key"] = "v1/6;0|6;0";

@@ -513,6 +513,9 @@ public:
     return context == ir::ContextKind::runtime_context;
   }
   bool accepts(ir::Registration) const override { return true; }
+  bool reads(TargetOption option) const override {
+    return option == TargetOption::exception_boundary || option == TargetOption::aten_mode;
+  }
   const ir::Fields& fields() const override { return fields_; }
 
   std::string identity(const ir::Kernel& kernel) const override {

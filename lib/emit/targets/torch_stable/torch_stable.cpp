@@ -411,6 +411,9 @@ public:
   bool accepts(ir::Registration registration) const override {
     return registration != ir::Registration::manual;
   }
+  bool reads(TargetOption option) const override {
+    return option == TargetOption::torch_target_version;
+  }
   const ir::Fields& fields() const override { return fields_; }
 
   // PyTorch's dispatcher, as the torch target's: their libraries' claims meet.
