@@ -104,6 +104,9 @@ opscan_cmake_test(cmake_config_error_static_and_shared configure_error_test.cmak
 opscan_cmake_test(cmake_config_error_aten_mode_torch configure_error_test.cmake
   ARGS -DCASE=aten_mode_torch
        "-DEXPECT=opscan_add_kernel_library\\(k\\): ATEN_MODE is for TARGET executorch \\(ExecuTorch's ATen mode\\); TARGET torch has none")
+opscan_cmake_test(cmake_config_error_exception_boundary_torch configure_error_test.cmake
+  ARGS -DCASE=exception_boundary_torch
+       "-DEXPECT=opscan_add_kernel_library\\(k\\): opscan refuses TARGET torch, REGISTRATION named .*, EXCEPTION_BOUNDARY: --exception-boundary is given, but the torch target has no such option \\(it is for: executorch\\)")
 opscan_cmake_test(cmake_config_error_unknown_argument configure_error_test.cmake
   ARGS -DCASE=unknown_argument
        "-DEXPECT=opscan_add_kernel_library\\(k\\): unknown arguments: BOGUS_OPTION")
