@@ -19,14 +19,17 @@ endforeach()
 
 file(REMOVE_RECURSE "${CHROOT}${WORK_DIR}")
 file(MAKE_DIRECTORY "${CHROOT}${WORK_DIR}")
+# Tests running in parallel share inputs (the generated sources): they are
+# copied under a lock, and nothing is removed that another test may be
+# compiling. file(COPY) rewrites only the files that differ, so inputs
+# unchanged since the last copy are not touched.
+file(LOCK "${CHROOT}/.opscan-inputs.lock" GUARD PROCESS TIMEOUT 600)
 foreach(input IN LISTS INPUTS)
   get_filename_component(parent "${input}" DIRECTORY)
   file(MAKE_DIRECTORY "${CHROOT}${parent}")
-  if(IS_DIRECTORY "${input}")
-    file(REMOVE_RECURSE "${CHROOT}${input}")
-  endif()
   file(COPY "${input}" DESTINATION "${CHROOT}${parent}")
 endforeach()
+file(LOCK "${CHROOT}/.opscan-inputs.lock" RELEASE)
 
 foreach(step BUILD RUN)
   execute_process(COMMAND chroot "${CHROOT}" /bin/sh -c "cd '${WORK_DIR}' && ${${step}}"
