@@ -42,12 +42,15 @@ struct NamedType {
   std::string_view schema;
   std::array<std::string_view, 3> cpp;
 };
-constexpr std::array<NamedType, 5> kNamed = {{
+constexpr std::array<NamedType, 6> kNamed = {{
     {"ScalarType", {"executorch::runtime::etensor::ScalarType", "c10::ScalarType"}},
     {"Layout", {"executorch::runtime::etensor::Layout", "c10::Layout"}},
     {"MemoryFormat", {"executorch::runtime::etensor::MemoryFormat", "c10::MemoryFormat"}},
     {"Device", {"executorch::runtime::etensor::Device", "c10::Device", "torch::stable::Device"}},
     {"SymInt", {"c10::SymInt", "c10::SymInt"}},
+    // torch::stable's namespace has hidden visibility but is not inline:
+    // its canonical name is torch::stable::Generator, as Tensor's is.
+    {"Generator", {"at::Generator", "torch::stable::Generator"}},
 }};
 
 schema::Type base(std::string name) {

@@ -45,6 +45,14 @@ z = torch.tensor([1.0, 3.0])
 ops.scale_each(z, [2.0, 5.0])
 check("scale_each scales in place", z.tolist(), [10.0, 30.0])
 
+g = torch.Generator().manual_seed(7)
+expected = torch.zeros(4).uniform_(0, 1, generator=torch.Generator().manual_seed(7))
+check("uniform_with draws from the caller's generator",
+      ops.uniform_with(torch.zeros(4), g).tolist(), expected.tolist())
+check("generator_on_cpu without one", ops.generator_on_cpu(x, None), -1)
+check("generator_on_cpu with one", ops.generator_on_cpu(x, g), 1)
+check("same_generator gives the caller's back", ops.same_generator(g).initial_seed(), 7)
+
 # A wrong argument is PyTorch's own error, raised before the kernel runs.
 try:
     ops.axpy(x, "not a tensor")

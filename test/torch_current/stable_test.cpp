@@ -9,6 +9,7 @@
 #include "undefined_symbols.h"
 
 #include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <gtest/gtest.h>
 #include <optional>
@@ -111,6 +112,40 @@ TEST(StableAbi, AnOptionalFloatListAndAMutatedTensor) {
   const std::vector<double> factors = {3.0, 0.5};
   scale.call(x, factors);
   EXPECT_TRUE(at::equal(x, six() * 3.0f));
+}
+
+TEST(StableAbi, AGeneratorIsTheCallersOwn) {
+  EXPECT_EQ(schema_of("stable_ops::uniform_with"),
+            "stable_ops::uniform_with(Tensor self, Generator gen) -> Tensor");
+  auto uniform = op<at::Tensor(const at::Tensor&, at::Generator)>("stable_ops::uniform_with");
+  at::Generator gen = at::detail::createCPUGenerator(42);
+  const at::Tensor expected = at::empty({6}).uniform_(0, 1, at::detail::createCPUGenerator(42));
+  const at::Tensor drawn = uniform.call(at::zeros({6}), gen);
+  EXPECT_TRUE(at::equal(drawn, expected)) << drawn << expected;
+  // The kernel drew from the caller's generator, not a copy of its state:
+  // the next numbers follow those.
+  at::Generator twice = at::detail::createCPUGenerator(42);
+  at::empty({6}).uniform_(0, 1, twice);
+  EXPECT_TRUE(at::equal(uniform.call(at::zeros({6}), gen), at::empty({6}).uniform_(0, 1, twice)));
+}
+
+TEST(StableAbi, AnOptionalGenerator) {
+  EXPECT_EQ(schema_of("stable_ops::generator_on_cpu"),
+            "stable_ops::generator_on_cpu(Tensor self, Generator? gen) -> int");
+  auto on_cpu = op<int64_t(const at::Tensor&, const std::optional<at::Generator>&)>(
+      "stable_ops::generator_on_cpu");
+  EXPECT_EQ(on_cpu.call(six(), at::detail::createCPUGenerator(1)), 1);
+  EXPECT_EQ(on_cpu.call(six(), at::detail::getDefaultCPUGenerator()), 1);
+  EXPECT_EQ(on_cpu.call(six(), std::nullopt), -1);
+}
+
+TEST(StableAbi, AGeneratorReturned) {
+  EXPECT_EQ(schema_of("stable_ops::same_generator"),
+            "stable_ops::same_generator(Generator gen) -> Generator");
+  auto same = op<at::Generator(const at::Generator&)>("stable_ops::same_generator");
+  at::Generator gen = at::detail::createCPUGenerator(3);
+  at::Generator returned = same.call(gen);
+  EXPECT_EQ(returned.unsafeGetGeneratorImpl(), gen.unsafeGetGeneratorImpl());
 }
 
 TEST(StableAbi, TheLibraryCallsLibtorchThroughItsCShimOnly) {

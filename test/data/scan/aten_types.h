@@ -31,6 +31,7 @@ using OptionalIntArrayRef = OptionalArrayRef<int64_t>;
 
 namespace at {
 class Tensor {};
+struct Generator {};
 using c10::IntArrayRef;
 using c10::OptionalIntArrayRef;
 using c10::Scalar;

@@ -7,6 +7,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <torch/csrc/inductor/aoti_torch/generated/c_shim_cpu.h>
+#include <torch/csrc/stable/generator.h>
+#include <torch/csrc/stable/macros.h>
 #include <torch/csrc/stable/ops.h>
 #include <torch/csrc/stable/tensor.h>
 #include <torch/headeronly/util/HeaderOnlyArrayRef.h>
@@ -109,6 +112,32 @@ void scale_each(Tensor& self,
     for (double f : *factors)
       a[i] *= static_cast<float>(f);
   }
+}
+
+// A Generator: numbers drawn from it, uniform in [0, 1), in a tensor shaped
+// as `self` (drawn by libtorch, through the C shim, from this generator).
+OPSCAN_KERNEL("stable_ops::uniform_with")
+Tensor uniform_with(const Tensor& self, torch::stable::Generator gen) {
+  AtenGeneratorHandle handle = gen.get();
+  AtenTensorHandle drawn = nullptr;
+  STABLE_TORCH_ERROR_CODE_CHECK(aoti_torch_cpu_uniform(self.get(), 0.0, 1.0, &handle, &drawn));
+  return Tensor(drawn);
+}
+
+// An optional Generator: 1 if it is on the CPU, as `self` is, 0 if not, -1
+// if none was given. (Without a tensor, an absent generator would leave the
+// dispatcher no key to choose the kernel by.)
+OPSCAN_KERNEL("stable_ops::generator_on_cpu")
+int64_t generator_on_cpu(const Tensor& self, const std::optional<torch::stable::Generator>& gen) {
+  if (!gen)
+    return -1;
+  return gen->device().is_cpu() && self.is_cpu() ? 1 : 0;
+}
+
+// A Generator returned: the one given.
+OPSCAN_KERNEL("stable_ops::same_generator")
+torch::stable::Generator same_generator(torch::stable::Generator gen) {
+  return gen;
 }
 
 } // namespace stable_kernels

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -225,27 +226,75 @@ INSTANTIATE_TEST_SUITE_P(
         Row{"Layout", "c10::Layout", "::torch::headeronly::Layout", "x"},
         Row{"MemoryFormat", "c10::MemoryFormat", "::torch::headeronly::MemoryFormat", "x"},
         Row{"Device", "torch::stable::Device", "::torch::stable::Device", "x"},
+        Row{"Generator", "torch::stable::Generator", "::torch::stable::Generator", "x"},
+        Row{"Generator", "const torch::stable::Generator &", "::torch::stable::Generator", "x"},
+        Row{"Generator?", "std::optional<torch::stable::Generator>",
+            "::std::optional<::torch::stable::Generator>", "x"},
         // ATen's types, converted at the boundary.
         Row{"Tensor", "const at::Tensor &", "::torch::stable::Tensor", "opscan_to_aten(x)"},
         Row{"Tensor?", "const std::optional<at::Tensor> &",
             "::std::optional<::torch::stable::Tensor>", "opscan_to_aten_optional(x)"},
         Row{"Tensor[]", "c10::ArrayRef<at::Tensor>", "::std::vector<::torch::stable::Tensor>",
             "opscan_to_aten_list(x)"},
-        Row{"int[]", "c10::ArrayRef<long>", "::std::vector<::std::int64_t>", "x"}),
+        Row{"int[]", "c10::ArrayRef<long>", "::std::vector<::std::int64_t>", "x"},
+        Row{"Generator", "const at::Generator &", "::torch::stable::Generator",
+            "opscan_to_aten_generator(x)"},
+        Row{"Generator", "at::Generator", "::torch::stable::Generator",
+            "opscan_to_aten_generator(x)"},
+        Row{"Generator?", "const std::optional<at::Generator> &",
+            "::std::optional<::torch::stable::Generator>", "opscan_to_aten_optional_generator(x)"}),
     [](const auto& info) { return "Row" + std::to_string(info.index); });
 
 TEST(TorchStableTypes, AtenKernelsGetConversionsAndNoTargetVersion) {
-  ir::Kernel k = kernel("my_ops::twice(Tensor self) -> Tensor", "a::twice", ContextKind::none,
-                        {"const at::Tensor &"}, "at::Tensor");
-  emit::Output output = generate(module_of({k}), stable());
+  ir::Kernel twice = kernel("my_ops::twice(Tensor self) -> Tensor", "a::twice", ContextKind::none,
+                            {"const at::Tensor &"}, "at::Tensor");
+  emit::Output output = generate(module_of({twice}), stable());
   ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
-  const std::string& cpp = file(output, "lib/RegisterKernels.cpp");
+  std::string cpp = file(output, "lib/RegisterKernels.cpp");
   EXPECT_TRUE(contains(cpp, "#include <torch/csrc/inductor/aoti_torch/utils.h>\n")) << cpp;
   EXPECT_FALSE(contains(cpp, "#define TORCH_TARGET_VERSION")) << cpp;
   EXPECT_TRUE(contains(cpp, "stack[0] = opscan_stable::from<::torch::stable::Tensor>("
                             "opscan_from_aten(::a::twice(opscan_to_aten(self))));"))
       << cpp;
   EXPECT_TRUE(contains(file(output, "lib/NativeFunctions.h"), "#include <ATen/core/Tensor.h>\n"));
+  // Without generators, no generator helper or header.
+  EXPECT_FALSE(contains(cpp, "generator")) << cpp;
+  EXPECT_FALSE(contains(file(output, "lib/NativeFunctions.h"), "Generator"));
+
+  // ATen generators are the objects the stable handles hold.
+  ir::Kernel draw =
+      kernel("my_ops::draw(Tensor self, Generator? gen) -> Tensor", "a::draw", ContextKind::none,
+             {"const at::Tensor &", "std::optional<at::Generator>"}, "at::Tensor");
+  output = generate(module_of({twice, draw}), stable());
+  ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+  cpp = file(output, "lib/RegisterKernels.cpp");
+  EXPECT_TRUE(contains(cpp, "[[maybe_unused]] ::at::Generator& opscan_to_aten_generator(const "
+                            "::torch::stable::Generator& g) {\n"
+                            "  return *::torch::aot_inductor::generator_handle_to_generator_"
+                            "pointer(g.get());\n}\n"))
+      << cpp;
+  EXPECT_TRUE(contains(cpp, "opscan_from_aten(::a::draw(opscan_to_aten(self), "
+                            "opscan_to_aten_optional_generator(gen))));"))
+      << cpp;
+  EXPECT_FALSE(contains(cpp, "#define TORCH_TARGET_VERSION")) << cpp;
+  const std::string& h = file(output, "lib/NativeFunctions.h");
+  EXPECT_TRUE(contains(h, "#include <torch/csrc/stable/generator.h>\n")) << h;
+  EXPECT_TRUE(contains(h, "#include <ATen/core/Generator.h>\n")) << h;
+  EXPECT_TRUE(contains(h, "::at::Tensor draw(const ::at::Tensor& self, "
+                          "::std::optional<::at::Generator> gen);"))
+      << h;
+}
+
+TEST(TorchStableTypes, AStableGeneratorIsReturned) {
+  ir::Kernel k = kernel("my_ops::same(Generator gen) -> Generator", "s::same", ContextKind::none,
+                        {"torch::stable::Generator"}, "torch::stable::Generator");
+  emit::Output output = generate(module_of({k}), stable());
+  ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+  EXPECT_TRUE(contains(file(output, "lib/RegisterKernels.cpp"),
+                       "  auto gen = opscan_stable::to<::torch::stable::Generator>(stack[0]);\n"
+                       "  stack[0] = opscan_stable::from<::torch::stable::Generator>("
+                       "::s::same(gen));\n"))
+      << file(output, "lib/RegisterKernels.cpp");
 }
 
 TEST(TorchStableTypes, ATupleIsBoxedElementByElement) {
@@ -296,9 +345,20 @@ INSTANTIATE_TEST_SUITE_P(
         Refused{taking("Scalar", "const c10::Scalar &"),
                 "kernel 's::take' (my_ops::take): argument 'x' of type Scalar: the stable ABI "
                 "passes no Scalar: take int or float"},
-        Refused{taking("Generator?", "std::optional<at::Generator>"),
-                "kernel 's::take' (my_ops::take): argument 'x' of type Generator?: the stable "
-                "ABI has no conversion of Generator"},
+        Refused{taking("Generator[]", "c10::ArrayRef<at::Generator>"),
+                "kernel 's::take' (my_ops::take): argument 'x' of type Generator[]: the stable "
+                "ABI converts lists of Tensor, int and float only"},
+        Refused{taking("Generator", "at::Generator *"),
+                "kernel 's::take' (my_ops::take): parameter 'x' is 'at::Generator *', but the "
+                "stable ABI passes Generator as ::torch::stable::Generator or ::at::Generator"},
+        Refused{kernel("my_ops::gen(Generator gen) -> Generator", "a::gen", ContextKind::none,
+                       {"const at::Generator &"}, "at::Generator"),
+                "kernel 'a::gen' (my_ops::gen): returns 'at::Generator', but the stable ABI "
+                "returns Generator as ::torch::stable::Generator"},
+        Refused{kernel("my_ops::gen(Generator gen) -> Generator?", "s::gen", ContextKind::none,
+                       {"torch::stable::Generator"}, "std::optional<torch::stable::Generator>"),
+                "kernel 's::gen' (my_ops::gen): returns Generator?: the stable ABI returns no "
+                "Generator?"},
         Refused{taking("bool[]", "c10::ArrayRef<bool>"),
                 "kernel 's::take' (my_ops::take): argument 'x' of type bool[]: the stable ABI "
                 "converts lists of Tensor, int and float only"},
@@ -342,6 +402,29 @@ TEST(TorchStableVersion, ListsNeedTorch2_10AndTheFileSaysWhy) {
                        "#define TORCH_TARGET_VERSION 0x020a000000000000ULL\n"));
 }
 
+TEST(TorchStableVersion, GeneratorsNeedTorch2_13) {
+  for (const auto& [type, canonical] : std::vector<std::pair<std::string, std::string>>{
+           {"Generator", "torch::stable::Generator"},
+           {"Generator?", "std::optional<torch::stable::Generator>"}}) {
+    SCOPED_TRACE(type);
+    emit::Output output =
+        generate(module_of({fill_out(), taking("int[]", "c10::HeaderOnlyArrayRef<long>"),
+                            kernel("my_ops::gen(" + type + " gen) -> int", "s::gen",
+                                   ContextKind::none, {canonical}, "long")}),
+                 stable());
+    ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+    const std::string& cpp = file(output, "lib/RegisterKernels.cpp");
+    EXPECT_TRUE(contains(cpp, "// The stable ABI this file is built for: torch 2.13\n"
+                              "// (the oldest that converts all it passes: argument 'gen' of "
+                              "my_ops::gen is " +
+                                  type + ").\n"))
+        << cpp;
+    EXPECT_TRUE(contains(cpp, "#define TORCH_TARGET_VERSION 0x020d000000000000ULL\n")) << cpp;
+    EXPECT_TRUE(contains(file(output, "lib/NativeFunctions.h"),
+                         "#include <torch/csrc/stable/generator.h>\n"));
+  }
+}
+
 TEST(TorchStableVersion, AnOptionSetsIt) {
   emit::Options o = stable();
   o.torch_target_version = "2.12";
@@ -355,13 +438,29 @@ TEST(TorchStableVersion, AnOptionSetsIt) {
 }
 
 TEST(TorchStableVersion, AKernelNeedingANewerOneIsRefused) {
+  struct Case {
+    const char* version;
+    ir::Kernel kernel;
+    std::string message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"2.9", taking("str", "std::basic_string_view<char>"),
+            "needs the stable ABI of torch 2.10 (argument 'x' of my_ops::take is str), newer than "
+            "--torch-target-version 2.9"},
+           {"2.12", taking("Generator?", "std::optional<at::Generator>"),
+            "needs the stable ABI of torch 2.13 (argument 'x' of my_ops::take is Generator?), "
+            "newer than --torch-target-version 2.12"}}) {
+    SCOPED_TRACE(c.version);
+    emit::Options o = stable();
+    o.torch_target_version = c.version;
+    emit::Output output = generate(module_of({fill_out(), c.kernel}), o);
+    EXPECT_EQ(one_message(output, kVersion), "kernel 's::take' (my_ops::take): " + c.message);
+  }
+  // At the version it needs, it is not.
   emit::Options o = stable();
-  o.torch_target_version = "2.9";
-  emit::Output output =
-      generate(module_of({fill_out(), taking("str", "std::basic_string_view<char>")}), o);
-  EXPECT_EQ(one_message(output, kVersion),
-            "kernel 's::take' (my_ops::take): needs the stable ABI of torch 2.10 (argument 'x' of "
-            "my_ops::take is str), newer than --torch-target-version 2.9");
+  o.torch_target_version = "2.13";
+  emit::Output output = generate(module_of({taking("Generator", "torch::stable::Generator")}), o);
+  EXPECT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
 }
 
 TEST(TorchStableVersion, OnlyTwoPointNineOnIsAVersion) {

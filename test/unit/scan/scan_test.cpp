@@ -208,6 +208,28 @@ TEST(ScanTypes, AtenSpellingsWithDispatchKeySetContext) {
   EXPECT_EQ(k->arguments[11].cpp_canonical_type, "std::optional<c10::ScalarType>");
 }
 
+TEST(ScanTypes, AtenAndStableGeneratorsAreGenerator) {
+  const Result& result = scanned("generators.cpp");
+  EXPECT_TRUE(result.diagnostics.empty()) << describe(result.diagnostics);
+  EXPECT_EQ(schemas(result.module),
+            (std::vector<std::string>{
+                "t::aten_generator(Generator gen, Generator? maybe) -> ()",
+                "t::stable_generator(Generator gen, Generator? maybe) -> ()",
+            }));
+  const ir::Kernel* aten = find_kernel(result.module, "t::aten_generator");
+  ASSERT_NE(aten, nullptr);
+  ASSERT_EQ(aten->arguments.size(), 2u);
+  EXPECT_EQ(aten->arguments[0].cpp_canonical_type, "const at::Generator &");
+  EXPECT_EQ(aten->arguments[1].cpp_canonical_type, "std::optional<at::Generator>");
+  const ir::Kernel* stable = find_kernel(result.module, "t::stable_generator");
+  ASSERT_NE(stable, nullptr);
+  ASSERT_EQ(stable->arguments.size(), 2u);
+  // The namespace of hidden visibility is no part of the name.
+  EXPECT_EQ(stable->arguments[0].cpp_canonical_type, "torch::stable::Generator");
+  EXPECT_EQ(stable->arguments[1].cpp_canonical_type,
+            "const std::optional<torch::stable::Generator> &");
+}
+
 TEST(ScanTypes, TypedefsAndUsingDeclarationsMapByCanonicalType) {
   const Result& result = scanned("aliases.cpp");
   EXPECT_TRUE(result.diagnostics.empty()) << describe(result.diagnostics);
@@ -349,9 +371,9 @@ TEST(ScanKernels, NoRuntimeContextKeyAndDispatch) {
 }
 
 TEST(ScanKernels, ScanOutputPassesTheIRRules) {
-  for (const char* file :
-       {"types.cpp", "aten_types.cpp", "aliases.cpp", "returns.cpp", "declared.cpp",
-        "parameters.cpp", "extern_c.cpp", "inline_namespace.cpp", "noexcept.cpp"}) {
+  for (const char* file : {"types.cpp", "aten_types.cpp", "aliases.cpp", "returns.cpp",
+                           "declared.cpp", "parameters.cpp", "extern_c.cpp", "inline_namespace.cpp",
+                           "noexcept.cpp", "generators.cpp"}) {
     SCOPED_TRACE(file);
     const Result& result = scanned(file);
     EXPECT_FALSE(result.module.kernels.empty());

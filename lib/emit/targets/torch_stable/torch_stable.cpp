@@ -35,9 +35,11 @@ using torch::kDispatchKeyField;
 
 // The stable ABI of torch 2.<minor>. 2.9 is the first whose library API
 // (StableLibrary, STABLE_TORCH_LIBRARY*) this target generates for; 2.10
-// added the conversions of lists, strings, Layout, MemoryFormat and Device.
+// added the conversions of lists, strings, Layout, MemoryFormat and Device;
+// 2.13 those of Generator (torch::stable::Generator, and the shim's handle).
 constexpr int kOldestMinor = 9;
 constexpr int kListsMinor = 10;
+constexpr int kGeneratorMinor = 13;
 
 // How the wrapper turns what it unboxed into what the kernel takes.
 enum class Convert {
@@ -45,6 +47,8 @@ enum class Convert {
   aten_tensor,          // torch::stable::Tensor -> at::Tensor&: the object its handle holds
   aten_optional_tensor, // std::optional<torch::stable::Tensor> -> std::optional<at::Tensor>
   aten_tensor_list,     // std::vector<torch::stable::Tensor> -> std::vector<at::Tensor>
+  aten_generator,       // torch::stable::Generator -> at::Generator&: the object its handle holds
+  aten_optional_generator, // std::optional of it -> std::optional<at::Generator>
 };
 
 // A C++ type a kernel may take (or return) for a schema type: its bare
@@ -133,6 +137,13 @@ StableType stable_type(const schema::Type& type) {
        {"::torch::stable::Device",
         kListsMinor,
         {{"torch::stable::Device", "::torch::stable::Device"}}}},
+      // The shim's generator handle is an at::Generator*, as its tensor
+      // handle is an at::Tensor*: ATen kernels take the object it holds.
+      {"Generator",
+       {"::torch::stable::Generator",
+        kGeneratorMinor,
+        {{"torch::stable::Generator", "::torch::stable::Generator"},
+         {"at::Generator", "::at::Generator", Convert::aten_generator}}}},
   };
   auto base = kBases.find(type.base);
   if (base == kBases.end()) {
@@ -164,9 +175,13 @@ StableType stable_type(const schema::Type& type) {
   for (const Form& f : t.forms) {
     if (f.convert == Convert::aten_tensor_list)
       continue; // an optional list of ATen tensors: no exact conversion
+    Convert convert = Convert::none;
+    if (f.convert == Convert::aten_tensor)
+      convert = Convert::aten_optional_tensor;
+    else if (f.convert == Convert::aten_generator)
+      convert = Convert::aten_optional_generator;
     optional.push_back(
-        {"std::optional<" + f.canonical + ">", "::std::optional<" + f.spelled + ">",
-         f.convert == Convert::aten_tensor ? Convert::aten_optional_tensor : Convert::none});
+        {"std::optional<" + f.canonical + ">", "::std::optional<" + f.spelled + ">", convert});
   }
   t.unboxed = "::std::optional<" + t.unboxed + ">";
   t.forms = std::move(optional);
@@ -181,8 +196,12 @@ StableType stable_return_type(const schema::Type& type) {
   if (type.is_optional() || type.base == "str" || (type.is_list() && type.base != "Tensor")) {
     return refused("the stable ABI returns no " + type.str());
   }
-  // A returned ATen list would need a new handle per tensor: not offered.
-  std::erase_if(t.forms, [](const Form& f) { return f.convert == Convert::aten_tensor_list; });
+  // A returned ATen list would need a new handle per tensor, and a returned
+  // at::Generator a new handle of the shim's: not offered. A kernel returns
+  // a torch::stable::Generator, which from<T> boxes with a handle of its own.
+  std::erase_if(t.forms, [](const Form& f) {
+    return f.convert == Convert::aten_tensor_list || f.convert == Convert::aten_generator;
+  });
   return t;
 }
 
@@ -240,7 +259,9 @@ struct Helpers {
   std::string to_aten; // stable tensor -> at::Tensor&
   std::string to_aten_optional;
   std::string to_aten_list;
-  std::string from_aten; // at::Tensor -> stable tensor
+  std::string from_aten;         // at::Tensor -> stable tensor
+  std::string to_aten_generator; // stable generator -> at::Generator&
+  std::string to_aten_optional_generator;
 };
 
 std::string free_name(std::string name, std::set<std::string>& taken) {
@@ -254,7 +275,9 @@ struct KernelCode {
   std::string wrapper;
   std::string declaration;
   std::string wrapper_name;
-  bool aten = false; // converts ATen types
+  bool aten = false;           // converts ATen types
+  bool generator = false;      // passes a Generator
+  bool aten_generator = false; // converts one to ATen's
 };
 
 std::string convert(Convert how, const std::string& local, const Helpers& h) {
@@ -267,6 +290,10 @@ std::string convert(Convert how, const std::string& local, const Helpers& h) {
     return fmt::format("{}({})", h.to_aten_optional, local);
   case Convert::aten_tensor_list:
     return fmt::format("{}({})", h.to_aten_list, local);
+  case Convert::aten_generator:
+    return fmt::format("{}({})", h.to_aten_generator, local);
+  case Convert::aten_optional_generator:
+    return fmt::format("{}({})", h.to_aten_optional_generator, local);
   }
   return local;
 }
@@ -312,6 +339,7 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const He
     }
     need.add({t.minor, fmt::format("{} returns {}", kernel.op.str(), type.str()), field});
     code.aten |= form->convert != Convert::none;
+    code.generator |= type.base == "Generator";
     returned.push_back(form->spelled + (return_canonicals[i].ends_with('&') ? "&" : ""));
     const std::string value =
         form->convert == Convert::aten_tensor ? helpers.from_aten + "({})" : "{}";
@@ -322,7 +350,8 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const He
   // Names the body uses unqualified.
   const std::vector<std::string> locals =
       local_names(kernel, {"stack", "result", helpers.ns, helpers.to_aten, helpers.to_aten_optional,
-                           helpers.to_aten_list, helpers.from_aten});
+                           helpers.to_aten_list, helpers.from_aten, helpers.to_aten_generator,
+                           helpers.to_aten_optional_generator});
   std::vector<std::string> body, args, declared;
   for (size_t i = 0; i < kernel.arguments.size(); ++i) {
     const ir::Argument& a = kernel.arguments[i];
@@ -343,6 +372,9 @@ std::variant<KernelCode, Refusal> kernel_code(const ir::Kernel& kernel, const He
                           a.schema.type.str()),
               fmt::format("arguments[{}].schema_type", i)});
     code.aten |= form->convert != Convert::none;
+    code.generator |= a.schema.type.base == "Generator";
+    code.aten_generator |= form->convert == Convert::aten_generator ||
+                           form->convert == Convert::aten_optional_generator;
     // Unboxing takes the argument's reference off the stack; the local owns it.
     body.push_back(
         fmt::format("auto {} = {}::to<{}>(stack[{}]);", locals[i], helpers.ns, t.unboxed, i));
@@ -472,11 +504,15 @@ void TorchStableTarget::generate(const ir::Module& module, const LibrarySpec& li
   const Symbols symbols = this->symbols(library);
   std::set<std::string> taken = global_kernel_names(module);
   taken.insert(unqualified(symbols.registration_function));
-  Helpers helpers{free_name("opscan_stable", taken), free_name("opscan_to_aten", taken),
+  Helpers helpers{free_name("opscan_stable", taken),
+                  free_name("opscan_to_aten", taken),
                   free_name("opscan_to_aten_optional", taken),
-                  free_name("opscan_to_aten_list", taken), free_name("opscan_from_aten", taken)};
+                  free_name("opscan_to_aten_list", taken),
+                  free_name("opscan_from_aten", taken),
+                  free_name("opscan_to_aten_generator", taken),
+                  free_name("opscan_to_aten_optional_generator", taken)};
   Need need;
-  bool aten = false;
+  bool aten = false, generator = false, aten_generator = false;
   std::vector<std::string> wrappers;
   Declarations declarations;
   std::map<std::string, std::vector<std::string>> defs; // by operator namespace
@@ -500,6 +536,8 @@ void TorchStableTarget::generate(const ir::Module& module, const LibrarySpec& li
     need.add(kernel_need);
     const KernelCode& code = std::get<KernelCode>(generated);
     aten |= code.aten;
+    generator |= code.generator;
+    aten_generator |= code.aten_generator;
     wrappers.push_back(code.wrapper);
     declarations.add(kernel, code.declaration);
     if (defines_schema(kernel) && defined.insert(kernel.op).second) {
@@ -575,7 +613,26 @@ void TorchStableTarget::generate(const ir::Module& module, const LibrarySpec& li
     includes.push_back("#include <torch/csrc/stable/device.h>");
     includes.push_back("#include <torch/headeronly/util/HeaderOnlyArrayRef.h>");
   }
+  if (generator)
+    includes.push_back("#include <torch/csrc/stable/generator.h>");
+  if (aten_generator)
+    includes.push_back("#include <ATen/core/Generator.h>");
   std::vector<std::string> source_includes;
+  if (aten_generator) {
+    wrappers.insert(
+        wrappers.begin(),
+        fmt::format(
+            "// Kernels written against ATen take the generator a stable generator's\n"
+            "// handle holds: the caller's, whose state they share.\n"
+            "[[maybe_unused]] ::at::Generator& {0}(const ::torch::stable::Generator& g) {{\n"
+            "  return *::torch::aot_inductor::generator_handle_to_generator_pointer(g.get());\n"
+            "}}\n"
+            "[[maybe_unused]] ::std::optional<::at::Generator> {1}(const "
+            "::std::optional<::torch::stable::Generator>& g) {{\n"
+            "  return g ? ::std::optional<::at::Generator>({0}(*g)) : ::std::nullopt;\n"
+            "}}",
+            helpers.to_aten_generator, helpers.to_aten_optional_generator));
+  }
   if (aten) {
     includes.push_back("#include <ATen/core/Tensor.h>");
     source_includes.push_back("#include <torch/csrc/inductor/aoti_torch/utils.h>");
