@@ -1,0 +1,231 @@
+"""opscan_kernel_library: a C++ kernel library whose registration code opscan
+generates from its annotated sources, in Bazel.
+
+One scan action per source (its IR fragment), one generate action over the
+fragments (the registration code and the library IR), and a cc_library of
+the kernels and the generated code. The scans take their flags from the C++
+toolchain and the library's deps, as the library's own compiles do, and
+read only declared inputs: each runs in Bazel's sandbox, and a fragment
+records sources by their paths relative to the execution root, so it is the
+same in every checkout and a remote cache serves it to every user.
+"""
+
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain")
+
+OpscanLibraryInfo = provider(
+    doc = "An opscan kernel library: its IR, and those of the libraries it depends on.",
+    fields = {
+        "lib_name": "The library's name (register_<lib_name>_kernels()).",
+        "target": "The runtime it registers with (executorch, torch, ...).",
+        "library_ir": "File: the library IR (<lib>/ir.json).",
+        "library_irs": "depset of Files: the IRs of this library and of every opscan library in its deps.",
+    },
+)
+
+# The files `opscan generate --target <target>` writes per library, as
+# `opscan generate --list-outputs` lists them (bazel/outputs_test.sh checks
+# that the two agree). `--operators-from` adds selected_prim_ops.h.
+_GENERATED = {
+    "executorch": [
+        "RegisterKernels.h",
+        "RegisterKernels.cpp",
+        "KernelSources.cpp",
+        "NativeFunctions.h",
+        "Functions.h",
+        "selected_operators.yaml",
+        "kernel_count/executorch/runtime/kernel/selected_max_kernel_num.h",
+    ],
+    "executorch-aot": ["RegisterKernels.h", "RegisterKernels.cpp", "KernelSources.cpp", "NativeFunctions.h"],
+    "torch": ["RegisterKernels.h", "RegisterKernels.cpp", "KernelSources.cpp", "NativeFunctions.h"],
+    "torch-stable": ["RegisterKernels.h", "RegisterKernels.cpp", "NativeFunctions.h"],
+}
+
+def _scan_arguments(ctx, cc_toolchain, compilation_context):
+    """The compiler arguments of a C++ compile of the library's sources."""
+    features = cc_common.configure_features(
+        ctx = ctx,
+        cc_toolchain = cc_toolchain,
+        requested_features = ctx.features,
+        unsupported_features = ctx.disabled_features,
+    )
+    variables = cc_common.create_compile_variables(
+        feature_configuration = features,
+        cc_toolchain = cc_toolchain,
+        user_compile_flags = ctx.fragments.cpp.copts + ctx.fragments.cpp.cxxopts + ctx.attr.copts,
+        include_directories = compilation_context.includes,
+        quote_include_directories = compilation_context.quote_includes,
+        system_include_directories = compilation_context.system_includes,
+        preprocessor_defines = depset(ctx.attr.defines, transitive = [compilation_context.defines]),
+    )
+    return cc_common.get_memory_inefficient_command_line(
+        feature_configuration = features,
+        action_name = "c++-compile",
+        variables = variables,
+    )
+
+def _opscan_generated_impl(ctx):
+    cc_toolchain = find_cpp_toolchain(ctx)
+    compilation_context = cc_common.merge_cc_infos(
+        direct_cc_infos = [],
+        cc_infos = [dep[CcInfo] for dep in ctx.attr.deps if CcInfo in dep],
+    ).compilation_context
+    arguments = _scan_arguments(ctx, cc_toolchain, compilation_context)
+    headers = depset(ctx.files.hdrs, transitive = [compilation_context.headers, cc_toolchain.all_files])
+    opscan = ctx.executable.opscan
+
+    fragments = []
+    for src in ctx.files.srcs:
+        fragment = ctx.actions.declare_file("{}.opscan/scan/{}.ir.json".format(ctx.label.name, src.short_path))
+        scan = ctx.actions.args()
+        scan.add("scan", src)
+        scan.add("-o", fragment)
+        scan.add("--no-auto-pch")
+        scan.add_all(ctx.files.schemas, before_each = "--schemas")
+        scan.add("--")
+        scan.add_all(arguments)
+        ctx.actions.run(
+            executable = opscan,
+            arguments = [scan],
+            inputs = depset([src] + ctx.files.schemas, transitive = [headers]),
+            outputs = [fragment],
+            mnemonic = "OpscanScan",
+            progress_message = "opscan: scanning {} (kernel library '{}')".format(src.short_path, ctx.attr.lib_name),
+        )
+        fragments.append(fragment)
+
+    names = list(_GENERATED[ctx.attr.target])
+    if ctx.file.operators_from:
+        names.append("selected_prim_ops.h")
+    out_dir = "{}.opscan/include".format(ctx.label.name)
+    generated = [ctx.actions.declare_file("{}/{}/{}".format(out_dir, ctx.attr.lib_name, name)) for name in names]
+    library_ir = ctx.actions.declare_file("{}/{}/ir.json".format(out_dir, ctx.attr.lib_name))
+    generate = ctx.actions.args()
+    generate.add("generate")
+    generate.add_all(fragments)
+    generate.add_all(["--target", ctx.attr.target, "--registration", ctx.attr.registration, "--lib", ctx.attr.lib_name])
+    if ctx.attr.dispatch_key:
+        generate.add("--dispatch-key", ctx.attr.dispatch_key)
+    for operator in ctx.attr.operators:
+        generate.add("--operators", operator)
+    if ctx.file.operators_from:
+        generate.add("--operators-from", ctx.file.operators_from)
+    generate.add("-o", library_ir.dirname.rsplit("/", 1)[0])
+    ctx.actions.run(
+        executable = opscan,
+        arguments = [generate],
+        inputs = fragments + ([ctx.file.operators_from] if ctx.file.operators_from else []),
+        outputs = generated + [library_ir],
+        mnemonic = "OpscanGenerate",
+        progress_message = "opscan: generating registration code for kernel library '{}'".format(ctx.attr.lib_name),
+    )
+
+    transitive_irs = [dep[OpscanLibraryInfo].library_irs for dep in ctx.attr.deps if OpscanLibraryInfo in dep]
+    return [
+        DefaultInfo(files = depset(generated)),
+        OutputGroupInfo(
+            sources = depset([f for f in generated if f.extension == "cpp"]),
+            headers = depset([f for f in generated if f.extension == "h"]),
+            library_ir = depset([library_ir]),
+        ),
+        OpscanLibraryInfo(
+            lib_name = ctx.attr.lib_name,
+            target = ctx.attr.target,
+            library_ir = library_ir,
+            library_irs = depset([library_ir], transitive = transitive_irs),
+        ),
+    ]
+
+_opscan_generated = rule(
+    implementation = _opscan_generated_impl,
+    attrs = {
+        "srcs": attr.label_list(allow_files = [".cc", ".cpp", ".cxx", ".c++"]),
+        "hdrs": attr.label_list(allow_files = True),
+        "deps": attr.label_list(),
+        "copts": attr.string_list(),
+        "defines": attr.string_list(),
+        "target": attr.string(mandatory = True, values = _GENERATED.keys()),
+        "registration": attr.string(mandatory = True, values = ["named", "static", "manual"]),
+        "lib_name": attr.string(mandatory = True),
+        "dispatch_key": attr.string(),
+        "operators": attr.string_list(),
+        "operators_from": attr.label(allow_single_file = True),
+        "schemas": attr.label_list(allow_files = True),
+        "opscan": attr.label(executable = True, cfg = "exec", allow_single_file = True, mandatory = True),
+        "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
+    },
+    fragments = ["cpp"],
+    toolchains = ["@bazel_tools//tools/cpp:toolchain_type"],
+    incompatible_use_toolchain_transition = True,
+)
+
+def opscan_kernel_library(
+        name,
+        srcs,
+        target,
+        registration,
+        lib_name = None,
+        hdrs = [],
+        deps = [],
+        copts = [],
+        defines = [],
+        dispatch_key = None,
+        operators = [],
+        operators_from = None,
+        schemas = [],
+        opscan = "//bazel:opscan",
+        **kwargs):
+    """A cc_library of annotated kernels and the registration code opscan generates for them.
+
+    Consumers include "<lib_name>/RegisterKernels.h". The options are those of
+    CMake's opscan_add_kernel_library (docs/bazel.md).
+
+    Args:
+      name: the cc_library's name.
+      srcs: the annotated kernel sources; each is scanned on its own.
+      target: executorch, executorch-aot, torch or torch-stable.
+      registration: named, static or manual.
+      lib_name: the library's name (default: name).
+      hdrs: headers of the kernels.
+      deps: what the kernels compile against (their headers reach the scans).
+      copts: compile options of the kernels, also used to scan them.
+      defines: defines of the kernels and of everything that depends on them.
+      dispatch_key: the dispatch key of kernels naming none (torch targets).
+      operators: generate only these operators (ns::op.overload).
+      operators_from: a model (.pte) or selected_operators.yaml (executorch).
+      schemas: files of known operator schemas.
+      opscan: the opscan binary (default: //bazel:opscan).
+      **kwargs: passed to the cc_library (visibility, testonly, ...).
+    """
+    lib_name = lib_name or name
+    generated = name + "_opscan"
+    _opscan_generated(
+        name = generated,
+        srcs = srcs,
+        hdrs = hdrs,
+        deps = deps,
+        copts = copts,
+        defines = defines,
+        target = target,
+        registration = registration,
+        lib_name = lib_name,
+        dispatch_key = dispatch_key,
+        operators = operators,
+        operators_from = operators_from,
+        schemas = schemas,
+        opscan = opscan,
+        testonly = kwargs.get("testonly", False),
+    )
+    native.filegroup(name = generated + "_sources", srcs = [":" + generated], output_group = "sources")
+    native.filegroup(name = generated + "_headers", srcs = [":" + generated], output_group = "headers")
+    native.cc_library(
+        name = name,
+        srcs = srcs + [":" + generated + "_sources"],
+        hdrs = hdrs + [":" + generated + "_headers"],
+        includes = [generated + ".opscan/include"],
+        deps = deps,
+        copts = copts,
+        defines = defines,
+        # Nothing calls into a statically registered library: keep it linked.
+        alwayslink = registration == "static",
+        **kwargs
+    )
