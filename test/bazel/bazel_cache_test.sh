@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# The Bazel rule against a real remote cache: nginx with WebDAV on loopback
+# serves Bazel's HTTP cache protocol. Two checkouts of the example workspace
+# at different paths, each with its own output base:
+#   1. the first builds //examples:run_examples and runs it (the cache fills);
+#   2. the second builds it too: every scan and generate action must be a
+#      remote cache hit, and its fragments and generated code are the same
+#      bytes as the first's;
+#   3. the second's one source gets a line more: exactly one scan and one
+#      generate run, and the program still runs.
+# Checked from Bazel's execution log.
+#
+#   bazel_cache_test.sh SOURCE_DIR OPSCAN WORK_DIR
+# SOURCE_DIR: opscan's source tree; OPSCAN: the opscan binary the rule runs;
+# WORK_DIR: made afresh. Prints "skipped: ..." (exit 0) where Bazel or nginx
+# is missing.
+set -euo pipefail
+
+source_dir=$(cd "${1:?usage: bazel_cache_test.sh SOURCE_DIR OPSCAN WORK_DIR}" && pwd)
+opscan=$(realpath "${2:?}")
+work=${3:?}
+
+command -v bazel >/dev/null || { echo "skipped: no bazel (Debian's bazel-bootstrap)"; exit 0; }
+command -v nginx >/dev/null || { echo "skipped: no nginx (Debian's nginx-light)"; exit 0; }
+[[ -d /usr/share/bazel/rules/java ]] || { echo "skipped: no bazel-rules-java"; exit 0; }
+
+rm -rf "$work"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# The cache: nginx on a free loopback port, storing what Bazel PUTs.
+mkdir -p "$work/cache/store" "$work/cache/tmp"
+# nginx's workers drop root for another user, who must write there.
+chmod 0777 "$work/cache/store" "$work/cache/tmp"
+cat >"$work/cache/nginx.conf" <<EOF
+daemon off;
+pid $work/cache/nginx.pid;
+error_log $work/cache/error.log;
+events {}
+http {
+  access_log $work/cache/access.log;
+  client_body_temp_path $work/cache/tmp;
+  client_max_body_size 0;
+  server {
+    listen 127.0.0.1:0;
+    root $work/cache/store;
+    location / {
+      dav_methods PUT;
+      create_full_put_path on;
+    }
+  }
+}
+EOF
+port=""
+for candidate in $(shuf -i 20000-60000 -n 20); do
+  sed -i "s/listen 127.0.0.1:[0-9]*;/listen 127.0.0.1:$candidate;/" "$work/cache/nginx.conf"
+  nginx -p "$work/cache" -c "$work/cache/nginx.conf" &
+  nginx_pid=$!
+  sleep 0.5
+  if kill -0 "$nginx_pid" 2>/dev/null; then
+    port=$candidate
+    break
+  fi
+done
+[[ -n $port ]] || fail "nginx did not start (log: $work/cache/error.log)"
+first="$work/first/opscan"
+second="$work/elsewhere/deeper/opscan-copy"
+cleanup() {
+  for dir in "$first" "$second"; do
+    [[ -d $dir ]] && (cd "$dir" && bazel --output_base="$work/ob-$(basename "$dir")" --batch \
+                        clean --expunge >/dev/null 2>&1) || true
+  done
+  kill "$nginx_pid" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+
+# The example workspace, copied into a checkout at `dir` (what Bazel reads
+# of the repository), with the same opscan binary in a tool repository.
+checkout() {
+  local dir=$1
+  mkdir -p "$dir"
+  (cd "$source_dir" && cp -r --parents WORKSPACE .bazelrc bazel include examples \
+     test/et_runtime "$dir")
+}
+mkdir -p "$work/tool"
+touch "$work/tool/WORKSPACE"
+cp "$source_dir/bazel/opscan_tool.BUILD" "$work/tool/BUILD.bazel"
+cp "$opscan" "$work/tool/opscan"
+
+checkout "$first"
+checkout "$second"
+
+# Builds //examples:run_examples in checkout $1 with output base $2, its
+# execution log in $3.
+build() {
+  (cd "$1" && bazel --output_base="$2" --batch build //examples:run_examples \
+     --override_repository=opscan_tool="$work/tool" \
+     --remote_cache="http://127.0.0.1:$port" \
+     --execution_log_json_file="$3" >"$3.out" 2>&1) ||
+    { tail -n 40 "$3.out"; fail "bazel build in $1 failed"; }
+  "$1/bazel-bin/examples/run_examples" >"$3.run" || fail "run_examples of $1 failed"
+}
+
+# How many spawns of `mnemonic` the log $1 has, and how many were served
+# by the remote cache: "<count> <hits>".
+spawns() {
+  python3 - "$1" "$2" <<'EOF'
+import json, sys
+text = open(sys.argv[1]).read()
+decoder, at, count, hits = json.JSONDecoder(), 0, 0, 0
+while at < len(text):
+    while at < len(text) and text[at].isspace():
+        at += 1
+    if at == len(text):
+        break
+    spawn, at = decoder.raw_decode(text, at)
+    if spawn.get("mnemonic") == sys.argv[2]:
+        count += 1
+        hits += 1 if spawn.get("remoteCacheHit") else 0
+print(count, hits)
+EOF
+}
+
+build "$first" "$work/ob-opscan" "$work/first.log"
+read -r scans scan_hits < <(spawns "$work/first.log" OpscanScan)
+[[ $scans -eq 2 ]] || fail "the first build ran $scans scans, not one per source (2)"
+
+build "$second" "$work/ob-opscan-copy" "$work/second.log"
+for mnemonic in OpscanScan OpscanGenerate; do
+  read -r count hits < <(spawns "$work/second.log" $mnemonic)
+  [[ $count -gt 0 && $hits -eq $count ]] ||
+    fail "the second checkout's $mnemonic actions: $hits of $count from the cache"
+done
+for dir in scan include; do
+  diff -r "$first/bazel-bin/examples/examples_opscan.opscan/$dir" \
+          "$second/bazel-bin/examples/examples_opscan.opscan/$dir" ||
+    fail "the checkouts' $dir files differ"
+done
+
+# One source edited: its kernels move down a line.
+sed -i '1i // An edit that moves every kernel of this file down a line.' \
+  "$second/examples/kernels/reduce.cpp"
+build "$second" "$work/ob-opscan-copy" "$work/edited.log"
+read -r scans scan_hits < <(spawns "$work/edited.log" OpscanScan)
+read -r generates generate_hits < <(spawns "$work/edited.log" OpscanGenerate)
+[[ $scans -eq 1 && $scan_hits -eq 0 ]] || fail "after the edit: $scans scans ran ($scan_hits cached)"
+[[ $generates -eq 1 && $generate_hits -eq 0 ]] ||
+  fail "after the edit: $generates generates ran ($generate_hits cached)"
+
+echo "ok: port $port; second checkout: every scan and generate from the cache; one edit: one scan, one generate"
+cat "$work/edited.log.run"
