@@ -13,12 +13,11 @@ same in every checkout and a remote cache serves it to every user.
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain")
 
 OpscanLibraryInfo = provider(
-    doc = "An opscan kernel library: its IR, and those of the libraries it depends on.",
+    doc = "An opscan kernel library: what opscan_check reads of it.",
     fields = {
         "lib_name": "The library's name (register_<lib_name>_kernels()).",
-        "target": "The runtime it registers with (executorch, torch, ...).",
+        "target": "The target it was generated for (executorch, torch, ...).",
         "library_ir": "File: the library IR (<lib>/ir.json).",
-        "library_irs": "depset of Files: the IRs of this library and of every opscan library in its deps.",
     },
 )
 
@@ -119,7 +118,6 @@ def _opscan_generated_impl(ctx):
         progress_message = "opscan: generating registration code for kernel library '{}'".format(ctx.attr.lib_name),
     )
 
-    transitive_irs = [dep[OpscanLibraryInfo].library_irs for dep in ctx.attr.deps if OpscanLibraryInfo in dep]
     return [
         DefaultInfo(files = depset(generated)),
         OutputGroupInfo(
@@ -131,7 +129,6 @@ def _opscan_generated_impl(ctx):
             lib_name = ctx.attr.lib_name,
             target = ctx.attr.target,
             library_ir = library_ir,
-            library_irs = depset([library_ir], transitive = transitive_irs),
         ),
     ]
 
@@ -197,7 +194,7 @@ def opscan_kernel_library(
       **kwargs: passed to the cc_library (visibility, testonly, ...).
     """
     lib_name = lib_name or name
-    generated = name + "_opscan"
+    generated = _generated_label(name)
     _opscan_generated(
         name = generated,
         srcs = srcs,
@@ -229,3 +226,56 @@ def opscan_kernel_library(
         alwayslink = registration == "static",
         **kwargs
     )
+
+def _opscan_check_impl(ctx):
+    irs = [lib[OpscanLibraryInfo].library_ir for lib in ctx.attr.libraries]
+    stamp = ctx.actions.declare_file(ctx.label.name + ".opscan-check")
+    args = ctx.actions.args()
+    args.add("check")
+    args.add_all(irs)
+    args.add("--stamp", stamp)
+    ctx.actions.run(
+        executable = ctx.executable.opscan,
+        arguments = [args],
+        inputs = irs,
+        outputs = [stamp],
+        mnemonic = "OpscanCheck",
+        progress_message = "opscan: checking kernel libraries {}".format(
+            ", ".join([lib[OpscanLibraryInfo].lib_name for lib in ctx.attr.libraries]),
+        ),
+    )
+    # In runfiles too: a program's data dependency on the check builds it.
+    return [DefaultInfo(files = depset([stamp]), runfiles = ctx.runfiles(files = [stamp]))]
+
+_opscan_check = rule(
+    implementation = _opscan_check_impl,
+    attrs = {
+        "libraries": attr.label_list(providers = [OpscanLibraryInfo], mandatory = True),
+        "opscan": attr.label(executable = True, cfg = "exec", allow_single_file = True, mandatory = True),
+    },
+)
+
+def opscan_check(name, libraries, opscan = "//bazel:opscan", **kwargs):
+    """Checks kernel libraries meant for one program together (opscan check).
+
+    Two libraries registering one operator (and kernel key, or dispatch key)
+    in one runtime fail the build here, as they would fail at start-up.
+    Building the target runs the check; make the program depend on it (a
+    data dependency, say) to check on every build of the program.
+
+    Args:
+      name: the check's name.
+      libraries: the opscan_kernel_library targets the program links.
+      opscan: the opscan binary (default: //bazel:opscan).
+      **kwargs: common attributes (visibility, tags, ...).
+    """
+    _opscan_check(
+        name = name,
+        libraries = [_generated_label(lib) for lib in libraries],
+        opscan = opscan,
+        **kwargs
+    )
+
+def _generated_label(library):
+    """The label of the generation target opscan_kernel_library makes for `library`."""
+    return library + "_opscan"

@@ -20,9 +20,11 @@ packages=(cmake ninja-build g++ libclang-dev nlohmann-json3-dev libfmt-dev libcl
 # (the compiler the CMake tests and the fuzz build try), Meson (a compile
 # database of another build system), Neovim and Node.js (LSP clients),
 # clang-tidy's tools (applying exported fixes), strace (signals injected
-# between the renames of a generation).
+# between the renames of a generation), Bazel 4 with Debian's rules_java and
+# nginx (the Bazel rule against a loopback remote cache).
 if [[ $setup == all ]]; then
-  packages+=(clang libgtest-dev libtorch-dev meson neovim clang-tools nodejs strace)
+  packages+=(clang libgtest-dev libtorch-dev meson neovim clang-tools nodejs strace
+             bazel-bootstrap bazel-rules-java nginx-light)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -130,6 +130,8 @@ EOF
 build "$first" "$work/ob-opscan" "$work/first.log"
 read -r scans scan_hits < <(spawns "$work/first.log" OpscanScan)
 [[ $scans -eq 2 ]] || fail "the first build ran $scans scans, not one per source (2)"
+grep -q "opscan: 2 libraries (elementwise, reduce) can live in one program" "$work/first.log.out" ||
+  fail "the program's build did not check its libraries (log: $work/first.log.out)"
 
 build "$second" "$work/ob-opscan-copy" "$work/second.log"
 for mnemonic in OpscanScan OpscanGenerate; do
@@ -137,10 +139,10 @@ for mnemonic in OpscanScan OpscanGenerate; do
   [[ $count -gt 0 && $hits -eq $count ]] ||
     fail "the second checkout's $mnemonic actions: $hits of $count from the cache"
 done
-for dir in scan include; do
-  diff -r "$first/bazel-bin/examples/examples_opscan.opscan/$dir" \
-          "$second/bazel-bin/examples/examples_opscan.opscan/$dir" ||
-    fail "the checkouts' $dir files differ"
+for lib in elementwise reduce; do
+  diff -r "$first/bazel-bin/examples/${lib}_opscan.opscan" \
+          "$second/bazel-bin/examples/${lib}_opscan.opscan" ||
+    fail "the checkouts' fragments or generated files of library $lib differ"
 done
 
 # One source edited: its kernels move down a line.
@@ -153,5 +155,29 @@ read -r generates generate_hits < <(spawns "$work/edited.log" OpscanGenerate)
 [[ $generates -eq 1 && $generate_hits -eq 0 ]] ||
   fail "after the edit: $generates generates ran ($generate_hits cached)"
 
-echo "ok: port $port; second checkout: every scan and generate from the cache; one edit: one scan, one generate"
+# Two libraries of one source in one program: the check fails the build,
+# naming an operator both register.
+mkdir -p "$first/overlap"
+cp "$first/examples/kernels/elementwise.cpp" "$first/overlap/kernels.cpp"
+cat >"$first/overlap/BUILD.bazel" <<'BUILD'
+load("//bazel:opscan.bzl", "opscan_check", "opscan_kernel_library")
+
+[opscan_kernel_library(
+    name = lib,
+    srcs = ["kernels.cpp"],
+    target = "executorch",
+    registration = "named",
+    deps = ["//examples:executorch_types", "//include:annotations", "//test/et_runtime"],
+) for lib in ["one", "two"]]
+
+opscan_check(name = "check", libraries = [":one", ":two"])
+BUILD
+if (cd "$first" && bazel --output_base="$work/ob-opscan" --batch build //overlap:check \
+      --override_repository=opscan_tool="$work/tool" >"$work/overlap.out" 2>&1); then
+  fail "two libraries registering the same operators passed the check"
+fi
+grep -q "aten::add.out" "$work/overlap.out" ||
+  { tail -n 20 "$work/overlap.out"; fail "the check's error names no operator"; }
+
+echo "ok: port $port; second checkout: every scan and generate from the cache; one edit: one scan, one generate; overlapping libraries fail the check"
 cat "$work/edited.log.run"
