@@ -62,61 +62,67 @@ def _scan_arguments(ctx, cc_toolchain, compilation_context):
         variables = variables,
     )
 
-def _opscan_generated_impl(ctx):
-    cc_toolchain = find_cpp_toolchain(ctx)
-    compilation_context = cc_common.merge_cc_infos(
-        direct_cc_infos = [],
-        cc_infos = [dep[CcInfo] for dep in ctx.attr.deps if CcInfo in dep],
-    ).compilation_context
-    arguments = _scan_arguments(ctx, cc_toolchain, compilation_context)
-    headers = depset(ctx.files.hdrs, transitive = [compilation_context.headers, cc_toolchain.all_files])
-    opscan = ctx.executable.opscan
+def _scan(ctx, opscan, src, arguments, headers):
+    """The action scanning `src` into its IR fragment; returns the fragment."""
+    fragment = ctx.actions.declare_file("{}.opscan/scan/{}.ir.json".format(ctx.label.name, src.short_path))
+    args = ctx.actions.args()
+    args.add("scan", src)
+    args.add("-o", fragment)
+    # Each scan stands alone: a precompiled header shared between scans
+    # would be an input no action declares.
+    args.add("--no-auto-pch")
+    args.add_all(ctx.files.schemas, before_each = "--schemas")
+    args.add("--")
+    args.add_all(arguments)
+    ctx.actions.run(
+        executable = opscan,
+        arguments = [args],
+        inputs = depset([src] + ctx.files.schemas, transitive = [headers]),
+        outputs = [fragment],
+        mnemonic = "OpscanScan",
+        progress_message = "opscan: scanning {} (kernel library '{}')".format(src.short_path, ctx.attr.lib_name),
+    )
+    return fragment
 
-    fragments = []
-    for src in ctx.files.srcs:
-        fragment = ctx.actions.declare_file("{}.opscan/scan/{}.ir.json".format(ctx.label.name, src.short_path))
-        scan = ctx.actions.args()
-        scan.add("scan", src)
-        scan.add("-o", fragment)
-        scan.add("--no-auto-pch")
-        scan.add_all(ctx.files.schemas, before_each = "--schemas")
-        scan.add("--")
-        scan.add_all(arguments)
-        ctx.actions.run(
-            executable = opscan,
-            arguments = [scan],
-            inputs = depset([src] + ctx.files.schemas, transitive = [headers]),
-            outputs = [fragment],
-            mnemonic = "OpscanScan",
-            progress_message = "opscan: scanning {} (kernel library '{}')".format(src.short_path, ctx.attr.lib_name),
-        )
-        fragments.append(fragment)
-
+def _generate(ctx, opscan, fragments):
+    """The action generating the library from `fragments`; returns its files and its IR."""
     names = list(_GENERATED[ctx.attr.target])
     if ctx.file.operators_from:
         names.append("selected_prim_ops.h")
-    out_dir = "{}.opscan/include".format(ctx.label.name)
-    generated = [ctx.actions.declare_file("{}/{}/{}".format(out_dir, ctx.attr.lib_name, name)) for name in names]
-    library_ir = ctx.actions.declare_file("{}/{}/ir.json".format(out_dir, ctx.attr.lib_name))
-    generate = ctx.actions.args()
-    generate.add("generate")
-    generate.add_all(fragments)
-    generate.add_all(["--target", ctx.attr.target, "--registration", ctx.attr.registration, "--lib", ctx.attr.lib_name])
+    lib_dir = "{}.opscan/include/{}".format(ctx.label.name, ctx.attr.lib_name)
+    generated = [ctx.actions.declare_file("{}/{}".format(lib_dir, name)) for name in names]
+    library_ir = ctx.actions.declare_file(lib_dir + "/ir.json")
+    args = ctx.actions.args()
+    args.add("generate")
+    args.add_all(fragments)
+    args.add_all(["--target", ctx.attr.target, "--registration", ctx.attr.registration, "--lib", ctx.attr.lib_name])
     if ctx.attr.dispatch_key:
-        generate.add("--dispatch-key", ctx.attr.dispatch_key)
-    for operator in ctx.attr.operators:
-        generate.add("--operators", operator)
+        args.add("--dispatch-key", ctx.attr.dispatch_key)
+    args.add_all(ctx.attr.operators, before_each = "--operators")
     if ctx.file.operators_from:
-        generate.add("--operators-from", ctx.file.operators_from)
-    generate.add("-o", library_ir.dirname.rsplit("/", 1)[0])
+        args.add("--operators-from", ctx.file.operators_from)
+    # opscan writes <lib_name>/... below the directory given.
+    args.add("-o", library_ir.dirname.rsplit("/", 1)[0])
     ctx.actions.run(
         executable = opscan,
-        arguments = [generate],
+        arguments = [args],
         inputs = fragments + ([ctx.file.operators_from] if ctx.file.operators_from else []),
         outputs = generated + [library_ir],
         mnemonic = "OpscanGenerate",
         progress_message = "opscan: generating registration code for kernel library '{}'".format(ctx.attr.lib_name),
     )
+    return generated, library_ir
+
+def _opscan_generated_impl(ctx):
+    cc_toolchain = find_cpp_toolchain(ctx)
+    compilation_context = cc_common.merge_cc_infos(
+        cc_infos = [dep[CcInfo] for dep in ctx.attr.deps if CcInfo in dep],
+    ).compilation_context
+    arguments = _scan_arguments(ctx, cc_toolchain, compilation_context)
+    headers = depset(ctx.files.hdrs, transitive = [compilation_context.headers, cc_toolchain.all_files])
+    opscan = ctx.executable.opscan
+    fragments = [_scan(ctx, opscan, src, arguments, headers) for src in ctx.files.srcs]
+    generated, library_ir = _generate(ctx, opscan, fragments)
 
     return [
         DefaultInfo(files = depset(generated)),
