@@ -200,7 +200,7 @@ def opscan_kernel_library(
       **kwargs: passed to the cc_library (visibility, testonly, ...).
     """
     lib_name = lib_name or name
-    generated = _generated_label(name)
+    generated = name + "_opscan"
     _opscan_generated(
         name = generated,
         srcs = srcs,
@@ -233,8 +233,33 @@ def opscan_kernel_library(
         **kwargs
     )
 
+OpscanLibrariesInfo = provider(
+    doc = "The opscan kernel libraries a target links (collected by an aspect).",
+    fields = {"libraries": "depset of OpscanLibraryInfo"},
+)
+
+def _linked_libraries_impl(target, ctx):
+    direct = [target[OpscanLibraryInfo]] if OpscanLibraryInfo in target else []
+    transitive = []
+
+    # A kernel library's cc_library reaches its generation through srcs (a
+    # filegroup of the generated sources), other libraries through deps.
+    for attr in ("deps", "srcs"):
+        for dep in getattr(ctx.rule.attr, attr, []):
+            if type(dep) == "Target" and OpscanLibrariesInfo in dep:
+                transitive.append(dep[OpscanLibrariesInfo].libraries)
+    return [OpscanLibrariesInfo(libraries = depset(direct, transitive = transitive))]
+
+_linked_libraries = aspect(
+    implementation = _linked_libraries_impl,
+    attr_aspects = ["deps", "srcs"],
+)
+
 def _opscan_check_impl(ctx):
-    irs = [lib[OpscanLibraryInfo].library_ir for lib in ctx.attr.libraries]
+    libraries = depset(transitive = [dep[OpscanLibrariesInfo].libraries for dep in ctx.attr.deps]).to_list()
+    if not libraries:
+        fail("opscan_check {}: no opscan_kernel_library among deps or what they depend on".format(ctx.label))
+    irs = [lib.library_ir for lib in libraries]
     stamp = ctx.actions.declare_file(ctx.label.name + ".opscan-check")
     args = ctx.actions.args()
     args.add("check")
@@ -246,42 +271,33 @@ def _opscan_check_impl(ctx):
         inputs = irs,
         outputs = [stamp],
         mnemonic = "OpscanCheck",
-        progress_message = "opscan: checking kernel libraries {}".format(
-            ", ".join([lib[OpscanLibraryInfo].lib_name for lib in ctx.attr.libraries]),
-        ),
+        progress_message = "opscan: checking kernel libraries {}".format(", ".join([lib.lib_name for lib in libraries])),
     )
+
     # In runfiles too: a program's data dependency on the check builds it.
     return [DefaultInfo(files = depset([stamp]), runfiles = ctx.runfiles(files = [stamp]))]
 
 _opscan_check = rule(
     implementation = _opscan_check_impl,
     attrs = {
-        "libraries": attr.label_list(providers = [OpscanLibraryInfo], mandatory = True),
+        "deps": attr.label_list(aspects = [_linked_libraries], mandatory = True),
         "opscan": attr.label(executable = True, cfg = "exec", allow_single_file = True, mandatory = True),
     },
 )
 
-def opscan_check(name, libraries, opscan = "//bazel:opscan", **kwargs):
-    """Checks kernel libraries meant for one program together (opscan check).
+def opscan_check(name, deps, opscan = "//bazel:opscan", **kwargs):
+    """Checks the kernel libraries one program links, together (opscan check).
 
     Two libraries registering one operator (and kernel key, or dispatch key)
-    in one runtime fail the build here, as they would fail at start-up.
-    Building the target runs the check; make the program depend on it (a
-    data dependency, say) to check on every build of the program.
+    in one runtime fail the build here, naming it, as they would fail the
+    program at start-up. The libraries are every opscan_kernel_library among
+    `deps` and what they depend on. Building the target runs the check; a
+    program's data dependency on it checks on every build of the program.
 
     Args:
       name: the check's name.
-      libraries: the opscan_kernel_library targets the program links.
+      deps: what the program links (its deps).
       opscan: the opscan binary (default: //bazel:opscan).
       **kwargs: common attributes (visibility, tags, ...).
     """
-    _opscan_check(
-        name = name,
-        libraries = [_generated_label(lib) for lib in libraries],
-        opscan = opscan,
-        **kwargs
-    )
-
-def _generated_label(library):
-    """The label of the generation target opscan_kernel_library makes for `library`."""
-    return library + "_opscan"
+    _opscan_check(name = name, deps = deps, opscan = opscan, **kwargs)

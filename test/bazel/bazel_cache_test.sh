@@ -170,7 +170,10 @@ load("//bazel:opscan.bzl", "opscan_check", "opscan_kernel_library")
     deps = ["//examples:executorch_types", "//include:annotations", "//test/et_runtime"],
 ) for lib in ["one", "two"]]
 
-opscan_check(name = "check", libraries = [":one", ":two"])
+# Through a library that links both: the check follows deps.
+cc_library(name = "both", deps = [":one", ":two"])
+
+opscan_check(name = "check", deps = [":both"])
 BUILD
 if (cd "$first" && bazel --output_base="$work/ob-opscan" --batch build //overlap:check \
       --override_repository=opscan_tool="$work/tool" >"$work/overlap.out" 2>&1); then
