@@ -49,7 +49,7 @@ if ! command -v debootstrap >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap \
     >/dev/null 2>&1 || skip "debootstrap is not installed and cannot be"
 fi
-echo "opscan libtorch chroot: making $dir (Debian unstable and libtorch, about 2 minutes)"
+echo "opscan libtorch chroot: making $dir (Debian unstable, libtorch and its Python package, about 3 minutes)"
 rm -rf "$dir"
 mkdir -p "$(dirname "$dir")"
 if ! debootstrap --variant=minbase sid "$dir" "$mirror" >"$dir.log" 2>&1; then
