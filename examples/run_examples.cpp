@@ -3,8 +3,8 @@
 // kernel registry, as ExecuTorch's executor does: an EValue stack whose
 // last value is the return slot. Prints the results; exits non-zero on any
 // failure.
-#include <elementwise/RegisterKernels.h>
-#include <reduce/RegisterKernels.h>
+#include "elementwise/RegisterKernels.h"
+#include "reduce/RegisterKernels.h"
 
 #include <cstdio>
 #include <et_stand_in/tensor_maker.h>
