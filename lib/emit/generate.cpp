@@ -39,13 +39,18 @@ std::optional<ResolvedOptions> resolve_options(const Options& options, const Tar
                                      ir::to_string(options.registration))));
     ok = false;
   }
-  const std::pair<TargetOption, const char*> target_options[] = {
-      {TargetOption::exception_boundary, options.exception_boundary ? "--exception-boundary" : ""},
-      {TargetOption::torch_target_version,
-       options.torch_target_version ? "--torch-target-version" : ""},
-      {TargetOption::aten_mode, options.aten_mode ? "--use-aten-lib" : ""}};
-  for (const auto& [option, flag] : target_options) {
-    if (*flag == '\0' || target->reads(option))
+  struct GivenOption {
+    TargetOption option;
+    bool given;
+    const char* flag;
+  };
+  const GivenOption target_options[] = {
+      {TargetOption::exception_boundary, options.exception_boundary, "--exception-boundary"},
+      {TargetOption::torch_target_version, options.torch_target_version.has_value(),
+       "--torch-target-version"},
+      {TargetOption::aten_mode, options.aten_mode, "--use-aten-lib"}};
+  for (const auto& [option, given, flag] : target_options) {
+    if (!given || target->reads(option))
       continue;
     std::vector<std::string> readers;
     for (const std::string& name : targets.names()) {
