@@ -39,6 +39,11 @@ _GENERATED = {
     "torch-stable": ["RegisterKernels.h", "RegisterKernels.cpp", "NativeFunctions.h"],
 }
 
+# The defaults, as labels of this repository: a string default would name
+# the package of the BUILD file calling the macro, in the caller's workspace.
+_OPSCAN = Label("//bazel:opscan")
+_CLANG_RESOURCE = Label("//bazel:clang_resource")
+
 def _scan_arguments(ctx, cc_toolchain, compilation_context):
     """The compiler arguments of a C++ compile of the library's sources."""
     features = cc_common.configure_features(
@@ -62,6 +67,13 @@ def _scan_arguments(ctx, cc_toolchain, compilation_context):
         variables = variables,
     )
 
+def _resource_dir(files):
+    """The clang resource directory `files` (its include/ headers) are in."""
+    for f in files:
+        if f.path.endswith("/include/stddef.h"):
+            return f.path[:-len("/include/stddef.h")]
+    fail("clang_resource: no include/stddef.h among its files (the resource directory's headers)")
+
 def _scan(ctx, opscan, src, arguments, headers):
     """The action scanning `src` into its IR fragment; returns the fragment."""
     fragment = ctx.actions.declare_file("{}.opscan/scan/{}.ir.json".format(ctx.label.name, src.short_path))
@@ -73,11 +85,14 @@ def _scan(ctx, opscan, src, arguments, headers):
     args.add("--no-auto-pch")
     args.add_all(ctx.files.schemas, before_each = "--schemas")
     args.add("--")
+    # libclang's builtin headers from the declared files, not from where
+    # the binary's libclang is installed.
+    args.add("-resource-dir", _resource_dir(ctx.files.clang_resource))
     args.add_all(arguments)
     ctx.actions.run(
         executable = opscan,
         arguments = [args],
-        inputs = depset([src] + ctx.files.schemas, transitive = [headers]),
+        inputs = depset([src] + ctx.files.schemas + ctx.files.clang_resource, transitive = [headers]),
         outputs = [fragment],
         mnemonic = "OpscanScan",
         progress_message = "opscan: scanning {} (kernel library '{}')".format(src.short_path, ctx.attr.lib_name),
@@ -154,6 +169,7 @@ _opscan_generated = rule(
         "operators_from": attr.label(allow_single_file = True),
         "schemas": attr.label_list(allow_files = True),
         "opscan": attr.label(executable = True, cfg = "exec", allow_single_file = True, mandatory = True),
+        "clang_resource": attr.label(mandatory = True),
         "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
     },
     fragments = ["cpp"],
@@ -175,7 +191,8 @@ def opscan_kernel_library(
         operators = [],
         operators_from = None,
         schemas = [],
-        opscan = "//bazel:opscan",
+        opscan = None,
+        clang_resource = None,
         **kwargs):
     """A cc_library of annotated kernels and the registration code opscan generates for them.
 
@@ -197,6 +214,8 @@ def opscan_kernel_library(
       operators_from: a model (.pte) or selected_operators.yaml (executorch).
       schemas: files of known operator schemas.
       opscan: the opscan binary (default: //bazel:opscan).
+      clang_resource: the headers of the resource directory of opscan's
+        libclang (default: //bazel:clang_resource).
       **kwargs: passed to the cc_library (visibility, testonly, ...).
     """
     lib_name = lib_name or name
@@ -215,7 +234,8 @@ def opscan_kernel_library(
         operators = operators,
         operators_from = operators_from,
         schemas = schemas,
-        opscan = opscan,
+        opscan = opscan or _OPSCAN,
+        clang_resource = clang_resource or _CLANG_RESOURCE,
         testonly = kwargs.get("testonly", False),
     )
     native.filegroup(name = generated + "_sources", srcs = [":" + generated], output_group = "sources")
@@ -285,7 +305,7 @@ _opscan_check = rule(
     },
 )
 
-def opscan_check(name, deps, opscan = "//bazel:opscan", **kwargs):
+def opscan_check(name, deps, opscan = None, **kwargs):
     """Checks the kernel libraries one program links, together (opscan check).
 
     Two libraries registering one operator (and kernel key, or dispatch key)
@@ -300,4 +320,4 @@ def opscan_check(name, deps, opscan = "//bazel:opscan", **kwargs):
       opscan: the opscan binary (default: //bazel:opscan).
       **kwargs: common attributes (visibility, tags, ...).
     """
-    _opscan_check(name = name, deps = deps, opscan = opscan, **kwargs)
+    _opscan_check(name = name, deps = deps, opscan = opscan or _OPSCAN, **kwargs)

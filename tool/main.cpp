@@ -183,8 +183,11 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", [] {
     const std::string version = scan::libclang_version();
-    return fmt::format("opscan {}\nlibclang: {}", driver::version(),
-                       version.empty() ? scan::load_libclang() : version);
+    // The resource directory is what a hermetic build declares as an
+    // input of every scan (docs/bazel.md).
+    return fmt::format("opscan {}\nlibclang: {}\nclang resource directory: {}",
+                       driver::version(), version.empty() ? scan::load_libclang() : version,
+                       scan::clang_resource_dir());
   });
   app.footer(
       "Exit codes: 0 success, 1 errors in the input, 2 usage error, 3 I/O or internal failure.");

@@ -3,6 +3,7 @@
 #include "scan/flags.h"
 
 #include "scan/flags_internal.h"
+#include "scan/scan.h"
 
 #include <algorithm>
 #include <charconv>
@@ -33,8 +34,10 @@ void add_scanning_arguments(std::vector<std::string>& args) {
     return a == "-resource-dir" || a.starts_with("-resource-dir=");
   });
   if (!has_resource_dir)
-    args.insert(args.begin(), {"-resource-dir", OPSCAN_CLANG_RESOURCE_DIR});
+    args.insert(args.begin(), {"-resource-dir", clang_resource_dir()});
 }
+
+const char* clang_resource_dir() { return OPSCAN_CLANG_RESOURCE_DIR; }
 
 namespace {
 

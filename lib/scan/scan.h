@@ -155,6 +155,10 @@ struct KernelSuggestion {
 // when libclang cannot be loaded (scan/libclang_loader.h says why).
 std::string libclang_version();
 
+// The resource directory (clang's builtin headers) of that libclang: what a
+// scan passes as -resource-dir unless its arguments give one.
+const char* clang_resource_dir();
+
 // Bounds the time of each parse (`limit`; 0: none). libclang cannot cancel
 // a parse, and some inputs never end one (an #include of a FIFO) or take
 // hours (hostile nesting): only the program can end them. `expired` is

@@ -3,12 +3,15 @@
 # serves Bazel's HTTP cache protocol. Two checkouts of the example workspace
 # at different paths, each with its own output base:
 #   1. the first builds //examples:run_examples and runs it (the cache fills);
+#      its scans declare libclang's builtin headers as inputs;
 #   2. the second builds it too: every scan and generate action must be a
 #      remote cache hit, and its fragments and generated code are the same
 #      bytes as the first's;
 #   3. the second's one source gets a line more: exactly one scan and one
 #      generate run, and the program still runs.
-# Checked from Bazel's execution log.
+# Checked from Bazel's execution log. Then a workspace of its own loads the
+# rule from the first checkout: its library builds, and two libraries of the
+# same kernels fail their opscan_check.
 #
 #   bazel_cache_test.sh SOURCE_DIR OPSCAN WORK_DIR
 # SOURCE_DIR: opscan's source tree; OPSCAN: the opscan binary the rule runs;
@@ -71,7 +74,7 @@ done
 first="$work/first/opscan"
 second="$work/elsewhere/deeper/opscan-copy"
 cleanup() {
-  for dir in "$first" "$second"; do
+  for dir in "$first" "$second" "$work/consumer"; do
     [[ -d $dir ]] && (cd "$dir" && bazel --output_base="$work/ob-$(basename "$dir")" --batch \
                         clean --expunge >/dev/null 2>&1) || true
   done
@@ -81,7 +84,7 @@ trap cleanup EXIT
 
 
 # The example workspace, copied into a checkout at `dir` (what Bazel reads
-# of the repository), with the same opscan binary in a tool repository.
+# of the repository). Both run the same opscan binary (--repo_env=OPSCAN).
 checkout() {
   local dir=$1
   mkdir -p "$dir"
@@ -89,8 +92,6 @@ checkout() {
      test/et_runtime "$dir")
 }
 mkdir -p "$work/tool"
-touch "$work/tool/WORKSPACE"
-cp "$source_dir/bazel/opscan_tool.BUILD" "$work/tool/BUILD.bazel"
 cp "$opscan" "$work/tool/opscan"
 
 checkout "$first"
@@ -100,7 +101,7 @@ checkout "$second"
 # execution log in $3.
 build() {
   (cd "$1" && bazel --output_base="$2" --batch build //examples:run_examples \
-     --override_repository=opscan_tool="$work/tool" \
+     --repo_env=OPSCAN="$work/tool/opscan" \
      --remote_cache="http://127.0.0.1:$port" \
      --execution_log_json_file="$3" >"$3.out" 2>&1) ||
     { tail -n 40 "$3.out"; fail "bazel build in $1 failed"; }
@@ -110,21 +111,7 @@ build() {
 # How many spawns of `mnemonic` the log $1 has, and how many were served
 # by the remote cache: "<count> <hits>".
 spawns() {
-  python3 - "$1" "$2" <<'EOF'
-import json, sys
-text = open(sys.argv[1]).read()
-decoder, at, count, hits = json.JSONDecoder(), 0, 0, 0
-while at < len(text):
-    while at < len(text) and text[at].isspace():
-        at += 1
-    if at == len(text):
-        break
-    spawn, at = decoder.raw_decode(text, at)
-    if spawn.get("mnemonic") == sys.argv[2]:
-        count += 1
-        hits += 1 if spawn.get("remoteCacheHit") else 0
-print(count, hits)
-EOF
+  python3 "$source_dir/test/bazel/execution_log.py" count "$1" "$2"
 }
 
 build "$first" "$work/ob-opscan" "$work/first.log"
@@ -132,6 +119,8 @@ read -r scans scan_hits < <(spawns "$work/first.log" OpscanScan)
 [[ $scans -eq 2 ]] || fail "the first build ran $scans scans, not one per source (2)"
 grep -q "opscan: 2 libraries (elementwise, reduce) can live in one program" "$work/first.log.out" ||
   fail "the program's build did not check its libraries (log: $work/first.log.out)"
+python3 "$source_dir/test/bazel/execution_log.py" resource-dir "$work/first.log" ||
+  fail "libclang's builtin headers are not a declared input of the scans"
 
 build "$second" "$work/ob-opscan-copy" "$work/second.log"
 for mnemonic in OpscanScan OpscanGenerate; do
@@ -155,32 +144,59 @@ read -r generates generate_hits < <(spawns "$work/edited.log" OpscanGenerate)
 [[ $generates -eq 1 && $generate_hits -eq 0 ]] ||
   fail "after the edit: $generates generates ran ($generate_hits cached)"
 
-# Two libraries of one source in one program: the check fails the build,
-# naming an operator both register.
-mkdir -p "$first/overlap"
-cp "$first/examples/kernels/elementwise.cpp" "$first/overlap/kernels.cpp"
-cat >"$first/overlap/BUILD.bazel" <<'BUILD'
-load("//bazel:opscan.bzl", "opscan_check", "opscan_kernel_library")
+# Another workspace using opscan's rule as an external repository, as a
+# project would: its own kernel library builds and passes its check; two
+# libraries of one source in one program fail the check, naming an
+# operator both register.
+consumer="$work/consumer"
+mkdir -p "$consumer"
+cp "$first/.bazelrc" "$consumer/.bazelrc"
+cat >"$consumer/WORKSPACE" <<WORKSPACE
+workspace(name = "consumer")
+
+local_repository(name = "opscan", path = "$first")
+
+local_repository(name = "rules_cc", path = "$first/bazel/offline/rules_cc")
+
+load("@opscan//bazel:repositories.bzl", "opscan_tool_repository")
+
+opscan_tool_repository(name = "opscan_tool", opscan = "$work/tool/opscan")
+WORKSPACE
+cp "$first/examples/kernels/elementwise.cpp" "$consumer/kernels.cpp"
+cat >"$consumer/BUILD.bazel" <<'BUILD'
+load("@opscan//bazel:opscan.bzl", "opscan_check", "opscan_kernel_library")
 
 [opscan_kernel_library(
     name = lib,
     srcs = ["kernels.cpp"],
     target = "executorch",
     registration = "named",
-    deps = ["//examples:executorch_types", "//include:annotations", "//test/et_runtime"],
+    deps = [
+        "@opscan//examples:executorch_types",
+        "@opscan//include:annotations",
+        "@opscan//test/et_runtime",
+    ],
 ) for lib in ["one", "two"]]
+
+opscan_check(name = "check_one", deps = [":one"])
 
 # Through a library that links both: the check follows deps.
 cc_library(name = "both", deps = [":one", ":two"])
 
-opscan_check(name = "check", deps = [":both"])
+opscan_check(name = "check_both", deps = [":both"])
 BUILD
-if (cd "$first" && bazel --output_base="$work/ob-opscan" --batch build //overlap:check \
-      --override_repository=opscan_tool="$work/tool" >"$work/overlap.out" 2>&1); then
+consumer_bazel() {
+  (cd "$consumer" && bazel --output_base="$work/ob-consumer" --batch build "$@" >"$work/consumer.out" 2>&1)
+}
+consumer_bazel //:one //:check_one ||
+  { tail -n 20 "$work/consumer.out"; fail "a kernel library in another workspace did not build"; }
+[[ -f $consumer/bazel-bin/one_opscan.opscan/include/one/RegisterKernels.cpp ]] ||
+  fail "the other workspace's library has no generated RegisterKernels.cpp"
+if consumer_bazel //:check_both; then
   fail "two libraries registering the same operators passed the check"
 fi
-grep -q "aten::add.out" "$work/overlap.out" ||
-  { tail -n 20 "$work/overlap.out"; fail "the check's error names no operator"; }
+grep -q "aten::add.out" "$work/consumer.out" ||
+  { tail -n 20 "$work/consumer.out"; fail "the check's error names no operator"; }
 
-echo "ok: port $port; second checkout: every scan and generate from the cache; one edit: one scan, one generate; overlapping libraries fail the check"
+echo "ok: port $port; scans declare libclang's builtin headers; second checkout: every scan and generate from the cache; one edit: one scan, one generate; another workspace builds a library with the rule; overlapping libraries fail the check"
 cat "$work/edited.log.run"

@@ -264,11 +264,19 @@ TEST(Cli, AMissingInputExitsWithThree) {
                          "No such file or directory [opscan-io]\n");
 }
 
-TEST(Cli, VersionNamesOpscanAndLibclang) {
+TEST(Cli, VersionNamesOpscanLibclangAndTheResourceDirectory) {
   RunResult run = opscan("--version");
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_EQ(run.out.rfind("opscan " OPSCAN_VERSION "\nlibclang: ", 0), 0u) << run.out;
   EXPECT_NE(run.out.find("clang version"), std::string::npos) << run.out;
+  // The last line names a directory holding clang's builtin headers.
+  const std::string prefix = "\nclang resource directory: ";
+  const size_t at = run.out.find(prefix);
+  ASSERT_NE(at, std::string::npos) << run.out;
+  std::string dir = run.out.substr(at + prefix.size());
+  while (!dir.empty() && dir.back() == '\n')
+    dir.pop_back();
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir + "/include/stddef.h")) << dir;
 }
 
 TEST(Cli, HelpOfEachCommandHasAnExample) {
