@@ -185,8 +185,8 @@ int main(int argc, char** argv) {
     const std::string version = scan::libclang_version();
     // The resource directory is what a hermetic build declares as an
     // input of every scan (docs/bazel.md).
-    return fmt::format("opscan {}\nlibclang: {}\nclang resource directory: {}",
-                       driver::version(), version.empty() ? scan::load_libclang() : version,
+    return fmt::format("opscan {}\nlibclang: {}\nclang resource directory: {}", driver::version(),
+                       version.empty() ? scan::load_libclang() : version,
                        scan::clang_resource_dir());
   });
   app.footer(

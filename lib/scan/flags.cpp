@@ -37,7 +37,9 @@ void add_scanning_arguments(std::vector<std::string>& args) {
     args.insert(args.begin(), {"-resource-dir", clang_resource_dir()});
 }
 
-const char* clang_resource_dir() { return OPSCAN_CLANG_RESOURCE_DIR; }
+const char* clang_resource_dir() {
+  return OPSCAN_CLANG_RESOURCE_DIR;
+}
 
 namespace {
 
