@@ -188,6 +188,12 @@ BUILD
 consumer_bazel() {
   (cd "$consumer" && bazel --output_base="$work/ob-consumer" --batch build "$@" >"$work/consumer.out" 2>&1)
 }
+# A tool repository given no opscan says so, and what to do.
+if consumer_bazel //:one --repo_env=OPSCAN="$work/no-such-opscan"; then
+  fail "a build with no opscan binary passed"
+fi
+grep -q "no opscan binary at $work/no-such-opscan (build opscan first" "$work/consumer.out" ||
+  { tail -n 20 "$work/consumer.out"; fail "a missing opscan binary is not named"; }
 consumer_bazel //:one //:check_one ||
   { tail -n 20 "$work/consumer.out"; fail "a kernel library in another workspace did not build"; }
 [[ -f $consumer/bazel-bin/one_opscan.opscan/include/one/RegisterKernels.cpp ]] ||
