@@ -22,8 +22,8 @@ OpscanLibraryInfo = provider(
 )
 
 # The files `opscan generate --target <target>` writes per library, as
-# `opscan generate --list-outputs` lists them (bazel/outputs_test.sh checks
-# that the two agree). `--operators-from` adds selected_prim_ops.h.
+# `opscan generate --list-outputs` lists them (test/bazel/outputs_test.py
+# checks that the two agree), and what `--operators-from` adds to them.
 _GENERATED = {
     "executorch": [
         "RegisterKernels.h",
@@ -37,6 +37,9 @@ _GENERATED = {
     "executorch-aot": ["RegisterKernels.h", "RegisterKernels.cpp", "KernelSources.cpp", "NativeFunctions.h"],
     "torch": ["RegisterKernels.h", "RegisterKernels.cpp", "KernelSources.cpp", "NativeFunctions.h"],
     "torch-stable": ["RegisterKernels.h", "RegisterKernels.cpp", "NativeFunctions.h"],
+}
+_GENERATED_WITH_OPERATORS_FROM = {
+    "executorch": ["selected_prim_ops.h"],
 }
 
 # The defaults, as labels of this repository: a string default would name
@@ -59,7 +62,7 @@ def _scan_arguments(ctx, cc_toolchain, compilation_context):
         include_directories = compilation_context.includes,
         quote_include_directories = compilation_context.quote_includes,
         system_include_directories = compilation_context.system_includes,
-        preprocessor_defines = depset(ctx.attr.defines, transitive = [compilation_context.defines]),
+        preprocessor_defines = depset(ctx.attr.defines + ctx.attr.local_defines, transitive = [compilation_context.defines]),
     )
     return cc_common.get_memory_inefficient_command_line(
         feature_configuration = features,
@@ -103,7 +106,7 @@ def _generate(ctx, opscan, fragments):
     """The action generating the library from `fragments`; returns its files and its IR."""
     names = list(_GENERATED[ctx.attr.target])
     if ctx.file.operators_from:
-        names.append("selected_prim_ops.h")
+        names += _GENERATED_WITH_OPERATORS_FROM.get(ctx.attr.target, [])
     lib_dir = "{}.opscan/include/{}".format(ctx.label.name, ctx.attr.lib_name)
     generated = [ctx.actions.declare_file("{}/{}".format(lib_dir, name)) for name in names]
     library_ir = ctx.actions.declare_file(lib_dir + "/ir.json")
@@ -116,6 +119,14 @@ def _generate(ctx, opscan, fragments):
     args.add_all(ctx.attr.operators, before_each = "--operators")
     if ctx.file.operators_from:
         args.add("--operators-from", ctx.file.operators_from)
+    if not ctx.attr.profiling:
+        args.add("--no-profiling")
+    if ctx.attr.exception_boundary:
+        args.add("--exception-boundary")
+    if ctx.attr.aten_mode:
+        args.add("--use-aten-lib")
+    if ctx.attr.torch_target_version:
+        args.add("--torch-target-version", ctx.attr.torch_target_version)
     # opscan writes <lib_name>/... below the directory given.
     args.add("-o", library_ir.dirname.rsplit("/", 1)[0])
     ctx.actions.run(
@@ -161,6 +172,7 @@ _opscan_generated = rule(
         "deps": attr.label_list(),
         "copts": attr.string_list(),
         "defines": attr.string_list(),
+        "local_defines": attr.string_list(),
         "target": attr.string(mandatory = True, values = _GENERATED.keys()),
         "registration": attr.string(mandatory = True, values = ["named", "static", "manual"]),
         "lib_name": attr.string(mandatory = True),
@@ -168,6 +180,10 @@ _opscan_generated = rule(
         "operators": attr.string_list(),
         "operators_from": attr.label(allow_single_file = True),
         "schemas": attr.label_list(allow_files = True),
+        "profiling": attr.bool(default = True),
+        "exception_boundary": attr.bool(),
+        "aten_mode": attr.bool(),
+        "torch_target_version": attr.string(),
         "opscan": attr.label(executable = True, cfg = "exec", allow_single_file = True, mandatory = True),
         "clang_resource": attr.label(mandatory = True),
         "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
@@ -176,6 +192,21 @@ _opscan_generated = rule(
     toolchains = ["@bazel_tools//tools/cpp:toolchain_type"],
     incompatible_use_toolchain_transition = True,
 )
+
+def _local_defines(name, target, aten_mode, torch_target_version):
+    """What the kernels are compiled (and so scanned) with for the build
+    their registration is generated for, as CMake's function defines it."""
+    defines = []
+    if target == "executorch-aot" or aten_mode:
+        defines.append("USE_ATEN_LIB=1")
+    if torch_target_version:
+        major, _, minor = torch_target_version.partition(".")
+        if major != "2" or not minor.isdigit() or int(minor) > 255:
+            fail("opscan_kernel_library {}: torch_target_version is 2.<minor>, not '{}'".format(name, torch_target_version))
+        digits = "0123456789abcdef"
+        # TORCH_TARGET_VERSION: major in the top byte, minor in the next.
+        defines.append("TORCH_TARGET_VERSION=0x02{}{}000000000000".format(digits[int(minor) // 16], digits[int(minor) % 16]))
+    return defines
 
 def opscan_kernel_library(
         name,
@@ -191,6 +222,10 @@ def opscan_kernel_library(
         operators = [],
         operators_from = None,
         schemas = [],
+        profiling = True,
+        exception_boundary = False,
+        aten_mode = False,
+        torch_target_version = None,
         opscan = None,
         clang_resource = None,
         **kwargs):
@@ -213,6 +248,12 @@ def opscan_kernel_library(
       operators: generate only these operators (ns::op.overload).
       operators_from: a model (.pte) or selected_operators.yaml (executorch).
       schemas: files of known operator schemas.
+      profiling: per-operator profiling calls (False: opscan --no-profiling).
+      exception_boundary: a kernel's exception fails its call (executorch).
+      aten_mode: ExecuTorch's ATen mode (executorch; the kernels get
+        USE_ATEN_LIB=1, as executorch-aot's always do).
+      torch_target_version: the stable ABI 2.<minor> to build for
+        (torch-stable; the kernels get TORCH_TARGET_VERSION).
       opscan: the opscan binary (default: //bazel:opscan).
       clang_resource: the headers of the resource directory of opscan's
         libclang (default: //bazel:clang_resource).
@@ -220,6 +261,7 @@ def opscan_kernel_library(
     """
     lib_name = lib_name or name
     generated = name + "_opscan"
+    local_defines = _local_defines(name, target, aten_mode, torch_target_version)
     _opscan_generated(
         name = generated,
         srcs = srcs,
@@ -227,6 +269,7 @@ def opscan_kernel_library(
         deps = deps,
         copts = copts,
         defines = defines,
+        local_defines = local_defines,
         target = target,
         registration = registration,
         lib_name = lib_name,
@@ -234,6 +277,10 @@ def opscan_kernel_library(
         operators = operators,
         operators_from = operators_from,
         schemas = schemas,
+        profiling = profiling,
+        exception_boundary = exception_boundary,
+        aten_mode = aten_mode,
+        torch_target_version = torch_target_version,
         opscan = opscan or _OPSCAN,
         clang_resource = clang_resource or _CLANG_RESOURCE,
         testonly = kwargs.get("testonly", False),
@@ -248,6 +295,7 @@ def opscan_kernel_library(
         deps = deps,
         copts = copts,
         defines = defines,
+        local_defines = local_defines,
         # Nothing calls into a statically registered library: keep it linked.
         alwayslink = registration == "static",
         **kwargs

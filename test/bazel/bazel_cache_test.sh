@@ -111,7 +111,7 @@ build() {
 # How many spawns of `mnemonic` the log $1 has, and how many were served
 # by the remote cache: "<count> <hits>".
 spawns() {
-  python3 "$source_dir/test/bazel/execution_log.py" count "$1" "$2"
+  python3 "$source_dir/test/bazel/actions.py" count "$1" "$2"
 }
 
 build "$first" "$work/ob-opscan" "$work/first.log"
@@ -119,7 +119,7 @@ read -r scans scan_hits < <(spawns "$work/first.log" OpscanScan)
 [[ $scans -eq 2 ]] || fail "the first build ran $scans scans, not one per source (2)"
 grep -q "opscan: 2 libraries (elementwise, reduce) can live in one program" "$work/first.log.out" ||
   fail "the program's build did not check its libraries (log: $work/first.log.out)"
-python3 "$source_dir/test/bazel/execution_log.py" resource-dir "$work/first.log" ||
+python3 "$source_dir/test/bazel/actions.py" resource-dir "$work/first.log" ||
   fail "libclang's builtin headers are not a declared input of the scans"
 
 build "$second" "$work/ob-opscan-copy" "$work/second.log"
@@ -166,16 +166,18 @@ cp "$first/examples/kernels/elementwise.cpp" "$consumer/kernels.cpp"
 cat >"$consumer/BUILD.bazel" <<'BUILD'
 load("@opscan//bazel:opscan.bzl", "opscan_check", "opscan_kernel_library")
 
+KERNEL_DEPS = [
+    "@opscan//examples:executorch_types",
+    "@opscan//include:annotations",
+    "@opscan//test/et_runtime",
+]
+
 [opscan_kernel_library(
     name = lib,
     srcs = ["kernels.cpp"],
     target = "executorch",
     registration = "named",
-    deps = [
-        "@opscan//examples:executorch_types",
-        "@opscan//include:annotations",
-        "@opscan//test/et_runtime",
-    ],
+    deps = KERNEL_DEPS,
 ) for lib in ["one", "two"]]
 
 opscan_check(name = "check_one", deps = [":one"])
@@ -184,6 +186,31 @@ opscan_check(name = "check_one", deps = [":one"])
 cc_library(name = "both", deps = [":one", ":two"])
 
 opscan_check(name = "check_both", deps = [":both"])
+
+# The generation options reach opscan and the kernels' defines.
+opscan_kernel_library(
+    name = "bounded",
+    srcs = ["kernels.cpp"],
+    target = "executorch",
+    registration = "named",
+    profiling = False,
+    exception_boundary = True,
+    deps = KERNEL_DEPS,
+)
+
+# Only analysed (they would compile against ATen): their commands.
+[opscan_kernel_library(
+    name = name,
+    srcs = ["kernels.cpp"],
+    target = target,
+    registration = "static",
+    aten_mode = aten_mode,
+    torch_target_version = torch_target_version,
+) for name, target, aten_mode, torch_target_version in [
+    ("aten", "executorch", True, None),
+    ("aot", "executorch-aot", False, None),
+    ("stable", "torch-stable", False, "2.10"),
+]]
 BUILD
 consumer_bazel() {
   (cd "$consumer" && bazel --output_base="$work/ob-consumer" --batch build "$@" >"$work/consumer.out" 2>&1)
@@ -203,6 +230,16 @@ if consumer_bazel //:check_both; then
 fi
 grep -q "aten::add.out" "$work/consumer.out" ||
   { tail -n 20 "$work/consumer.out"; fail "the check's error names no operator"; }
+consumer_bazel //:bounded || { tail -n 20 "$work/consumer.out"; fail "//:bounded did not build"; }
+bounded="$consumer/bazel-bin/bounded_opscan.opscan/include/bounded/RegisterKernels.cpp"
+grep -q "catch (const ::std::exception" "$bounded" || fail "exception_boundary = True: no boundary in $bounded"
+! grep -q "EXECUTORCH_SCOPE_PROF" "$bounded" || fail "profiling = False: profiling calls in $bounded"
+# The libraries built against ATen are only analysed: their commands.
+(cd "$consumer" && bazel --output_base="$work/ob-consumer" --batch aquery --output=jsonproto \
+   'mnemonic("OpscanScan|OpscanGenerate|CppCompile", //:aten + //:aot + //:stable + //:aten_opscan + //:aot_opscan + //:stable_opscan)' \
+   >"$work/aquery.json" 2>"$work/aquery.err") || { cat "$work/aquery.err"; fail "aquery failed"; }
+python3 "$source_dir/test/bazel/actions.py" options "$work/aquery.json" ||
+  fail "the generation options did not reach the commands (aquery: $work/aquery.json)"
 
 echo "ok: port $port; scans declare libclang's builtin headers; second checkout: every scan and generate from the cache; one edit: one scan, one generate; another workspace builds a library with the rule; overlapping libraries fail the check"
 cat "$work/edited.log.run"
