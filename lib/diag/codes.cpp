@@ -28,6 +28,8 @@ const std::vector<CodeInfo>& all_codes() {
       {"opscan-depfile-path", "a path the depfile must list holds a line break"},
       {"opscan-diff-breaking", "a diff found breaking changes no allow-list entry allows"},
       {"opscan-dispatch-key", "a dispatch key that the torch target does not accept"},
+      {"opscan-dispatch-without-tensor",
+       "a kernel without a Tensor argument under a key only a call's tensors give"},
       {"opscan-dropped-flag",
        "a compiler argument that would make libclang write, print, read options, change "
        "directory or load code was dropped"},

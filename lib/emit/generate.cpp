@@ -206,6 +206,13 @@ void Problems::kernel(const ir::Kernel& kernel, std::string_view field, std::str
   out_.push_back(std::move(d));
 }
 
+void Problems::kernel_warning(const ir::Kernel& kernel, std::string_view field, std::string code,
+                              std::string message) {
+  diag::Diagnostic d = locator_.kernel_error(kernel, field, std::move(code), std::move(message));
+  d.severity = diag::Severity::warning;
+  out_.push_back(std::move(d));
+}
+
 void Problems::error(std::string code, std::string message) {
   out_.push_back(diag::make_error(std::move(code), {}, std::move(message)));
 }

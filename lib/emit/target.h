@@ -116,6 +116,10 @@ public:
   Problems(const ir::Locator& locator, diag::Diagnostics& out) : locator_(locator), out_(out) {}
   void kernel(const ir::Kernel& kernel, std::string_view field, std::string code,
               std::string message, std::vector<diag::Note> notes = {});
+  // A doubt about `kernel`, located as a problem is: the kernel is still
+  // generated.
+  void kernel_warning(const ir::Kernel& kernel, std::string_view field, std::string code,
+                      std::string message);
   void error(std::string code, std::string message);
   const ir::Locator& locator() const { return locator_; }
   // Where other diagnostics go (a template's errors).

@@ -246,6 +246,16 @@ inline diag::Diagnostic only_error(const emit::Output& output) {
   return output.diagnostics.empty() ? diag::Diagnostic{} : output.diagnostics[0];
 }
 
+// The one diagnostic of a generation that stands: a warning.
+inline diag::Diagnostic only_warning(const emit::Output& output) {
+  EXPECT_EQ(output.diagnostics.size(), 1u) << dump(output.diagnostics);
+  EXPECT_FALSE(output.files.empty());
+  if (output.diagnostics.empty())
+    return {};
+  EXPECT_EQ(output.diagnostics[0].severity, diag::Severity::warning);
+  return output.diagnostics[0];
+}
+
 inline std::vector<std::string> paths(const std::vector<emit::OutputFile>& files) {
   std::vector<std::string> out;
   for (const emit::OutputFile& f : files)

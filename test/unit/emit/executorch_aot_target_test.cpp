@@ -24,11 +24,14 @@ ir::Kernel add3_out() {
       "k::add3_out");
 }
 
-// An ExecuTorch kernel of my_ops::take taking `schema_type` as `canonical`.
+// An ExecuTorch kernel of my_ops::take taking `schema_type` as `canonical`,
+// under CompositeExplicitAutograd, which serves it when `x` is no tensor.
 ir::Kernel taking(const std::string& schema_type, const std::string& canonical) {
-  return at(kernel("my_ops::take(" + schema_type + " x) -> Tensor", "k::take",
-                   ContextKind::runtime_context, {canonical}, kEtTensor),
-            4);
+  ir::Kernel k = at(kernel("my_ops::take(" + schema_type + " x) -> Tensor", "k::take",
+                           ContextKind::runtime_context, {canonical}, kEtTensor),
+                    4);
+  k.set_field("dispatch_key", "CompositeExplicitAutograd");
+  return k;
 }
 
 // ===== Whole files ===========================================================
@@ -256,6 +259,7 @@ TEST(AotRefusals, AKernelKeyIsExecuTorchsAlone) {
 TEST(AotNames, ArgumentsNamedLikeTheWrappersOwnNamesAreRenamed) {
   ir::Kernel k = kernel("my_ops::names(int context, int result, int check_kernel_context) -> int",
                         "k::names", ContextKind::runtime_context, {"long", "long", "long"}, "long");
+  k.set_field("dispatch_key", "CompositeExplicitAutograd");
   emit::Output output = generate(module_of({k}), aot());
   ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
   EXPECT_TRUE(contains(file(output, "lib/RegisterKernels.cpp"),

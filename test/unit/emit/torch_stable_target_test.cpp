@@ -30,10 +30,13 @@ ir::Kernel fill_out() {
                 {"const " + kTensor + " &", "long", kTensor + " &"}, kTensor + " &");
 }
 
-// my_ops::take(<type> x) -> int, its parameter of canonical type `canonical`.
+// my_ops::take(<type> x) -> int, its parameter of canonical type `canonical`,
+// under CompositeExplicitAutograd, which serves it when `x` is no tensor.
 ir::Kernel taking(const std::string& schema_type, const std::string& canonical) {
-  return kernel("my_ops::take(" + schema_type + " x) -> int", "s::take", ContextKind::none,
-                {canonical}, "long");
+  ir::Kernel k = kernel("my_ops::take(" + schema_type + " x) -> int", "s::take", ContextKind::none,
+                        {canonical}, "long");
+  k.set_field("dispatch_key", "CompositeExplicitAutograd");
+  return k;
 }
 
 std::string one_message(const emit::Output& output, const char* code) {
@@ -162,6 +165,7 @@ TEST(TorchStableFiles, AtenOperatorsAreNotDefinedAndKeysGroupImpls) {
   cuda.set_field("dispatch_key", "CUDA");
   ir::Kernel aten = taking("Tensor", "const " + kTensor + " &");
   aten.op.ns = "aten";
+  aten.set_field("dispatch_key", "CPU");
   emit::Output output = generate(module_of({fill_out(), cuda, aten}), stable());
   ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
   const std::string& cpp = file(output, "lib/RegisterKernels.cpp");
@@ -285,9 +289,25 @@ TEST(TorchStableTypes, AtenKernelsGetConversionsAndNoTargetVersion) {
       << h;
 }
 
+// As for the torch target (torch_target_test.cpp): a call without a tensor
+// finds no kernel under a backend key.
+TEST(TorchStableTypes, AKernelWithoutATensorUnderABackendKeyIsAWarning) {
+  ir::Kernel k = kernel("my_ops::same(Generator gen) -> Generator", "s::same", ContextKind::none,
+                        {"torch::stable::Generator"}, "torch::stable::Generator");
+  diag::Diagnostic d = only_warning(generate(module_of({k}), stable()));
+  EXPECT_EQ(d.code, "opscan-dispatch-without-tensor");
+  EXPECT_EQ(d.message.rfind("my_ops::same takes no Tensor, so its calls carry no dispatch key: a "
+                            "boxed call (every call from Python) does not find its kernel under "
+                            "CPU; ",
+                            0),
+            0u)
+      << d.message;
+}
+
 TEST(TorchStableTypes, AStableGeneratorIsReturned) {
   ir::Kernel k = kernel("my_ops::same(Generator gen) -> Generator", "s::same", ContextKind::none,
                         {"torch::stable::Generator"}, "torch::stable::Generator");
+  k.set_field("dispatch_key", "CompositeExplicitAutograd");
   emit::Output output = generate(module_of({k}), stable());
   ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
   EXPECT_TRUE(contains(file(output, "lib/RegisterKernels.cpp"),
@@ -407,11 +427,11 @@ TEST(TorchStableVersion, GeneratorsNeedTorch2_13) {
            {"Generator", "torch::stable::Generator"},
            {"Generator?", "std::optional<torch::stable::Generator>"}}) {
     SCOPED_TRACE(type);
-    emit::Output output =
-        generate(module_of({fill_out(), taking("int[]", "c10::HeaderOnlyArrayRef<long>"),
-                            kernel("my_ops::gen(" + type + " gen) -> int", "s::gen",
-                                   ContextKind::none, {canonical}, "long")}),
-                 stable());
+    ir::Kernel gen = kernel("my_ops::gen(" + type + " gen) -> int", "s::gen", ContextKind::none,
+                            {canonical}, "long");
+    gen.set_field("dispatch_key", "CompositeExplicitAutograd");
+    emit::Output output = generate(
+        module_of({fill_out(), taking("int[]", "c10::HeaderOnlyArrayRef<long>"), gen}), stable());
     ASSERT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
     const std::string& cpp = file(output, "lib/RegisterKernels.cpp");
     EXPECT_TRUE(contains(cpp, "// The stable ABI this file is built for: torch 2.13\n"

@@ -196,9 +196,12 @@ TEST(TorchFiles, ManualRegistration) {
 // ===== Types ================================================================
 
 // my_ops::take(<type> x) -> Tensor, its parameter of canonical type `canonical`.
+// Under CompositeExplicitAutograd, which serves it when `x` is no tensor.
 ir::Kernel taking(const std::string& schema_type, const std::string& canonical) {
-  return kernel("my_ops::take(" + schema_type + " x) -> Tensor", "t::take", ContextKind::none,
-                {canonical}, "at::Tensor");
+  ir::Kernel k = kernel("my_ops::take(" + schema_type + " x) -> Tensor", "t::take",
+                        ContextKind::none, {canonical}, "at::Tensor");
+  k.set_field("dispatch_key", "CompositeExplicitAutograd");
+  return k;
 }
 
 struct ArgumentRow {
@@ -531,6 +534,48 @@ TEST(TorchDispatchKey, UnknownKeysAreRefusedAtTheKernel) {
   diag::Diagnostic d = only_error(generate(in, pt()));
   EXPECT_EQ(d.location, in.positions.at("kernels[0].dispatch_key"));
   EXPECT_EQ(d.message.rfind("kernels[0].dispatch_key: 'GPU' is not a dispatch key", 0), 0u);
+}
+
+// A call carries its tensors' dispatch keys: one without a tensor finds no
+// kernel under a backend key when boxed (as every call from Python is).
+TEST(TorchDispatchKey, AKernelWithoutATensorUnderABackendKeyIsAWarning) {
+  for (std::string key : {"CPU", "CUDA", "Meta", "AutogradCPU"}) {
+    SCOPED_TRACE(key);
+    ir::Kernel k = at(torch_kernel("my_ops::zeros(int n, bool flag) -> Tensor", "t::zeros"), 9);
+    k.set_field("dispatch_key", key);
+    emit::Output output = generate(module_of({k}), pt());
+    diag::Diagnostic d = only_warning(output);
+    EXPECT_EQ(d.code, "opscan-dispatch-without-tensor");
+    EXPECT_EQ(d.location, k.location);
+    EXPECT_EQ(d.message, "my_ops::zeros takes no Tensor, so its calls carry no dispatch key: a "
+                         "boxed call (every call from Python) does not find its kernel under " +
+                             key +
+                             "; register it under CompositeExplicitAutograd (dispatch = "
+                             "\"CompositeExplicitAutograd\"), which serves calls without tensors");
+    EXPECT_TRUE(contains(file(output, "lib/RegisterKernels.cpp"), "DispatchKey::" + key + ","));
+  }
+  // Keys a call without tensors reaches.
+  for (std::string key : {"CompositeExplicitAutograd", "CompositeImplicitAutograd",
+                          "CompositeExplicitAutogradNonFunctional", "BackendSelect"}) {
+    SCOPED_TRACE(key);
+    ir::Kernel k = torch_kernel("my_ops::zeros(int n) -> Tensor", "t::zeros");
+    k.set_field("dispatch_key", key);
+    emit::Output output = generate(module_of({k}), pt());
+    EXPECT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+  }
+  // Any tensor gives a key: optional, in a list, or written to.
+  for (const auto& [type, canonical] : std::vector<std::pair<std::string, std::string>>{
+           {"Tensor?", "const c10::optional<at::Tensor> &"},
+           {"Tensor[]", "c10::ArrayRef<at::Tensor>"},
+           {"Tensor?[]", "const c10::List<c10::optional<at::Tensor>> &"},
+           {"Tensor(a!)", "at::Tensor &"}}) {
+    SCOPED_TRACE(type);
+    emit::Output output =
+        generate(module_of({kernel("my_ops::f(int n, " + type + " t) -> Tensor", "t::f",
+                                   ContextKind::none, {"long", canonical}, "at::Tensor")}),
+                 pt());
+    EXPECT_TRUE(output.diagnostics.empty()) << dump(output.diagnostics);
+  }
 }
 
 TEST(TorchDispatchKey, KernelsWithoutOneTakeCpuOrTheGivenDefault) {

@@ -78,6 +78,29 @@ std::string indented(const std::vector<std::string>& items, const char* indent) 
   return out;
 }
 
+void warn_if_no_tensor_dispatch(const ir::Kernel& kernel, Problems& problems) {
+  const std::string_view key = kernel.field(kDispatchKeyField);
+  // The keys whose kernels the dispatcher also calls when a call's
+  // arguments give it no key (its table's Undefined entry, or a key it
+  // always includes).
+  static constexpr std::array<std::string_view, 4> kServeTensorless = {
+      "CompositeExplicitAutograd", "CompositeImplicitAutograd",
+      "CompositeExplicitAutogradNonFunctional", "BackendSelect"};
+  if (std::find(kServeTensorless.begin(), kServeTensorless.end(), key) != kServeTensorless.end())
+    return;
+  for (const ir::Argument& argument : kernel.arguments) {
+    if (argument.schema.type.base == "Tensor")
+      return;
+  }
+  problems.kernel_warning(
+      kernel, "", "opscan-dispatch-without-tensor",
+      fmt::format("{} takes no Tensor, so its calls carry no dispatch key: a boxed call (every "
+                  "call from Python) does not find its kernel under {}; register it under "
+                  "CompositeExplicitAutograd (dispatch = \"CompositeExplicitAutograd\"), which "
+                  "serves calls without tensors",
+                  kernel.op.str(), key));
+}
+
 std::string dispatcher_identity(const ir::Kernel& kernel) {
   return kernel.op.str() + "\n" + std::string(kernel.field(kDispatchKeyField));
 }
@@ -315,6 +338,7 @@ void DispatcherTarget::generate(const ir::Module& module, const LibrarySpec& lib
       report(*refusal, kernel, unsupported_code(), problems);
       continue;
     }
+    warn_if_no_tensor_dispatch(kernel, problems);
     const KernelCode& code = std::get<KernelCode>(generated);
     wrappers.push_back(code.wrapper);
     declarations.add(kernel, code.declaration);

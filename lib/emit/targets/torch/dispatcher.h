@@ -54,6 +54,13 @@ std::optional<TorchType> torch_type(const schema::Type& type, bool is_return,
 inline constexpr const char* kDispatchKeyField = "dispatch_key";
 ir::Field dispatch_key_field();
 
+// A warning (opscan-dispatch-without-tensor) when `kernel` takes no tensor
+// and registers under a key the dispatcher finds only in a call's tensors
+// (CPU, CUDA, ...): a boxed call (every call from Python) then fails with
+// "There were no tensor arguments to this function". The Composite keys
+// and BackendSelect serve calls without tensors.
+void warn_if_no_tensor_dispatch(const ir::Kernel& kernel, Problems& problems);
+
 // A kernel's registration: its operator under its dispatch key.
 std::string dispatcher_identity(const ir::Kernel& kernel);
 

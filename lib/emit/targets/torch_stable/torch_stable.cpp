@@ -32,6 +32,7 @@ namespace {
 using torch::defines_schema;
 using torch::indented;
 using torch::kDispatchKeyField;
+using torch::warn_if_no_tensor_dispatch;
 
 // The stable ABI of torch 2.<minor>. 2.9 is the first whose library API
 // (StableLibrary, STABLE_TORCH_LIBRARY*) this target generates for; 2.10
@@ -533,6 +534,7 @@ void TorchStableTarget::generate(const ir::Module& module, const LibrarySpec& li
              kernel, "opscan-torch-target-version", problems);
       continue;
     }
+    warn_if_no_tensor_dispatch(kernel, problems);
     need.add(kernel_need);
     const KernelCode& code = std::get<KernelCode>(generated);
     aten |= code.aten;
