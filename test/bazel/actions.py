@@ -78,22 +78,30 @@ def option_failures(aquery):
     return failures
 
 
-def main(command, path, mnemonic=None):
-    if command == "count":
-        found = list(spawns(path, mnemonic))
-        print(len(found), sum(1 for s in found if s.get("remoteCacheHit")))
-        return 0
-    if command == "options":
-        failures = option_failures(json.load(open(path)))
-        return "\n".join(failures) if failures else 0
-    scans = list(spawns(path, "OpscanScan"))
+def count(log, mnemonic):
+    found = list(spawns(log, mnemonic))
+    print(len(found), sum(1 for s in found if s.get("remoteCacheHit")))
+    return 0
+
+
+def options(aquery):
+    failures = option_failures(json.load(open(aquery)))
+    return "\n".join(failures) if failures else 0
+
+
+def resource_dir(log):
+    scans = list(spawns(log, "OpscanScan"))
     if not scans:
-        return "no OpscanScan in " + path
+        return "no OpscanScan in " + log
     for scan in scans:
         if not declares_resource_dir(scan):
             return "a scan without the declared resource directory: " + " ".join(scan["commandArgs"])
     return 0
 
 
+COMMANDS = {"count": count, "options": options, "resource-dir": resource_dir}
+
 if __name__ == "__main__":
-    sys.exit(main(*sys.argv[1:]))
+    if len(sys.argv) < 3 or sys.argv[1] not in COMMANDS:
+        sys.exit(__doc__)
+    sys.exit(COMMANDS[sys.argv[1]](*sys.argv[2:]))

@@ -240,6 +240,24 @@ grep -q "catch (const ::std::exception" "$bounded" || fail "exception_boundary =
    >"$work/aquery.json" 2>"$work/aquery.err") || { cat "$work/aquery.err"; fail "aquery failed"; }
 python3 "$source_dir/test/bazel/actions.py" options "$work/aquery.json" ||
   fail "the generation options did not reach the commands (aquery: $work/aquery.json)"
+# A malformed torch_target_version fails the package's loading, naming it.
+mkdir -p "$consumer/bad"
+cat >"$consumer/bad/BUILD.bazel" <<'BUILD'
+load("@opscan//bazel:opscan.bzl", "opscan_kernel_library")
+
+opscan_kernel_library(
+    name = "stable",
+    srcs = ["//:kernels.cpp"],
+    target = "torch-stable",
+    registration = "static",
+    torch_target_version = "2.x",
+)
+BUILD
+if consumer_bazel //bad:stable; then
+  fail "torch_target_version = \"2.x\" passed"
+fi
+grep -q "opscan_kernel_library stable: torch_target_version is 2.<minor>, not '2.x'" "$work/consumer.out" ||
+  { tail -n 20 "$work/consumer.out"; fail "a malformed torch_target_version is not named"; }
 
 echo "ok: port $port; scans declare libclang's builtin headers; second checkout: every scan and generate from the cache; one edit: one scan, one generate; another workspace builds a library with the rule; overlapping libraries fail the check"
 cat "$work/edited.log.run"

@@ -88,10 +88,9 @@ void warn_if_no_tensor_dispatch(const ir::Kernel& kernel, Problems& problems) {
       "CompositeExplicitAutogradNonFunctional", "BackendSelect"};
   if (std::find(kServeTensorless.begin(), kServeTensorless.end(), key) != kServeTensorless.end())
     return;
-  for (const ir::Argument& argument : kernel.arguments) {
-    if (argument.schema.type.base == "Tensor")
-      return;
-  }
+  if (std::ranges::any_of(kernel.arguments,
+                          [](const ir::Argument& a) { return a.schema.type.base == "Tensor"; }))
+    return;
   problems.kernel_warning(
       kernel, "", "opscan-dispatch-without-tensor",
       fmt::format("{} takes no Tensor, so its calls carry no dispatch key: a boxed call (every "
